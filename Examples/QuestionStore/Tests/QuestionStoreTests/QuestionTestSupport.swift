@@ -1,0 +1,35 @@
+import Foundation
+import QuestionStore
+
+/// What the Question tests share: sample values and a private folder for each test.
+enum QuestionTestSupport {
+    /// A sample Question. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> Question {
+        Question(
+            id: "id-\(number)",
+            text: "text-\(number)-\(revision)"
+        )
+    }
+
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("QuestionStoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Puts a folder where the repository's file belongs, so that its next write fails.
+    static func blockWrites(to repository: QuestionRepository) throws {
+        let blocker = repository.fileURL.appendingPathComponent("blocker")
+        try FileManager.default.createDirectory(
+            at: repository.fileURL, withIntermediateDirectories: true)
+        try Data().write(to: blocker)
+    }
+}

@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// A golden case: the generated package for one command line, compiled and tested here.
+/// `root` holds `Sources/<module>` and `Tests/<module>Tests`.
+func golden(_ module: String, root: String) -> [Target] {
+    [
+        .target(name: module, path: "\(root)/Sources/\(module)"),
+        .testTarget(name: "\(module)Tests", dependencies: [.target(name: module)], path: "\(root)/Tests/\(module)Tests"),
+    ]
+}
+
+let package = Package(
+    name: "scaffold-repo",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "scaffold-repo", targets: ["scaffold-repo"])
+    ],
+    targets: [
+        .executableTarget(name: "scaffold-repo", dependencies: ["ScaffoldRepoCore"]),
+        .target(name: "ScaffoldRepoCore", plugins: ["EmbedTemplates"]),
+        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
+        .executableTarget(name: "TemplateEmbedder"),
+        .testTarget(name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
+    ]
+        + golden("QuestionStore", root: "Examples/QuestionStore")
+)

@@ -1,0 +1,121 @@
+/// The hand-written command-line parser: argv (without the program name) to an `Invocation`.
+public enum ArgumentParser {
+    private static let valueOptions = ["--output", "--into", "--target", "--templates"]
+    private static let flagOptions = ["--force", "--help", "-h", "--version"]
+
+    /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
+    public static func parse(_ arguments: [String]) throws -> Invocation {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var positionals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument.count > 1 else {
+                positionals.append(argument)
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let option = String(parts[0])
+            if flagOptions.contains(option) {
+                guard parts.count == 1 else {
+                    throw UsageError("\(option) takes no value; write it alone, without '=\(parts[1])'")
+                }
+                flags.insert(option)
+            } else if valueOptions.contains(option) {
+                guard values[option] == nil else {
+                    throw UsageError("\(option) is given twice; give it once")
+                }
+                let value: String
+                if parts.count == 2 {
+                    value = String(parts[1])
+                } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError("\(option) needs a value, for example \(option) \(placeholder(option))")
+                }
+                guard !value.isEmpty else {
+                    throw UsageError("\(option) has an empty value; give \(placeholder(option))")
+                }
+                values[option] = value
+            } else {
+                let suggestion = Suggestion.closest(to: option, among: valueOptions + flagOptions)
+                    .map { " Did you mean \($0)?" } ?? ""
+                throw UsageError("unknown option '\(argument)'.\(suggestion) Run 'scaffold-repo --help' for the options.")
+            }
+        }
+        if flags.contains("--help") || flags.contains("-h") { return .help }
+        if flags.contains("--version") { return .version }
+        guard let modelName = positionals.first else {
+            throw UsageError(
+                "no model given; for example: scaffold-repo Question id:String text:String "
+                    + "(run 'scaffold-repo --help' for more)")
+        }
+        let spec = try SpecParser.parse(modelName: modelName, fieldTokens: Array(positionals.dropFirst()))
+        return .generate(
+            GenerateRequest(
+                spec: spec, destination: try destination(values), force: flags.contains("--force"),
+                templatesDirectory: values["--templates"]))
+    }
+
+    private static func destination(_ values: [String: String]) throws -> Destination {
+        switch (values["--into"], values["--target"]) {
+        case (let package?, let target?):
+            guard values["--output"] == nil else {
+                throw UsageError("--output and --into cannot be used together; choose one")
+            }
+            guard Identifier.isValid(target) else {
+                throw UsageError("--target '\(target)' is not a target name; use the name from Package.swift")
+            }
+            return .into(packageDirectory: package, target: target)
+        case (_?, nil):
+            throw UsageError("--into needs --target NAME: the target in that package to add the files to")
+        case (nil, _?):
+            throw UsageError("--target needs --into PACKAGE_DIR: the package that has that target")
+        case (nil, nil):
+            return .standalone(outputDirectory: values["--output"])
+        }
+    }
+
+    private static func placeholder(_ option: String) -> String {
+        switch option {
+        case "--target": "NAME"
+        case "--into": "PACKAGE_DIR"
+        default: "DIR"
+        }
+    }
+
+    /// The text `--help` prints.
+    public static let usage = """
+        scaffold-repo: generate a model store (model, actor repository, view-model and tests).
+
+        USAGE
+          scaffold-repo <Model> <name:Type>... [--output DIR] [--force] [--templates DIR]
+          scaffold-repo <Model> <name:Type>... --into PACKAGE_DIR --target NAME [--force]
+
+        FIELDS
+          name:Type     Type is String, Int, Double, Bool, Date, UUID or URL; add ? for optional
+          name          a String field
+          An id field is required: id:String, id:UUID or id:Int.
+
+        OPTIONS
+          --output DIR        write a new package to DIR (default: ./<Model>Store)
+          --into PACKAGE_DIR  add the files to an existing package ...
+          --target NAME       ... into Sources/NAME and Tests/NAMETests
+          --force             overwrite files whose contents differ
+          --templates DIR     use DIR/<name>.tmpl instead of a built-in template of that name
+          --help, -h          show this help
+          --version           show the version
+
+        EXIT CODES
+          0 done · 1 a file differs (nothing written) · 2 bad input (nothing written)
+
+        EXAMPLES
+          scaffold-repo Question id:String text:String
+          scaffold-repo Note id:UUID title body:String? pinned:Bool createdAt:Date --output Notes
+          scaffold-repo Item id:Int name:String --into ./MyApp --target MyAppCore
+
+        """
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// One file the generator produces: a path relative to the destination root, and its text.
+public struct GeneratedFile: Equatable, Sendable {
+    public let path: String
+    public let contents: String
+
+    public init(path: String, contents: String) {
+        self.path = path
+        self.contents = contents
+    }
+}
+
+/// Renders the templates for one request into files, touching nothing on disk.
+public enum Renderer {
+    /// The files for `spec`, sorted by path. Paths are relative to the package root: the new
+    /// package for `.standalone`, the existing one for `.into`.
+    public static func render(
+        _ spec: ModelSpec, destination: Destination, templates: TemplateSource = TemplateSource()
+    ) throws -> [GeneratedFile] {
+        let names = Names(typeName: spec.typeName)
+        let module: String
+        var outputs: [(template: String, path: String)] = []
+        switch destination {
+        case .standalone:
+            module = names.storePackage
+            outputs += [("Package.swift.tmpl", "Package.swift"), ("gitignore.tmpl", ".gitignore")]
+        case .into(_, let target):
+            module = target
+        }
+        let sources = "Sources/\(module)/"
+        let tests = "Tests/\(module)Tests/"
+        outputs += [
+            ("Model.swift.tmpl", sources + "\(names.type).swift"),
+            ("Repository.swift.tmpl", sources + "\(names.repository).swift"),
+            ("ListViewModel.swift.tmpl", sources + "\(names.listViewModel).swift"),
+            ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
+            ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
+            ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
+        ]
+        let context = RenderContext.make(for: spec, module: module)
+        return try outputs.map { output in
+            let text = try templates.template(named: output.template).render(context)
+            return GeneratedFile(path: output.path, contents: normalized(text))
+        }
+        .sorted { $0.path < $1.path }
+    }
+
+    /// LF line ends, no trailing spaces, exactly one final newline: the same bytes everywhere.
+    static func normalized(_ text: String) -> String {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.last == " " || line.last == "\t" ? String(line.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) : String(line) }
+        var result = lines.joined(separator: "\n")
+        while result.hasSuffix("\n") { result.removeLast() }
+        return result + "\n"
+    }
+}

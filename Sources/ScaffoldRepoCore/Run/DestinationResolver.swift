@@ -1,0 +1,73 @@
+import Foundation
+
+/// The folder the generated paths are relative to, and what to tell the user about it.
+struct ResolvedDestination {
+    let root: URL
+    /// The root as the user would write it, prefixed to each printed path.
+    let displayRoot: String
+    /// Lines printed after a successful run: next steps.
+    let notes: [String]
+}
+
+/// Checks the destination options against the disk before anything is rendered or written.
+enum DestinationResolver {
+    static func resolve(
+        _ destination: Destination, spec: ModelSpec, currentDirectory: URL
+    ) throws -> ResolvedDestination {
+        switch destination {
+        case .standalone(let output):
+            let path = output ?? Names(typeName: spec.typeName).storePackage
+            let root = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                throw UsageError("--output '\(path)' is a file; give a folder (it is created if missing)")
+            }
+            let display = trimmedDisplay(path)
+            let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
+            return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])
+        case .into(let packagePath, let target):
+            let root = try existingFolder(packagePath, option: "--into", currentDirectory: currentDirectory)
+            let manifest = root.appendingPathComponent("Package.swift")
+            guard let manifestText = try? String(contentsOf: manifest, encoding: .utf8) else {
+                throw UsageError(
+                    "--into '\(packagePath)' has no Package.swift; give the folder of a Swift package")
+            }
+            let sources = try? existingFolder(
+                "Sources/\(target)", option: "--target", currentDirectory: root)
+            guard sources != nil else {
+                throw UsageError(
+                    "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'; "
+                        + "give the name of one of its targets")
+            }
+            var notes: [String] = []
+            if !manifestText.contains("\"\(target)Tests\"") {
+                notes.append(
+                    "Note: declare the test target in Package.swift if it is not there yet:\n"
+                        + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])\n")
+            }
+            return ResolvedDestination(root: root, displayRoot: trimmedDisplay(packagePath), notes: notes)
+        }
+    }
+
+    /// `path` resolved against `currentDirectory`; it must be an existing folder.
+    static func existingFolder(_ path: String, option: String, currentDirectory: URL) throws -> URL {
+        let url = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
+            throw UsageError("\(option) '\(path)' is not an existing folder; check the path")
+        }
+        return url
+    }
+
+    /// `./QuestionStore/` → `QuestionStore`; `.` → `` (paths are then printed as they are).
+    private static func trimmedDisplay(_ path: String) -> String {
+        var display = path
+        while display.hasPrefix("./") { display.removeFirst(2) }
+        while display.count > 1, display.hasSuffix("/") { display.removeLast() }
+        return display == "." ? "" : display
+    }
+}

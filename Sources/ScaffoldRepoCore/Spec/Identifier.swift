@@ -1,0 +1,48 @@
+/// Rules for the names that become Swift identifiers in generated code.
+enum Identifier {
+    /// ASCII letters, digits and `_`, not starting with a digit.
+    static func isValid(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
+    }
+
+    /// Words that cannot name a property or type without backticks.
+    static let swiftKeywords: Set<String> = [
+        "Any", "Protocol", "Self", "Type", "actor", "any", "as", "associatedtype", "async", "await",
+        "break", "case", "catch", "class", "continue", "default", "defer", "deinit", "do", "else",
+        "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func", "guard", "if",
+        "import", "in", "init", "inout", "internal", "is", "let", "nil", "open", "operator",
+        "precedencegroup", "private", "protocol", "public", "repeat", "rethrows", "return", "self",
+        "some", "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try",
+        "typealias", "var", "where", "while",
+    ]
+}
+
+/// Finds the likely intended word for a typo.
+enum Suggestion {
+    /// The candidate nearest to `word` by edit distance, ignoring case, if it is close enough.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let lowered = Array(word.lowercased())
+        let scored = candidates.map { candidate in
+            (candidate, distance(lowered, Array(candidate.lowercased())))
+        }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, lowered.count / 3) else {
+            return nil
+        }
+        return best.0
+    }
+
+    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, charA) in a.enumerated() {
+            var current = [i + 1]
+            for (j, charB) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (charA == charB ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
