@@ -1,0 +1,67 @@
+import Testing
+
+@testable import ScaffoldRepoCore
+
+@Suite struct ArgumentParserTests {
+    @Test func modelAndFieldsMakeAStandaloneRequest() throws {
+        let invocation = try ArgumentParser.parse(["Question", "id:String", "text:String"])
+
+        let expected = GenerateRequest(
+            spec: ModelSpec(
+                typeName: "Question",
+                fields: [Field(name: "id", type: .base(.string)), Field(name: "text", type: .base(.string))]),
+            destination: .standalone(outputDirectory: nil))
+        #expect(invocation == .generate(expected))
+    }
+
+    @Test func optionsTakeValuesWithSpaceOrEquals() throws {
+        let spaced = try ArgumentParser.parse(["Q", "id:Int", "--output", "Out", "--force", "--templates", "T"])
+        let joined = try ArgumentParser.parse(["Q", "id:Int", "--output=Out", "--force", "--templates=T"])
+
+        #expect(spaced == joined)
+        guard case .generate(let request) = spaced else {
+            Issue.record("expected a generate request")
+            return
+        }
+        #expect(request.destination == .standalone(outputDirectory: "Out"))
+        #expect(request.force)
+        #expect(request.templatesDirectory == "T")
+    }
+
+    @Test func intoNeedsTarget() throws {
+        let request = try ArgumentParser.parse(["Item", "id:UUID", "--into", "App", "--target", "AppCore"])
+        guard case .generate(let generate) = request else {
+            Issue.record("expected a generate request")
+            return
+        }
+        #expect(generate.destination == .into(packageDirectory: "App", target: "AppCore"))
+
+        #expect(throws: UsageError("--into needs --target NAME: the target in that package to add the files to")) {
+            try ArgumentParser.parse(["Item", "id:UUID", "--into", "App"])
+        }
+    }
+
+    @Test func helpAndVersionWinOverEverythingElse() throws {
+        #expect(try ArgumentParser.parse(["--help"]) == .help)
+        #expect(try ArgumentParser.parse(["Question", "-h"]) == .help)
+        #expect(try ArgumentParser.parse(["--version"]) == .version)
+    }
+
+    @Test(arguments: [
+        (["--frce"], "unknown option '--frce'. Did you mean --force?"),
+        (["Q", "id:Int", "--output"], "--output needs a value"),
+        (["Q", "id:Int", "--output", "a", "--output", "b"], "--output is given twice"),
+        (["Q", "id:Int", "--force=yes"], "--force takes no value"),
+        (["Q", "id:Int", "--target", "X"], "--target needs --into"),
+        (["Q", "id:Int", "--into", "P", "--target", "X", "--output", "O"], "cannot be used together"),
+        (["Q", "id:Int", "--into", "P", "--target", "bad-name"], "--target 'bad-name'"),
+        ([], "no model given"),
+    ])
+    func badArgumentsNameTheTokenAndTheFix(arguments: [String], message: String) {
+        #expect {
+            try ArgumentParser.parse(arguments)
+        } throws: { error in
+            (error as? UsageError)?.message.contains(message) == true
+        }
+    }
+}

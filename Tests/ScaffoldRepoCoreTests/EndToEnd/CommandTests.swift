@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+/// The whole command run in-process against temporary folders: statuses, exit codes, messages,
+/// and what is (or is not) on disk afterwards.
+@Suite struct CommandTests {
+    private let question = ["Question", "id:String", "text:String"]
+
+    @Test func generatesAStandalonePackage() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = ScaffoldRepo.run(question, currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardError == "")
+        #expect(result.standardOutput.hasPrefix("create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
+        #expect(result.standardOutput.hasSuffix("Next: cd QuestionStore && swift test\n"))
+        #expect(try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 8)
+    }
+
+    @Test func aSecondRunIsIdenticalAndWritesNothing() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = ScaffoldRepo.run(question, currentDirectory: folder)
+
+        let second = ScaffoldRepo.run(question, currentDirectory: folder)
+
+        #expect(second.exitCode == 0)
+        let statuses = second.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("Next") }
+        #expect(statuses.count == 8)
+        #expect(statuses.allSatisfy { $0.hasPrefix("identical ") })
+    }
+
+    @Test func anEditedFileIsAConflictAndNothingIsWritten() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = ScaffoldRepo.run(question, currentDirectory: folder)
+        let edited = folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Question.swift")
+        try Data("// mine\n".utf8).write(to: edited)
+
+        let result = ScaffoldRepo.run(["Question", "id:String", "text:String", "note:String?"], currentDirectory: folder)
+
+        #expect(result.exitCode == 1)
+        #expect(result.standardOutput.contains("conflict  QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(result.standardError.contains("nothing was written"))
+        #expect(result.standardError.contains("--force"))
+        #expect(TestPaths.text(edited) == "// mine\n")
+        let repository = TestPaths.text(folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
+        #expect(repository?.contains("note") == false)
+
+        let forced = ScaffoldRepo.run(["Question", "id:String", "text:String", "--force"], currentDirectory: folder)
+        #expect(forced.exitCode == 0)
+        #expect(forced.standardOutput.contains("force     QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(TestPaths.text(edited)?.contains("public struct Question") == true)
+    }
+
+    @Test(arguments: [
+        ["Question", "text:String"],
+        ["Question", "id:Strng"],
+        ["Question", "id:String", "--frce"],
+        ["Question", "id:String", "--templates", "no-such-folder"],
+        ["Question", "id:String", "--into", "no-such-package", "--target", "App"],
+        ["Question", "id:String", "text:String", "text:Int"],
+    ])
+    func badInputExitsTwoWithAMessageAndWritesNothing(arguments: [String]) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = ScaffoldRepo.run(arguments, currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.hasPrefix("error: "))
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
+    @Test func outputThatIsAFileIsBadInput() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try Data().write(to: folder.appendingPathComponent("taken"))
+
+        let result = ScaffoldRepo.run(question + ["--output", "taken"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError == "error: --output 'taken' is a file; give a folder (it is created if missing)\n")
+    }
+
+    @Test func intoAddsFilesToAnExistingPackageTarget() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("App/Sources/AppCore"), withIntermediateDirectories: true)
+        try Data("// Package.swift without a test target\n".utf8).write(to: folder.appendingPathComponent("App/Package.swift"))
+
+        let result = ScaffoldRepo.run(
+            ["Item", "id:Int", "name", "--into", "App", "--target", "AppCore"], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(try TestPaths.files(below: folder.appendingPathComponent("App")) == [
+            "Package.swift",
+            "Sources/AppCore/Item.swift", "Sources/AppCore/ItemListViewModel.swift", "Sources/AppCore/ItemRepository.swift",
+            "Tests/AppCoreTests/ItemRepositoryTests.swift", "Tests/AppCoreTests/ItemRepositoryXCTests.swift",
+            "Tests/AppCoreTests/ItemTestSupport.swift",
+        ])
+        #expect(result.standardOutput.contains("create    App/Sources/AppCore/Item.swift\n"))
+        #expect(result.standardOutput.contains(".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])"))
+        let tests = TestPaths.text(folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))
+        #expect(tests?.contains("import AppCore\n") == true)
+    }
+
+    @Test func intoAMissingTargetIsBadInput() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try Data().write(to: folder.appendingPathComponent("Package.swift"))
+
+        let result = ScaffoldRepo.run(["Item", "id:Int", "--into", ".", "--target", "Missing"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("there is no Sources/Missing"))
+        #expect(try TestPaths.files(below: folder) == ["Package.swift"])
+    }
+
+    @Test func aTemplateOverrideReplacesOneFileAndTheRestFallBack() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
+        try Data("// {{model}} by the team\n".utf8).write(to: folder.appendingPathComponent("custom/Model.swift.tmpl"))
+
+        let result = ScaffoldRepo.run(question + ["--templates", "custom"], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        let model = TestPaths.text(folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Question.swift"))
+        #expect(model == "// Question by the team\n")
+        let repository = TestPaths.text(folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
+        #expect(repository?.contains("public actor QuestionRepository") == true)
+    }
+
+    @Test func aBrokenTemplateOverrideIsBadInputNamingTheFileAndLine() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
+        try Data("line one\n{{#each fields}}\n".utf8).write(to: folder.appendingPathComponent("custom/Model.swift.tmpl"))
+
+        let result = ScaffoldRepo.run(question + ["--templates", "custom"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("custom/Model.swift.tmpl:2: '{{#each}}' is never closed"))
+        #expect(try TestPaths.files(below: folder) == ["custom/Model.swift.tmpl"])
+    }
+
+    @Test func helpAndVersion() {
+        let help = ScaffoldRepo.run(["--help"], currentDirectory: URL(fileURLWithPath: "/"))
+        #expect(help.exitCode == 0)
+        #expect(help.standardOutput.contains("scaffold-repo Question id:String text:String"))
+
+        let version = ScaffoldRepo.run(["--version"], currentDirectory: URL(fileURLWithPath: "/"))
+        #expect(version.standardOutput == "scaffold-repo \(ScaffoldRepo.version)\n")
+    }
+}

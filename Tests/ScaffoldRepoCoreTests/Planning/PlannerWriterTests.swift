@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+@Suite struct PlannerWriterTests {
+    private let files = [
+        GeneratedFile(path: "a.txt", contents: "A\n"),
+        GeneratedFile(path: "sub/b.txt", contents: "B\n"),
+    ]
+
+    private func plan(in root: URL, force: Bool = false) throws -> [PlannedChange] {
+        try Planner.plan(files, root: root, displayRoot: "out", force: force)
+    }
+
+    @Test func newFilesAreCreated() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+
+        let changes = try plan(in: root)
+        try Writer.apply(changes)
+
+        #expect(changes.map(\.status) == [.create, .create])
+        #expect(changes.map(\.displayPath) == ["out/a.txt", "out/sub/b.txt"])
+        #expect(TestPaths.text(root.appendingPathComponent("sub/b.txt")) == "B\n")
+    }
+
+    @Test func identicalFilesAreNotRewritten() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        try Writer.apply(try plan(in: root))
+        let file = root.appendingPathComponent("a.txt")
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+
+        let changes = try plan(in: root)
+        try Writer.apply(changes)
+
+        #expect(changes.map(\.status) == [.identical, .identical])
+        let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        #expect(modified == old)
+    }
+
+    @Test func aDifferentFileIsAConflictAndOtherFilesAreSkipped() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        try Data("mine\n".utf8).write(to: root.appendingPathComponent("a.txt"))
+
+        let changes = try plan(in: root)
+
+        #expect(changes.map(\.status) == [.conflict, .skip])
+    }
+
+    @Test func forceOverwritesADifferentFile() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        try Data("mine\n".utf8).write(to: root.appendingPathComponent("a.txt"))
+
+        let changes = try plan(in: root, force: true)
+        try Writer.apply(changes)
+
+        #expect(changes.map(\.status) == [.force, .create])
+        #expect(TestPaths.text(root.appendingPathComponent("a.txt")) == "A\n")
+    }
+
+    @Test func aFolderWhereAFileGoesIsRefusedEvenWithForce() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("a.txt"), withIntermediateDirectories: true)
+
+        #expect(throws: UsageError("out/a.txt is a folder where a generated file goes; move it away")) {
+            try plan(in: root, force: true)
+        }
+    }
+
+    @Test func aFileWhereAFolderGoesIsRefused() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        try Data().write(to: root.appendingPathComponent("sub"))
+
+        #expect(throws: UsageError.self) { try plan(in: root) }
+    }
+
+    @Test func aFailedStagingWritesNothing() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        let changes = try plan(in: root)
+        // A file appears where the second file's folder goes after planning: staging fails.
+        try Data().write(to: root.appendingPathComponent("sub"))
+
+        #expect(throws: WriteError.self) { try Writer.apply(changes) }
+
+        #expect(try TestPaths.files(below: root) == ["sub"])
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Locations the tests read: the repository's own folders, and fresh temporary folders.
+enum TestPaths {
+    /// The root of this repository (the folder with Package.swift).
+    static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    /// A new empty folder; remove it with `removeTemporaryFolder`.
+    static func makeTemporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scaffold-repo-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.resolvingSymlinksInPath()
+    }
+
+    static func removeTemporaryFolder(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Every regular file below `root`, as sorted relative paths, skipping build folders.
+    static func files(below root: URL) throws -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var paths: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            if path.hasPrefix(".build") || path.hasPrefix(".swiftpm") {
+                enumerator.skipDescendants()
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            if exists, !isDirectory.boolValue { paths.append(path) }
+        }
+        return paths.sorted()
+    }
+
+    /// A file's text, or nil when it does not exist.
+    static func text(_ url: URL) -> String? {
+        FileManager.default.contents(atPath: url.path).flatMap { String(data: $0, encoding: .utf8) }
+    }
+}
