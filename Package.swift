@@ -24,4 +24,6 @@ let package = Package(
         .testTarget(name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
+        + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
+        + golden("Inventory", root: "Tests/Goldens/into-package/expected")
 )

@@ -1,0 +1,50 @@
+import Foundation
+import NoteStore
+
+/// What the Note tests share: sample values and a private folder for each test.
+enum NoteTestSupport {
+    /// A sample Note. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> Note {
+        Note(
+            id: sampleUUID(number),
+            title: "title-\(number)-\(revision)",
+            body: "body-\(number)-\(revision)",
+            views: number * 1_000 + revision,
+            rating: Double(number * 1_000 + revision) + 0.5,
+            pinned: (number * 1_000 + revision) % 2 == 0,
+            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
+            link: URL(fileURLWithPath: "/link/\(number)/\(revision)"),
+            due: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
+            ref: sampleUUID(number * 1_000 + revision)
+        )
+    }
+
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("NoteStoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Puts a folder where the repository's file belongs, so that its next write fails.
+    static func blockWrites(to repository: NoteRepository) throws {
+        let blocker = repository.fileURL.appendingPathComponent("blocker")
+        try FileManager.default.createDirectory(
+            at: repository.fileURL, withIntermediateDirectories: true)
+        try Data().write(to: blocker)
+    }
+
+    /// A UUID made from a number, so sample ids are the same on every run.
+    static func sampleUUID(_ number: Int) -> UUID {
+        let hex = String(number, radix: 16)
+        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
+    }
+}

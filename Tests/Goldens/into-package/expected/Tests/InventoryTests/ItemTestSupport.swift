@@ -1,0 +1,36 @@
+import Foundation
+import Inventory
+
+/// What the Item tests share: sample values and a private folder for each test.
+enum ItemTestSupport {
+    /// A sample Item. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> Item {
+        Item(
+            id: number,
+            name: "name-\(number)-\(revision)",
+            price: Double(number * 1_000 + revision) + 0.5
+        )
+    }
+
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("InventoryTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Puts a folder where the repository's file belongs, so that its next write fails.
+    static func blockWrites(to repository: ItemRepository) throws {
+        let blocker = repository.fileURL.appendingPathComponent("blocker")
+        try FileManager.default.createDirectory(
+            at: repository.fileURL, withIntermediateDirectories: true)
+        try Data().write(to: blocker)
+    }
+}
