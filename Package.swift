@@ -6,7 +6,9 @@ import PackageDescription
 func golden(_ module: String, root: String) -> [Target] {
     [
         .target(name: module, path: "\(root)/Sources/\(module)"),
-        .testTarget(name: "\(module)Tests", dependencies: [.target(name: module)], path: "\(root)/Tests/\(module)Tests"),
+        .testTarget(
+            name: "\(module)Tests", dependencies: [.target(name: module)],
+            path: "\(root)/Tests/\(module)Tests"),
     ]
 }
 
@@ -19,9 +21,11 @@ let package = Package(
     targets: [
         .executableTarget(name: "scaffold-repo", dependencies: ["ScaffoldRepoCore"]),
         .target(name: "ScaffoldRepoCore", plugins: ["EmbedTemplates"]),
-        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
+        .plugin(
+            name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
         .executableTarget(name: "TemplateEmbedder"),
-        .testTarget(name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
+        .testTarget(
+            name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")

@@ -7,7 +7,8 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: TemplateEmbedder <templates-dir> <output.swift>\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: TemplateEmbedder <templates-dir> <output.swift>\n".utf8))
     exit(2)
 }
 let templatesDirectory = URL(fileURLWithPath: arguments[1], isDirectory: true)
@@ -26,7 +27,8 @@ var source = """
 
     """
 for name in names {
-    let text = try String(contentsOf: templatesDirectory.appendingPathComponent(name), encoding: .utf8)
+    let text = try String(
+        contentsOf: templatesDirectory.appendingPathComponent(name), encoding: .utf8)
     // A raw string with enough `#` signs that no sequence in the template can end it.
     var hashes = "#"
     while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }

@@ -16,11 +16,13 @@ public enum ArgumentParser {
                 positionals.append(argument)
                 continue
             }
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = argument.split(
+                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let option = String(parts[0])
             if flagOptions.contains(option) {
                 guard parts.count == 1 else {
-                    throw UsageError("\(option) takes no value; write it alone, without '=\(parts[1])'")
+                    throw UsageError(
+                        "\(option) takes no value; write it alone, without '=\(parts[1])'")
                 }
                 flags.insert(option)
             } else if valueOptions.contains(option) {
@@ -34,16 +36,20 @@ public enum ArgumentParser {
                     value = arguments[index]
                     index += 1
                 } else {
-                    throw UsageError("\(option) needs a value, for example \(option) \(placeholder(option))")
+                    throw UsageError(
+                        "\(option) needs a value, for example \(option) \(placeholder(option))")
                 }
                 guard !value.isEmpty else {
                     throw UsageError("\(option) has an empty value; give \(placeholder(option))")
                 }
                 values[option] = value
             } else {
-                let suggestion = Suggestion.closest(to: option, among: valueOptions + flagOptions)
+                let suggestion =
+                    Suggestion.closest(to: option, among: valueOptions + flagOptions)
                     .map { " Did you mean \($0)?" } ?? ""
-                throw UsageError("unknown option '\(argument)'.\(suggestion) Run 'scaffold-repo --help' for the options.")
+                throw UsageError(
+                    "unknown option '\(argument)'.\(suggestion) Run 'scaffold-repo --help' for the options."
+                )
             }
         }
         if flags.contains("--help") || flags.contains("-h") { return .help }
@@ -53,7 +59,8 @@ public enum ArgumentParser {
                 "no model given; for example: scaffold-repo Question id:String text:String "
                     + "(run 'scaffold-repo --help' for more)")
         }
-        let spec = try SpecParser.parse(modelName: modelName, fieldTokens: Array(positionals.dropFirst()))
+        let spec = try SpecParser.parse(
+            modelName: modelName, fieldTokens: Array(positionals.dropFirst()))
         return .generate(
             GenerateRequest(
                 spec: spec, destination: try destination(values), force: flags.contains("--force"),
@@ -67,11 +74,13 @@ public enum ArgumentParser {
                 throw UsageError("--output and --into cannot be used together; choose one")
             }
             guard Identifier.isValid(target) else {
-                throw UsageError("--target '\(target)' is not a target name; use the name from Package.swift")
+                throw UsageError(
+                    "--target '\(target)' is not a target name; use the name from Package.swift")
             }
             return .into(packageDirectory: package, target: target)
         case (_?, nil):
-            throw UsageError("--into needs --target NAME: the target in that package to add the files to")
+            throw UsageError(
+                "--into needs --target NAME: the target in that package to add the files to")
         case (nil, _?):
             throw UsageError("--target needs --into PACKAGE_DIR: the package that has that target")
         case (nil, nil):

@@ -50,11 +50,13 @@ public enum UnifiedDiff {
 
     /// The shortest edit script, from the table of longest common subsequences.
     private static func script(_ old: [String], _ new: [String]) -> [Edit] {
-        var table = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+        var table = Array(
+            repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
             for j in stride(from: new.count - 1, through: 0, by: -1) {
                 table[i][j] =
-                    old[i] == new[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                    old[i] == new[j]
+                    ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
             }
         }
         var edits: [Edit] = []

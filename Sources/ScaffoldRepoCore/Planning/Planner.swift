@@ -44,7 +44,8 @@ public enum Planner {
             case Data(file.contents.utf8)?: status = .identical
             default: status = force ? .force : .conflict
             }
-            return PlannedChange(file: file, location: location, displayPath: displayPath, status: status)
+            return PlannedChange(
+                file: file, location: location, displayPath: displayPath, status: status)
         }
         if changes.contains(where: { $0.status == .conflict }) {
             changes = changes.map { change in
@@ -59,7 +60,8 @@ public enum Planner {
 
     private static func existingContents(at location: URL, displayPath: String) throws -> Data? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: location.path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: location.path, isDirectory: &isDirectory)
+        else {
             return nil
         }
         guard !isDirectory.boolValue else {
@@ -72,7 +74,8 @@ public enum Planner {
     }
 
     /// Every existing folder between `root` and the file must be a folder, not a file.
-    private static func checkParents(of location: URL, below root: URL, displayPath: String) throws {
+    private static func checkParents(of location: URL, below root: URL, displayPath: String) throws
+    {
         var folder = location.deletingLastPathComponent()
         let rootPath = root.standardizedFileURL.path
         while folder.standardizedFileURL.path.count >= rootPath.count {

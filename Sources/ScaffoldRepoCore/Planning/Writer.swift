@@ -19,20 +19,25 @@ public enum Writer {
                 let folder = change.location.deletingLastPathComponent()
                 createdFolders += try createFolder(folder)
                 let temporary = folder.appendingPathComponent(
-                    ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)")
+                    ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)"
+                )
                 try Data(change.file.contents.utf8).write(to: temporary)
                 staged.append((temporary, change.location))
             }
         } catch {
             for item in staged { try? FileManager.default.removeItem(at: item.temporary) }
-            for folder in createdFolders.reversed() { try? FileManager.default.removeItem(at: folder) }
+            for folder in createdFolders.reversed() {
+                try? FileManager.default.removeItem(at: folder)
+            }
             throw WriteError(message: "nothing was written: \(error.localizedDescription)")
         }
         for (index, item) in staged.enumerated() {
             // rename(2) replaces the destination atomically: readers see the old or the new file.
             guard rename(item.temporary.path, item.destination.path) == 0 else {
                 let reason = String(cString: strerror(errno))
-                for rest in staged[index...] { try? FileManager.default.removeItem(at: rest.temporary) }
+                for rest in staged[index...] {
+                    try? FileManager.default.removeItem(at: rest.temporary)
+                }
                 throw WriteError(
                     message: "wrote \(index) of \(staged.count) files, then could not write "
                         + "\(item.destination.path): \(reason)")

@@ -11,11 +11,14 @@ public enum RenderContext {
                 "name": .text(field.name),
                 "type": .text(field.type.swiftSpelling),
                 "defaultArgument": .text(field.type.isOptional ? " = nil" : ""),
-                "sample": .text(SampleValues.expression(for: field.type, fieldName: field.name, isID: isID)),
+                "sample": .text(
+                    SampleValues.expression(for: field.type, fieldName: field.name, isID: isID)),
             ])
         }
         let idType = spec.idField?.type.swiftSpelling ?? "String"
-        let usesUUID = spec.fields.contains { $0.type == .base(.uuid) || $0.type == .optional(.base(.uuid)) }
+        let usesUUID = spec.fields.contains {
+            $0.type == .base(.uuid) || $0.type == .optional(.base(.uuid))
+        }
         // swift-format wants imports sorted, and the module's name decides where it goes.
         let imports = { (framework: String) -> TemplateValue in
             .list([framework, "Foundation", module].sorted().map { .object(["name": .text($0)]) })

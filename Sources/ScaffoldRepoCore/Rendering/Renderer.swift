@@ -50,7 +50,11 @@ public enum Renderer {
     static func normalized(_ text: String) -> String {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in line.last == " " || line.last == "\t" ? String(line.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) : String(line) }
+            .map { line in
+                line.last == " " || line.last == "\t"
+                    ? String(line.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+                    : String(line)
+            }
         var result = lines.joined(separator: "\n")
         while result.hasSuffix("\n") { result.removeLast() }
         return result + "\n"

@@ -11,7 +11,8 @@ enum SampleValues {
         case .base(let base):
             switch base {
             case .string:
-                return isID ? #""\#(fieldName)-\(number)""# : #""\#(fieldName)-\(number)-\(revision)""#
+                return isID
+                    ? #""\#(fieldName)-\(number)""# : #""\#(fieldName)-\(number)-\(revision)""#
             case .int: return seed
             case .double: return "Double(\(seed)) + 0.5"
             case .bool: return "(\(seed)) % 2 == 0"

@@ -22,17 +22,20 @@ enum DestinationResolver {
             if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory),
                 !isDirectory.boolValue
             {
-                throw UsageError("--output '\(path)' is a file; give a folder (it is created if missing)")
+                throw UsageError(
+                    "--output '\(path)' is a file; give a folder (it is created if missing)")
             }
             let display = trimmedDisplay(path)
             let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
             return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])
         case .into(let packagePath, let target):
-            let root = try existingFolder(packagePath, option: "--into", currentDirectory: currentDirectory)
+            let root = try existingFolder(
+                packagePath, option: "--into", currentDirectory: currentDirectory)
             let manifest = root.appendingPathComponent("Package.swift")
             guard let manifestText = try? String(contentsOf: manifest, encoding: .utf8) else {
                 throw UsageError(
-                    "--into '\(packagePath)' has no Package.swift; give the folder of a Swift package")
+                    "--into '\(packagePath)' has no Package.swift; give the folder of a Swift package"
+                )
             }
             let sources = try? existingFolder(
                 "Sources/\(target)", option: "--target", currentDirectory: root)
@@ -45,14 +48,17 @@ enum DestinationResolver {
             if !manifestText.contains("\"\(target)Tests\"") {
                 notes.append(
                     "Note: declare the test target in Package.swift if it is not there yet:\n"
-                        + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])\n")
+                        + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])\n"
+                )
             }
-            return ResolvedDestination(root: root, displayRoot: trimmedDisplay(packagePath), notes: notes)
+            return ResolvedDestination(
+                root: root, displayRoot: trimmedDisplay(packagePath), notes: notes)
         }
     }
 
     /// `path` resolved against `currentDirectory`; it must be an existing folder.
-    static func existingFolder(_ path: String, option: String, currentDirectory: URL) throws -> URL {
+    static func existingFolder(_ path: String, option: String, currentDirectory: URL) throws -> URL
+    {
         let url = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),

@@ -19,35 +19,46 @@ public enum ScaffoldRepo {
         do {
             switch try ArgumentParser.parse(arguments) {
             case .help:
-                return RunResult(exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
+                return RunResult(
+                    exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
             case .version:
-                return RunResult(exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")
+                return RunResult(
+                    exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")
             case .generate(let request):
                 return try generate(request, currentDirectory: currentDirectory)
             }
         } catch let error as UsageError {
-            return RunResult(exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
+            return RunResult(
+                exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
         } catch let error as TemplateError {
             return RunResult(
                 exitCode: 2, standardOutput: "",
-                standardError: "error: template \(error); fix the template, or remove it to use the built-in one\n")
+                standardError:
+                    "error: template \(error); fix the template, or remove it to use the built-in one\n"
+            )
         } catch {
             return RunResult(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
         }
     }
 
-    private static func generate(_ request: GenerateRequest, currentDirectory: URL) throws -> RunResult {
+    private static func generate(_ request: GenerateRequest, currentDirectory: URL) throws
+        -> RunResult
+    {
         let target = try DestinationResolver.resolve(
             request.destination, spec: request.spec, currentDirectory: currentDirectory)
         let templates = try TemplateSource(
             overrideDirectory: request.templatesDirectory.map {
-                try DestinationResolver.existingFolder($0, option: "--templates", currentDirectory: currentDirectory)
+                try DestinationResolver.existingFolder(
+                    $0, option: "--templates", currentDirectory: currentDirectory)
             })
-        let files = try Renderer.render(request.spec, destination: request.destination, templates: templates)
+        let files = try Renderer.render(
+            request.spec, destination: request.destination, templates: templates)
         let changes = try Planner.plan(
             files, root: target.root, displayRoot: target.displayRoot, force: request.force)
-        var output = changes.map { "\($0.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.displayPath)\n" }
-            .joined()
+        var output = changes.map {
+            "\($0.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.displayPath)\n"
+        }
+        .joined()
         let conflicts = changes.filter { $0.status == .conflict }
         guard conflicts.isEmpty else {
             return RunResult(

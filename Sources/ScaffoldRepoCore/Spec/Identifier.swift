@@ -2,9 +2,12 @@
 enum Identifier {
     /// ASCII letters, digits and `_`, not starting with a digit.
     static func isValid(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else {
+            return false
+        }
         return name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || $0 == "_"
         }
     }
 
@@ -15,7 +18,8 @@ enum Identifier {
         "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func", "guard", "if",
         "import", "in", "init", "inout", "internal", "is", "let", "nil", "open", "operator",
         "precedencegroup", "private", "protocol", "public", "repeat", "rethrows", "return", "self",
-        "some", "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try",
+        "some", "static", "struct", "subscript", "super", "switch", "throw", "throws", "true",
+        "try",
         "typealias", "var", "where", "while",
     ]
 }
@@ -39,7 +43,9 @@ enum Suggestion {
         for (i, charA) in a.enumerated() {
             var current = [i + 1]
             for (j, charB) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (charA == charB ? 0 : 1)))
+                current.append(
+                    min(previous[j + 1] + 1, current[j] + 1, previous[j] + (charA == charB ? 0 : 1))
+                )
             }
             previous = current
         }

@@ -35,7 +35,8 @@ public enum SpecParser {
         }
         guard token.first != "-" else {
             throw UsageError(
-                "'\(token)' is not an option scaffold-repo knows; run 'scaffold-repo --help' for the list")
+                "'\(token)' is not an option scaffold-repo knows; run 'scaffold-repo --help' for the list"
+            )
         }
         guard Identifier.isValid(token) else {
             throw UsageError(
@@ -54,7 +55,8 @@ public enum SpecParser {
         let parts = token.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts[0])
         guard !name.isEmpty else {
-            throw UsageError("'\(token)' has no field name; write it as name:Type, for example text:String")
+            throw UsageError(
+                "'\(token)' has no field name; write it as name:Type, for example text:String")
         }
         guard Identifier.isValid(name) else {
             throw UsageError(
@@ -74,7 +76,8 @@ public enum SpecParser {
     static func parseType(_ spelling: String, in token: String) throws -> FieldType {
         let known = BaseType.allCases.map(\.rawValue).joined(separator: ", ")
         guard !spelling.isEmpty else {
-            throw UsageError("'\(token)' has no type after ':'; write name:Type, where Type is one of \(known)")
+            throw UsageError(
+                "'\(token)' has no type after ':'; write name:Type, where Type is one of \(known)")
         }
         if spelling.hasSuffix("?") {
             let wrapped = try parseType(String(spelling.dropLast()), in: token)
@@ -83,11 +86,16 @@ public enum SpecParser {
             }
             return .optional(wrapped)
         }
-        if let base = BaseType.allCases.first(where: { $0.rawValue.lowercased() == spelling.lowercased() }) {
+        if let base = BaseType.allCases.first(where: {
+            $0.rawValue.lowercased() == spelling.lowercased()
+        }) {
             return .base(base)
         }
-        let suggestion = Suggestion.closest(to: spelling, among: BaseType.allCases.map(\.rawValue))
+        let suggestion =
+            Suggestion.closest(to: spelling, among: BaseType.allCases.map(\.rawValue))
             .map { " Did you mean \($0)?" } ?? ""
-        throw UsageError("unknown type '\(spelling)' in '\(token)'.\(suggestion) Types: \(known), and T? for optional")
+        throw UsageError(
+            "unknown type '\(spelling)' in '\(token)'.\(suggestion) Types: \(known), and T? for optional"
+        )
     }
 }

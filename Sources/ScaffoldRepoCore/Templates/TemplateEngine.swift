@@ -77,7 +77,8 @@ public struct Template: Sendable {
                 pendingText += rest[..<start.lowerBound]
                 guard let end = rest[start.upperBound...].range(of: "}}") else {
                     throw TemplateError(
-                        template: templateName, line: lineNumber, message: "'{{' is never closed by '}}'")
+                        template: templateName, line: lineNumber,
+                        message: "'{{' is never closed by '}}'")
                 }
                 let tag = String(rest[start.upperBound..<end.lowerBound])
                 if let token = try classify(tag, line: lineNumber, templateName: templateName) {
@@ -100,7 +101,8 @@ public struct Template: Sendable {
         let inside = trimmedLine.dropFirst(2).dropLast(2)
         guard !inside.contains("{{"), !inside.contains("}}") else { return nil }
         let word = inside.trimmingWhiteSpace()
-        let isBlock = word.hasPrefix("#") || word.hasPrefix("/") || word.hasPrefix("!") || word == "else"
+        let isBlock =
+            word.hasPrefix("#") || word.hasPrefix("/") || word.hasPrefix("!") || word == "else"
         return isBlock ? String(inside) : nil
     }
 
@@ -120,14 +122,16 @@ public struct Template: Sendable {
         if word.hasPrefix("#") {
             let parts = word.dropFirst().split(separator: " ", omittingEmptySubsequences: true)
             guard parts.count == 2, SectionKind(rawValue: String(parts[0])) != nil else {
-                throw fail("'{{\(word)}}' must be '{{#each name}}', '{{#if name}}' or '{{#unless name}}'")
+                throw fail(
+                    "'{{\(word)}}' must be '{{#each name}}', '{{#if name}}' or '{{#unless name}}'")
             }
             return .open(kind: String(parts[0]), path: String(parts[1]), line: line)
         }
         if word.hasPrefix("/") {
             return .close(kind: String(word.dropFirst().trimmingWhiteSpace()), line: line)
         }
-        guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+        guard !word.isEmpty,
+            word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
         else {
             throw fail("'{{\(tag)}}' is not a name; names are letters, digits, '_' and '.'")
         }
@@ -182,7 +186,8 @@ public struct Template: Sendable {
                     guard open.kind == kind else {
                         throw TemplateError(
                             template: templateName, line: line,
-                            message: "'{{/\(kind)}}' closes '{{#\(open.kind)}}' from line \(open.line)")
+                            message:
+                                "'{{/\(kind)}}' closes '{{#\(open.kind)}}' from line \(open.line)")
                     }
                     return (nodes, token)
                 }
@@ -195,7 +200,8 @@ public struct Template: Sendable {
             return (nodes, nil)
         }
 
-        private mutating func parseSection(kind: String, path: String, line: Int) throws -> Section {
+        private mutating func parseSection(kind: String, path: String, line: Int) throws -> Section
+        {
             guard let sectionKind = SectionKind(rawValue: kind) else {
                 throw TemplateError(
                     template: templateName, line: line, message: "unknown block '{{#\(kind)}}'")
@@ -215,7 +221,8 @@ public struct Template: Sendable {
                 }
                 otherwise = elseBody
             }
-            return Section(kind: sectionKind, path: path, line: line, body: body, otherwise: otherwise)
+            return Section(
+                kind: sectionKind, path: path, line: line, body: body, otherwise: otherwise)
         }
     }
 
@@ -234,7 +241,8 @@ public struct Template: Sendable {
                     output += text
                 default:
                     throw TemplateError(
-                        template: name, line: line, message: "'\(path)' is not text and cannot be inserted")
+                        template: name, line: line,
+                        message: "'\(path)' is not text and cannot be inserted")
                 }
             case .section(let section):
                 try render(section, scopes: scopes, into: &output)
@@ -248,9 +256,11 @@ public struct Template: Sendable {
         let value = try lookup(section.path, in: scopes, line: section.line)
         switch section.kind {
         case .if:
-            try render(value.isTruthy ? section.body : section.otherwise, scopes: scopes, into: &output)
+            try render(
+                value.isTruthy ? section.body : section.otherwise, scopes: scopes, into: &output)
         case .unless:
-            try render(value.isTruthy ? section.otherwise : section.body, scopes: scopes, into: &output)
+            try render(
+                value.isTruthy ? section.otherwise : section.body, scopes: scopes, into: &output)
         case .each:
             guard case .list(let items) = value else {
                 throw TemplateError(
@@ -301,7 +311,8 @@ extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     func trimmingWhiteSpace() -> SubSequence {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) })
+        guard let start = firstIndex(where: { !isBlank($0) }),
+            let end = lastIndex(where: { !isBlank($0) })
         else { return self[endIndex...] }
         return self[start...end]
     }

@@ -23,13 +23,15 @@ public struct TemplateSource: Sendable {
                 guard let data = FileManager.default.contents(atPath: file.path),
                     let text = String(data: data, encoding: .utf8)
                 else {
-                    throw UsageError("cannot read template \(file.path) as UTF-8 text; fix or remove it")
+                    throw UsageError(
+                        "cannot read template \(file.path) as UTF-8 text; fix or remove it")
                 }
                 return try Template(name: file.path, text: text)
             }
         }
         guard let text = BuiltInTemplates.embedded[name] else {
-            throw TemplateError(template: name, line: 0, message: "no built-in template of that name")
+            throw TemplateError(
+                template: name, line: 0, message: "no built-in template of that name")
         }
         return try Template(name: "Templates/" + name, text: text)
     }

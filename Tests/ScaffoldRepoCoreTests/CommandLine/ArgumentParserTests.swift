@@ -9,14 +9,21 @@ import Testing
         let expected = GenerateRequest(
             spec: ModelSpec(
                 typeName: "Question",
-                fields: [Field(name: "id", type: .base(.string)), Field(name: "text", type: .base(.string))]),
+                fields: [
+                    Field(name: "id", type: .base(.string)),
+                    Field(name: "text", type: .base(.string)),
+                ]),
             destination: .standalone(outputDirectory: nil))
         #expect(invocation == .generate(expected))
     }
 
     @Test func optionsTakeValuesWithSpaceOrEquals() throws {
-        let spaced = try ArgumentParser.parse(["Q", "id:Int", "--output", "Out", "--force", "--templates", "T"])
-        let joined = try ArgumentParser.parse(["Q", "id:Int", "--output=Out", "--force", "--templates=T"])
+        let spaced = try ArgumentParser.parse([
+            "Q", "id:Int", "--output", "Out", "--force", "--templates", "T",
+        ])
+        let joined = try ArgumentParser.parse([
+            "Q", "id:Int", "--output=Out", "--force", "--templates=T",
+        ])
 
         #expect(spaced == joined)
         guard case .generate(let request) = spaced else {
@@ -29,14 +36,19 @@ import Testing
     }
 
     @Test func intoNeedsTarget() throws {
-        let request = try ArgumentParser.parse(["Item", "id:UUID", "--into", "App", "--target", "AppCore"])
+        let request = try ArgumentParser.parse([
+            "Item", "id:UUID", "--into", "App", "--target", "AppCore",
+        ])
         guard case .generate(let generate) = request else {
             Issue.record("expected a generate request")
             return
         }
         #expect(generate.destination == .into(packageDirectory: "App", target: "AppCore"))
 
-        #expect(throws: UsageError("--into needs --target NAME: the target in that package to add the files to")) {
+        #expect(
+            throws: UsageError(
+                "--into needs --target NAME: the target in that package to add the files to")
+        ) {
             try ArgumentParser.parse(["Item", "id:UUID", "--into", "App"])
         }
     }
@@ -53,7 +65,10 @@ import Testing
         (["Q", "id:Int", "--output", "a", "--output", "b"], "--output is given twice"),
         (["Q", "id:Int", "--force=yes"], "--force takes no value"),
         (["Q", "id:Int", "--target", "X"], "--target needs --into"),
-        (["Q", "id:Int", "--into", "P", "--target", "X", "--output", "O"], "cannot be used together"),
+        (
+            ["Q", "id:Int", "--into", "P", "--target", "X", "--output", "O"],
+            "cannot be used together"
+        ),
         (["Q", "id:Int", "--into", "P", "--target", "bad-name"], "--target 'bad-name'"),
         ([], "no model given"),
     ])

@@ -32,7 +32,9 @@ import Testing
     }
 
     @Test func addedFileAndMissingFinalNewline() {
-        #expect(UnifiedDiff.make(old: "", new: "a\n", oldName: "x", newName: "y") == "--- x\n+++ y\n@@ -0,0 +1,1 @@\n+a\n")
+        #expect(
+            UnifiedDiff.make(old: "", new: "a\n", oldName: "x", newName: "y")
+                == "--- x\n+++ y\n@@ -0,0 +1,1 @@\n+a\n")
         #expect(
             UnifiedDiff.make(old: "a", new: "a\n", oldName: "x", newName: "y")
                 == "--- x\n+++ y\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+a\n")
@@ -40,7 +42,8 @@ import Testing
 
     @Test func distantChangesMakeSeparateHunks() {
         let old = (1...20).map { "\($0)\n" }.joined()
-        let new = old.replacingOccurrences(of: "\n2\n", with: "\ntwo\n").replacingOccurrences(of: "\n19\n", with: "\nnineteen\n")
+        let new = old.replacingOccurrences(of: "\n2\n", with: "\ntwo\n").replacingOccurrences(
+            of: "\n19\n", with: "\nnineteen\n")
 
         let diff = UnifiedDiff.make(old: old, new: new, oldName: "x", newName: "y")
 

@@ -16,9 +16,12 @@ import Testing
 
         #expect(result.exitCode == 0)
         #expect(result.standardError == "")
-        #expect(result.standardOutput.hasPrefix("create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
+        #expect(
+            result.standardOutput.hasPrefix(
+                "create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
         #expect(result.standardOutput.hasSuffix("Next: cd QuestionStore && swift test\n"))
-        #expect(try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 8)
+        #expect(
+            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 8)
     }
 
     @Test func aSecondRunIsIdenticalAndWritesNothing() throws {
@@ -38,22 +41,31 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         _ = ScaffoldRepo.run(question, currentDirectory: folder)
-        let edited = folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Question.swift")
+        let edited = folder.appendingPathComponent(
+            "QuestionStore/Sources/QuestionStore/Question.swift")
         try Data("// mine\n".utf8).write(to: edited)
 
-        let result = ScaffoldRepo.run(["Question", "id:String", "text:String", "note:String?"], currentDirectory: folder)
+        let result = ScaffoldRepo.run(
+            ["Question", "id:String", "text:String", "note:String?"], currentDirectory: folder)
 
         #expect(result.exitCode == 1)
-        #expect(result.standardOutput.contains("conflict  QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(
+            result.standardOutput.contains(
+                "conflict  QuestionStore/Sources/QuestionStore/Question.swift\n"))
         #expect(result.standardError.contains("nothing was written"))
         #expect(result.standardError.contains("--force"))
         #expect(TestPaths.text(edited) == "// mine\n")
-        let repository = TestPaths.text(folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
+        let repository = TestPaths.text(
+            folder.appendingPathComponent(
+                "QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
         #expect(repository?.contains("note") == false)
 
-        let forced = ScaffoldRepo.run(["Question", "id:String", "text:String", "--force"], currentDirectory: folder)
+        let forced = ScaffoldRepo.run(
+            ["Question", "id:String", "text:String", "--force"], currentDirectory: folder)
         #expect(forced.exitCode == 0)
-        #expect(forced.standardOutput.contains("force     QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(
+            forced.standardOutput.contains(
+                "force     QuestionStore/Sources/QuestionStore/Question.swift\n"))
         #expect(TestPaths.text(edited)?.contains("public struct Question") == true)
     }
 
@@ -85,28 +97,40 @@ import Testing
         let result = ScaffoldRepo.run(question + ["--output", "taken"], currentDirectory: folder)
 
         #expect(result.exitCode == 2)
-        #expect(result.standardError == "error: --output 'taken' is a file; give a folder (it is created if missing)\n")
+        #expect(
+            result.standardError
+                == "error: --output 'taken' is a file; give a folder (it is created if missing)\n")
     }
 
     @Test func intoAddsFilesToAnExistingPackageTarget() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("App/Sources/AppCore"), withIntermediateDirectories: true)
-        try Data("// Package.swift without a test target\n".utf8).write(to: folder.appendingPathComponent("App/Package.swift"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("App/Sources/AppCore"),
+            withIntermediateDirectories: true)
+        try Data("// Package.swift without a test target\n".utf8).write(
+            to: folder.appendingPathComponent("App/Package.swift"))
 
         let result = ScaffoldRepo.run(
-            ["Item", "id:Int", "name", "--into", "App", "--target", "AppCore"], currentDirectory: folder)
+            ["Item", "id:Int", "name", "--into", "App", "--target", "AppCore"],
+            currentDirectory: folder)
 
         #expect(result.exitCode == 0)
-        #expect(try TestPaths.files(below: folder.appendingPathComponent("App")) == [
-            "Package.swift",
-            "Sources/AppCore/Item.swift", "Sources/AppCore/ItemListViewModel.swift", "Sources/AppCore/ItemRepository.swift",
-            "Tests/AppCoreTests/ItemRepositoryTests.swift", "Tests/AppCoreTests/ItemRepositoryXCTests.swift",
-            "Tests/AppCoreTests/ItemTestSupport.swift",
-        ])
+        #expect(
+            try TestPaths.files(below: folder.appendingPathComponent("App")) == [
+                "Package.swift",
+                "Sources/AppCore/Item.swift", "Sources/AppCore/ItemListViewModel.swift",
+                "Sources/AppCore/ItemRepository.swift",
+                "Tests/AppCoreTests/ItemRepositoryTests.swift",
+                "Tests/AppCoreTests/ItemRepositoryXCTests.swift",
+                "Tests/AppCoreTests/ItemTestSupport.swift",
+            ])
         #expect(result.standardOutput.contains("create    App/Sources/AppCore/Item.swift\n"))
-        #expect(result.standardOutput.contains(".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])"))
-        let tests = TestPaths.text(folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))
+        #expect(
+            result.standardOutput.contains(
+                ".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])"))
+        let tests = TestPaths.text(
+            folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))
         #expect(tests?.contains("import AppCore\n") == true)
     }
 
@@ -115,7 +139,8 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         try Data().write(to: folder.appendingPathComponent("Package.swift"))
 
-        let result = ScaffoldRepo.run(["Item", "id:Int", "--into", ".", "--target", "Missing"], currentDirectory: folder)
+        let result = ScaffoldRepo.run(
+            ["Item", "id:Int", "--into", ".", "--target", "Missing"], currentDirectory: folder)
 
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("there is no Sources/Missing"))
@@ -125,28 +150,38 @@ import Testing
     @Test func aTemplateOverrideReplacesOneFileAndTheRestFallBack() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
-        try Data("// {{model}} by the team\n".utf8).write(to: folder.appendingPathComponent("custom/Model.swift.tmpl"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
+        try Data("// {{model}} by the team\n".utf8).write(
+            to: folder.appendingPathComponent("custom/Model.swift.tmpl"))
 
-        let result = ScaffoldRepo.run(question + ["--templates", "custom"], currentDirectory: folder)
+        let result = ScaffoldRepo.run(
+            question + ["--templates", "custom"], currentDirectory: folder)
 
         #expect(result.exitCode == 0)
-        let model = TestPaths.text(folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Question.swift"))
+        let model = TestPaths.text(
+            folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Question.swift"))
         #expect(model == "// Question by the team\n")
-        let repository = TestPaths.text(folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
+        let repository = TestPaths.text(
+            folder.appendingPathComponent(
+                "QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
         #expect(repository?.contains("public actor QuestionRepository") == true)
     }
 
     @Test func aBrokenTemplateOverrideIsBadInputNamingTheFileAndLine() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
-        try Data("line one\n{{#each fields}}\n".utf8).write(to: folder.appendingPathComponent("custom/Model.swift.tmpl"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
+        try Data("line one\n{{#each fields}}\n".utf8).write(
+            to: folder.appendingPathComponent("custom/Model.swift.tmpl"))
 
-        let result = ScaffoldRepo.run(question + ["--templates", "custom"], currentDirectory: folder)
+        let result = ScaffoldRepo.run(
+            question + ["--templates", "custom"], currentDirectory: folder)
 
         #expect(result.exitCode == 2)
-        #expect(result.standardError.contains("custom/Model.swift.tmpl:2: '{{#each}}' is never closed"))
+        #expect(
+            result.standardError.contains("custom/Model.swift.tmpl:2: '{{#each}}' is never closed"))
         #expect(try TestPaths.files(below: folder) == ["custom/Model.swift.tmpl"])
     }
 

@@ -11,7 +11,8 @@ import Testing
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             folder.deleteLastPathComponent()
         }
-        throw ProcessFailure(description: "no scaffold-repo executable near \(Bundle.main.bundleURL.path)")
+        throw ProcessFailure(
+            description: "no scaffold-repo executable near \(Bundle.main.bundleURL.path)")
     }
 
     @Test func theExecutableCopiedAloneGeneratesAPackageThatBuildsWithoutWarningsAndPassesItsTests()
@@ -21,14 +22,17 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         // Alone in a folder of its own: no Templates/ beside it, no repository around it.
         let binary = folder.appendingPathComponent("bin/scaffold-repo")
-        try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: try Self.builtExecutable(), to: binary)
         let work = folder.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
         let generate = try run(binary.path, ["Question", "id:String", "text:String"], in: work)
         #expect(generate.status == 0, "\(generate.output)")
-        #expect(generate.output.contains("create    QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
+        #expect(
+            generate.output.contains(
+                "create    QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
 
         // Byte for byte what the repository's Examples/QuestionStore holds.
         let package = work.appendingPathComponent("QuestionStore")
@@ -37,7 +41,8 @@ import Testing
         #expect(paths == (try TestPaths.files(below: example)))
         for path in paths {
             #expect(
-                TestPaths.text(package.appendingPathComponent(path)) == TestPaths.text(example.appendingPathComponent(path)),
+                TestPaths.text(package.appendingPathComponent(path))
+                    == TestPaths.text(example.appendingPathComponent(path)),
                 "\(path) differs from Examples/QuestionStore")
         }
 
@@ -50,15 +55,24 @@ import Testing
         let xctestCount = firstNumber(in: test.output, after: "Executed ")
         let swiftTestingCount = firstNumber(in: test.output, after: "Test run with ")
         #expect((xctestCount ?? 0) >= 8, "XCTest ran \(xctestCount ?? 0) tests:\n\(test.output)")
-        #expect((swiftTestingCount ?? 0) >= 8, "Swift Testing ran \(swiftTestingCount ?? 0) tests:\n\(test.output)")
+        #expect(
+            (swiftTestingCount ?? 0) >= 8,
+            "Swift Testing ran \(swiftTestingCount ?? 0) tests:\n\(test.output)")
 
         // A second run finds everything identical and leaves modification times alone.
-        let repository = package.appendingPathComponent("Sources/QuestionStore/QuestionRepository.swift")
-        let before = try FileManager.default.attributesOfItem(atPath: repository.path)[.modificationDate] as? Date
+        let repository = package.appendingPathComponent(
+            "Sources/QuestionStore/QuestionRepository.swift")
+        let before =
+            try FileManager.default.attributesOfItem(atPath: repository.path)[.modificationDate]
+            as? Date
         let again = try run(binary.path, ["Question", "id:String", "text:String"], in: work)
         #expect(again.status == 0)
-        #expect(!again.output.contains("create ") && again.output.contains("identical QuestionStore/Package.swift"))
-        let after = try FileManager.default.attributesOfItem(atPath: repository.path)[.modificationDate] as? Date
+        #expect(
+            !again.output.contains("create ")
+                && again.output.contains("identical QuestionStore/Package.swift"))
+        let after =
+            try FileManager.default.attributesOfItem(atPath: repository.path)[.modificationDate]
+            as? Date
         #expect(before == after)
     }
 
@@ -66,11 +80,16 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
 
-        let result = try run(try Self.builtExecutable().path, ["Question", "id:Strng"], in: folder, mergeErrors: false)
+        let result = try run(
+            try Self.builtExecutable().path, ["Question", "id:Strng"], in: folder,
+            mergeErrors: false)
 
         #expect(result.status == 2)
         #expect(result.output == "")
-        #expect(result.errors == "error: unknown type 'Strng' in 'id:Strng'. Did you mean String? Types: String, Int, Double, Bool, Date, UUID, URL, and T? for optional\n")
+        #expect(
+            result.errors
+                == "error: unknown type 'Strng' in 'id:Strng'. Did you mean String? Types: String, Int, Double, Bool, Date, UUID, URL, and T? for optional\n"
+        )
         #expect(try TestPaths.files(below: folder).isEmpty)
     }
 
@@ -87,7 +106,9 @@ import Testing
     }
 
     /// Runs `command` (a path, or a name looked up on PATH) and waits for it.
-    private func run(_ command: String, _ arguments: [String], in folder: URL, mergeErrors: Bool = true) throws -> Outcome {
+    private func run(
+        _ command: String, _ arguments: [String], in folder: URL, mergeErrors: Bool = true
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments

@@ -17,13 +17,17 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         let goldens = TestPaths.repositoryRoot.appendingPathComponent("Tests/Goldens")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: goldens.path)) ?? []
         let cases = names.sorted().compactMap { name -> GoldenCase? in
-            guard let command = TestPaths.text(goldens.appendingPathComponent("\(name)/command")) else {
+            guard let command = TestPaths.text(goldens.appendingPathComponent("\(name)/command"))
+            else {
                 return nil
             }
             let arguments = command.split(whereSeparator: \.isWhitespace).map(String.init)
             return GoldenCase(root: "Tests/Goldens/\(name)/expected", arguments: arguments)
         }
-        return [GoldenCase(root: "Examples/QuestionStore", arguments: ["Question", "id:String", "text:String"])]
+        return [
+            GoldenCase(
+                root: "Examples/QuestionStore", arguments: ["Question", "id:String", "text:String"])
+        ]
             + cases
     }()
 }
@@ -47,28 +51,34 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 
         let expectedPaths = try TestPaths.files(below: root)
         let generatedPaths = generated.map(\.path)
-        let updateHint = "To accept the new output: UPDATE_GOLDENS=1 swift test --filter GoldenTests, then review git diff."
+        let updateHint =
+            "To accept the new output: UPDATE_GOLDENS=1 swift test --filter GoldenTests, then review git diff."
         #expect(
             expectedPaths == generatedPaths,
-            "files differ in \(golden.root): missing \(Set(generatedPaths).subtracting(expectedPaths).sorted()), extra \(Set(expectedPaths).subtracting(generatedPaths).sorted()). \(updateHint)")
+            "files differ in \(golden.root): missing \(Set(generatedPaths).subtracting(expectedPaths).sorted()), extra \(Set(expectedPaths).subtracting(generatedPaths).sorted()). \(updateHint)"
+        )
         for file in generated {
             let expected = TestPaths.text(root.appendingPathComponent(file.path)) ?? ""
             guard expected != file.contents else { continue }
             let diff = UnifiedDiff.make(
-                old: expected, new: file.contents, oldName: "\(golden.root)/\(file.path)", newName: "generated/\(file.path)")
+                old: expected, new: file.contents, oldName: "\(golden.root)/\(file.path)",
+                newName: "generated/\(file.path)")
             Issue.record("\(golden.root)/\(file.path) is stale:\n\(diff)\n\(updateHint)")
         }
     }
 
     @Test(arguments: GoldenCase.all)
     func goldenSourcesAreCompiledAndTestedByThisPackage(golden: GoldenCase) throws {
-        guard case .generate(let request) = try ArgumentParser.parse(golden.arguments) else { return }
+        guard case .generate(let request) = try ArgumentParser.parse(golden.arguments) else {
+            return
+        }
         let module: String
         switch request.destination {
         case .standalone: module = Names(typeName: request.spec.typeName).storePackage
         case .into(_, let target): module = target
         }
-        let manifest = TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("Package.swift")) ?? ""
+        let manifest =
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("Package.swift")) ?? ""
 
         #expect(
             manifest.contains("golden(\"\(module)\", root: \"\(golden.root)\")"),
@@ -76,14 +86,17 @@ struct GoldenCase: Sendable, CustomStringConvertible {
     }
 
     @Test func theReadmeShowsTheExampleCommand() {
-        let readme = TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("README.md")) ?? ""
+        let readme =
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("README.md")) ?? ""
 
         #expect(readme.contains("swift run scaffold-repo Question id:String text:String"))
     }
 
     private func update(root: URL, with generated: [GeneratedFile], golden: GoldenCase) throws {
         guard ProcessInfo.processInfo.environment["CI"] == nil else {
-            Issue.record("UPDATE_GOLDENS is refused when CI is set: goldens are updated by a person, then reviewed")
+            Issue.record(
+                "UPDATE_GOLDENS is refused when CI is set: goldens are updated by a person, then reviewed"
+            )
             return
         }
         var changed = false
@@ -91,13 +104,17 @@ struct GoldenCase: Sendable, CustomStringConvertible {
             try FileManager.default.removeItem(at: root.appendingPathComponent(stale))
             changed = true
         }
-        for file in generated where TestPaths.text(root.appendingPathComponent(file.path)) != file.contents {
+        for file in generated
+        where TestPaths.text(root.appendingPathComponent(file.path)) != file.contents {
             let url = root.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(file.contents.utf8).write(to: url, options: .atomic)
             changed = true
         }
         guard changed else { return }
-        Issue.record("Updated \(golden.root). Review it with git diff, then run swift test without UPDATE_GOLDENS.")
+        Issue.record(
+            "Updated \(golden.root). Review it with git diff, then run swift test without UPDATE_GOLDENS."
+        )
     }
 }

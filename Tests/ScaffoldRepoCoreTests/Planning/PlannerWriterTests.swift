@@ -37,7 +37,8 @@ import Testing
         try Writer.apply(changes)
 
         #expect(changes.map(\.status) == [.identical, .identical])
-        let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        let modified =
+            try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         #expect(modified == old)
     }
 
@@ -69,7 +70,9 @@ import Testing
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("a.txt"), withIntermediateDirectories: true)
 
-        #expect(throws: UsageError("out/a.txt is a folder where a generated file goes; move it away")) {
+        #expect(
+            throws: UsageError("out/a.txt is a folder where a generated file goes; move it away")
+        ) {
             try plan(in: root, force: true)
         }
     }

@@ -4,23 +4,32 @@ import Testing
 
 @Suite struct SpecParserTests {
     @Test func parsesEveryBaseTypeAndOptionals() throws {
-        let tokens = BaseType.allCases.map { "f\($0.rawValue):\($0.rawValue)" } + ["note:String?", "id:Int"]
+        let tokens =
+            BaseType.allCases.map { "f\($0.rawValue):\($0.rawValue)" } + ["note:String?", "id:Int"]
 
         let spec = try SpecParser.parse(modelName: "Thing", fieldTokens: tokens)
 
-        #expect(spec.fields.map(\.type.swiftSpelling) == BaseType.allCases.map(\.rawValue) + ["String?", "Int"])
+        #expect(
+            spec.fields.map(\.type.swiftSpelling) == BaseType.allCases.map(\.rawValue) + [
+                "String?", "Int",
+            ])
         #expect(spec.idField == Field(name: "id", type: .base(.int)))
     }
 
     @Test func typeNamesMatchInAnyCaseAndAFieldWithoutTypeIsAString() throws {
-        let spec = try SpecParser.parse(modelName: "note", fieldTokens: ["id:uuid", "title", "due:date?"])
+        let spec = try SpecParser.parse(
+            modelName: "note", fieldTokens: ["id:uuid", "title", "due:date?"])
 
         #expect(spec.typeName == "Note")
         #expect(spec.fields.map(\.type.swiftSpelling) == ["UUID", "String", "Date?"])
     }
 
     @Test func aMissingIDShowsHowToAddOne() {
-        #expect(throws: UsageError("Question has no id field; add one, for example: scaffold-repo Question id:UUID text:String")) {
+        #expect(
+            throws: UsageError(
+                "Question has no id field; add one, for example: scaffold-repo Question id:UUID text:String"
+            )
+        ) {
             try SpecParser.parse(modelName: "Question", fieldTokens: ["text:String"])
         }
     }

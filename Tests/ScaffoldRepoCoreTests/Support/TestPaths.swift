@@ -5,7 +5,9 @@ enum TestPaths {
     /// The root of this repository (the folder with Package.swift).
     static let repositoryRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while !FileManager.default.fileExists(
+            atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         return url

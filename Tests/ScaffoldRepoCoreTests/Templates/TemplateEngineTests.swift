@@ -8,15 +8,23 @@ import Testing
     }
 
     @Test func insertsNamesAndDottedPaths() throws {
-        let context: [String: TemplateValue] = ["model": "Question", "id": .object(["type": "UUID"])]
+        let context: [String: TemplateValue] = [
+            "model": "Question", "id": .object(["type": "UUID"]),
+        ]
 
-        #expect(try render("struct {{model}} { let id: {{ id.type }} }", context) == "struct Question { let id: UUID }")
+        #expect(
+            try render("struct {{model}} { let id: {{ id.type }} }", context)
+                == "struct Question { let id: UUID }")
     }
 
     @Test func eachRepeatsWithItemNamesAndFirstLast() throws {
-        let fields: TemplateValue = .list([.object(["name": "a"]), .object(["name": "b"]), .object(["name": "c"])])
+        let fields: TemplateValue = .list([
+            .object(["name": "a"]), .object(["name": "b"]), .object(["name": "c"]),
+        ])
 
-        let text = try render("({{#each fields}}{{name}}{{#unless isLast}}, {{/unless}}{{/each}})", ["fields": fields])
+        let text = try render(
+            "({{#each fields}}{{name}}{{#unless isLast}}, {{/unless}}{{/each}})", ["fields": fields]
+        )
 
         #expect(text == "(a, b, c)")
     }
@@ -37,13 +45,17 @@ import Testing
 
             """
 
-        let text = try render(template, ["fields": .list([.object(["name": "a"]), .object(["name": "b"])]), "extra": false])
+        let text = try render(
+            template,
+            ["fields": .list([.object(["name": "a"]), .object(["name": "b"])]), "extra": false])
 
         #expect(text == "struct Q {\n    var a: Int\n    var b: Int\n    // none\n}\n")
     }
 
     @Test func innerNamesShadowOuterOnes() throws {
-        let context: [String: TemplateValue] = ["name": "outer", "items": .list([.object(["name": "inner"]), .object([:])])]
+        let context: [String: TemplateValue] = [
+            "name": "outer", "items": .list([.object(["name": "inner"]), .object([:])]),
+        ]
 
         #expect(try render("{{#each items}}{{name}} {{/each}}", context) == "inner outer ")
     }
@@ -54,7 +66,10 @@ import Testing
         ("{{#if flag}}{{/each}}", "test.tmpl:1: '{{/each}}' closes '{{#if}}' from line 1"),
         ("{{/if}}", "test.tmpl:1: '{{/if}}' closes nothing"),
         ("x {{ name", "test.tmpl:1: '{{' is never closed by '}}'"),
-        ("{{#loop items}}{{/loop}}", "test.tmpl:1: '{{#loop items}}' must be '{{#each name}}', '{{#if name}}' or '{{#unless name}}'"),
+        (
+            "{{#loop items}}{{/loop}}",
+            "test.tmpl:1: '{{#loop items}}' must be '{{#each name}}', '{{#if name}}' or '{{#unless name}}'"
+        ),
         ("{{#each flag}}{{/each}}", "test.tmpl:1: '{{#each flag}}' needs a list"),
         ("{{fields}}", "test.tmpl:1: 'fields' is not text and cannot be inserted"),
         ("{{else}}", "test.tmpl:1: '{{else}}' outside '{{#if}}'"),
