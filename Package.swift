@@ -30,4 +30,5 @@ let package = Package(
         + golden("QuestionStore", root: "Examples/QuestionStore")
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
         + golden("Inventory", root: "Tests/Goldens/into-package/expected")
+        + golden("CardStore", root: "Tests/Goldens/snapshot-storage/expected")
 )

@@ -1,6 +1,8 @@
 /// The hand-written command-line parser: argv (without the program name) to an `Invocation`.
 public enum ArgumentParser {
-    private static let valueOptions = ["--output", "--into", "--target", "--templates"]
+    private static let valueOptions = [
+        "--output", "--into", "--target", "--templates", "--storage",
+    ]
     private static let flagOptions = ["--force", "--help", "-h", "--version"]
 
     /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
@@ -64,7 +66,8 @@ public enum ArgumentParser {
         return .generate(
             GenerateRequest(
                 spec: spec, destination: try destination(values), force: flags.contains("--force"),
-                templatesDirectory: values["--templates"]))
+                templatesDirectory: values["--templates"], storage: try storage(values["--storage"])
+            ))
     }
 
     private static func destination(_ values: [String: String]) throws -> Destination {
@@ -88,10 +91,22 @@ public enum ArgumentParser {
         }
     }
 
+    private static func storage(_ value: String?) throws -> Storage {
+        guard let value else { return .journal }
+        if let storage = Storage(rawValue: value.lowercased()) { return storage }
+        let names = Storage.allCases.map(\.rawValue)
+        let suggestion =
+            Suggestion.closest(to: value, among: names).map { " Did you mean \($0)?" } ?? ""
+        throw UsageError(
+            "unknown storage '\(value)'.\(suggestion) Use --storage \(names.joined(separator: " or --storage "))"
+        )
+    }
+
     private static func placeholder(_ option: String) -> String {
         switch option {
         case "--target": "NAME"
         case "--into": "PACKAGE_DIR"
+        case "--storage": "journal"
         default: "DIR"
         }
     }
@@ -101,8 +116,8 @@ public enum ArgumentParser {
         scaffold-repo: generate a model store (model, actor repository, view-model and tests).
 
         USAGE
-          scaffold-repo <Model> <name:Type>... [--output DIR] [--force] [--templates DIR]
-          scaffold-repo <Model> <name:Type>... --into PACKAGE_DIR --target NAME [--force]
+          scaffold-repo <Model> <name:Type>... [--output DIR] [options]
+          scaffold-repo <Model> <name:Type>... --into PACKAGE_DIR --target NAME [options]
 
         FIELDS
           name:Type     Type is String, Int, Double, Bool, Date, UUID or URL; add ? for optional
@@ -113,6 +128,8 @@ public enum ArgumentParser {
           --output DIR        write a new package to DIR (default: ./<Model>Store)
           --into PACKAGE_DIR  add the files to an existing package ...
           --target NAME       ... into Sources/NAME and Tests/NAMETests
+          --storage journal   snapshot + append-only journal: fast at any size (default)
+          --storage snapshot  one JSON file rewritten on every save: the simple pattern
           --force             overwrite files whose contents differ
           --templates DIR     use DIR/<name>.tmpl instead of a built-in template of that name
           --help, -h          show this help

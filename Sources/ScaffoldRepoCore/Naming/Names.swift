@@ -23,8 +23,14 @@ public struct Names: Equatable, Sendable {
     public var storePackage: String { type + "Store" }
     /// The namespace of the test helpers, `QuestionTestSupport`.
     public var testSupport: String { type + "TestSupport" }
-    /// The JSON file the repository keeps its items in, `questions.json`.
+    /// The JSON file of the snapshot store, `questions.json`.
     public var storeFileName: String { pluralVariable + ".json" }
+    /// The journal store's snapshot, `questions.snapshot.json`.
+    public var snapshotFileName: String { pluralVariable + ".snapshot.json" }
+    /// The journal store's journal, `questions.journal`.
+    public var journalFileName: String { pluralVariable + ".journal" }
+    /// The journal store's lock file, `questions.lock`.
+    public var lockFileName: String { pluralVariable + ".lock" }
 
     /// `Question` → `question`, `URLLink` → `urlLink`, `ID` → `id`.
     static func lowerCamelCase(_ name: String) -> String {

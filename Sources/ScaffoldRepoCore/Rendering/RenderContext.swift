@@ -3,7 +3,9 @@
 public enum RenderContext {
     /// The context for one model. `module` is the module the generated sources belong to, which
     /// the generated tests import.
-    public static func make(for spec: ModelSpec, module: String) -> [String: TemplateValue] {
+    public static func make(
+        for spec: ModelSpec, module: String, storage: Storage = .journal
+    ) -> [String: TemplateValue] {
         let names = Names(typeName: spec.typeName)
         let fields = spec.fields.map { field -> TemplateValue in
             let isID = field.name == "id"
@@ -20,12 +22,14 @@ public enum RenderContext {
             $0.type == .base(.uuid) || $0.type == .optional(.base(.uuid))
         }
         // swift-format wants imports sorted, and the module's name decides where it goes.
-        let imports = { (framework: String) -> TemplateValue in
-            .list([framework, "Foundation", module].sorted().map { .object(["name": .text($0)]) })
+        let imports = { (frameworks: [String]) -> TemplateValue in
+            .list(
+                (frameworks + ["Foundation", module]).sorted().map { .object(["name": .text($0)]) })
         }
         return [
-            "xctestImports": imports("XCTest"),
-            "swiftTestingImports": imports("Testing"),
+            "supportImports": imports([]),
+            "xctestImports": imports(["XCTest"]),
+            "swiftTestingImports": imports(["Testing"]),
             "model": .text(names.type),
             "modelVariable": .text(names.variable),
             "modelPlural": .text(names.pluralVariable),
@@ -34,6 +38,10 @@ public enum RenderContext {
             "viewModel": .text(names.listViewModel),
             "testSupport": .text(names.testSupport),
             "storeFileName": .text(names.storeFileName),
+            "snapshotFileName": .text(names.snapshotFileName),
+            "journalFileName": .text(names.journalFileName),
+            "lockFileName": .text(names.lockFileName),
+            "journal": .flag(storage == .journal),
             "module": .text(module),
             "testModule": .text(module + "Tests"),
             "fields": .list(fields),

@@ -13,15 +13,16 @@ public struct GeneratedFile: Equatable, Sendable {
 
 /// Renders the templates for one request into files, touching nothing on disk.
 public enum Renderer {
-    /// The files for `spec`, sorted by path. Paths are relative to the package root: the new
+    /// The files for `request`, sorted by path. Paths are relative to the package root: the new
     /// package for `.standalone`, the existing one for `.into`.
     public static func render(
-        _ spec: ModelSpec, destination: Destination, templates: TemplateSource = TemplateSource()
+        _ request: GenerateRequest, templates: TemplateSource = TemplateSource()
     ) throws -> [GeneratedFile] {
+        let (spec, storage) = (request.spec, request.storage)
         let names = Names(typeName: spec.typeName)
         let module: String
         var outputs: [(template: String, path: String)] = []
-        switch destination {
+        switch request.destination {
         case .standalone:
             module = names.storePackage
             outputs += [("Package.swift.tmpl", "Package.swift"), ("gitignore.tmpl", ".gitignore")]
@@ -32,13 +33,17 @@ public enum Renderer {
         let tests = "Tests/\(module)Tests/"
         outputs += [
             ("Model.swift.tmpl", sources + "\(names.type).swift"),
-            ("Repository.swift.tmpl", sources + "\(names.repository).swift"),
+            (
+                storage == .journal
+                    ? "JournalRepository.swift.tmpl" : "SnapshotRepository.swift.tmpl",
+                sources + "\(names.repository).swift"
+            ),
             ("ListViewModel.swift.tmpl", sources + "\(names.listViewModel).swift"),
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
             ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
         ]
-        let context = RenderContext.make(for: spec, module: module)
+        let context = RenderContext.make(for: spec, module: module, storage: storage)
         return try outputs.map { output in
             let text = try templates.template(named: output.template).render(context)
             return GeneratedFile(path: output.path, contents: normalized(text))

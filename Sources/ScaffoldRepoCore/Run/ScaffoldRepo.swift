@@ -51,8 +51,7 @@ public enum ScaffoldRepo {
                 try DestinationResolver.existingFolder(
                     $0, option: "--templates", currentDirectory: currentDirectory)
             })
-        let files = try Renderer.render(
-            request.spec, destination: request.destination, templates: templates)
+        let files = try Renderer.render(request, templates: templates)
         let changes = try Planner.plan(
             files, root: target.root, displayRoot: target.displayRoot, force: request.force)
         var output = changes.map {

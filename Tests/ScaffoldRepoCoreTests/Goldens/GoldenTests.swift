@@ -41,7 +41,7 @@ struct GoldenCase: Sendable, CustomStringConvertible {
             Issue.record("\(golden.arguments) is not a generate command")
             return
         }
-        let generated = try Renderer.render(request.spec, destination: request.destination)
+        let generated = try Renderer.render(request)
         let root = TestPaths.repositoryRoot.appendingPathComponent(golden.root)
 
         if ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1" {

@@ -25,11 +25,9 @@ enum QuestionTestSupport {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Puts a folder where the repository's file belongs, so that its next write fails.
-    static func blockWrites(to repository: QuestionRepository) throws {
-        let blocker = repository.fileURL.appendingPathComponent("blocker")
-        try FileManager.default.createDirectory(
-            at: repository.fileURL, withIntermediateDirectories: true)
-        try Data().write(to: blocker)
+    /// The size of a file in bytes; 0 when it does not exist.
+    static func fileSize(_ file: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? Int) ?? 0
     }
 }

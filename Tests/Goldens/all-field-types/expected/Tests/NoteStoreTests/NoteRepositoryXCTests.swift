@@ -46,21 +46,25 @@ final class NoteRepositoryXCTests: XCTestCase {
         XCTAssertEqual(all, [Support.sample(2)])
     }
 
-    func testNewInstanceReadsWhatWasSaved() async throws {
+    func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try NoteRepository(directory: directory)
-        for number in 0..<5 {
+        for number in 0..<50 {
             try await repository.save(Support.sample(number))
         }
-        try await repository.delete(Support.sample(3).id)
+        for number in stride(from: 0, to: 50, by: 3) {
+            try await repository.delete(Support.sample(number).id)
+        }
+        try await repository.save(contentsOf: (40..<60).map { Support.sample($0, revision: 1) })
+        let before = await repository.loadAll()
+        await repository.close()
 
         let reopened = try NoteRepository(directory: directory)
 
-        let before = await repository.loadAll()
         let after = await reopened.loadAll()
         XCTAssertEqual(after, before)
-        XCTAssertEqual(after.count, 4)
+        XCTAssertEqual(after.count, 46)
     }
 
     func testConcurrentSavesAllLand() async throws {
@@ -77,9 +81,29 @@ final class NoteRepositoryXCTests: XCTestCase {
 
         let count = await repository.count
         XCTAssertEqual(count, 100)
+        await repository.close()
         let reopened = try NoteRepository(directory: directory)
         let reopenedCount = await reopened.count
         XCTAssertEqual(reopenedCount, 100)
+    }
+
+    func testBatchSaveDeleteAndRemoveAll() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+
+        try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
+        try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
+
+        let afterDelete = await repository.loadAll()
+        XCTAssertEqual(afterDelete, (3..<10).map { Support.sample($0) })
+        try await repository.removeAll()
+        let afterRemoveAll = await repository.count
+        XCTAssertEqual(afterRemoveAll, 0)
+        await repository.close()
+        let reopened = try NoteRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 0)
     }
 
     func testLoadAllIsSortedByID() async throws {
@@ -96,7 +120,7 @@ final class NoteRepositoryXCTests: XCTestCase {
         XCTAssertEqual(ids.count, 4)
     }
 
-    func testMissingFileIsAnEmptyStore() async throws {
+    func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
@@ -109,18 +133,117 @@ final class NoteRepositoryXCTests: XCTestCase {
     func testCorruptFileThrowsAndIsKept() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
-        let file = directory.appendingPathComponent(NoteRepository.fileName)
+        let file = directory.appendingPathComponent(NoteRepository.snapshotFileName)
         let damaged = Data("[{\"not\": \"a Note\"".utf8)
         try damaged.write(to: file)
 
         XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _) = error as? NoteRepositoryError else {
+            guard case .corrupt(let named, _, _) = error as? NoteRepositoryError else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
-            XCTAssertEqual(named.lastPathComponent, NoteRepository.fileName)
-            XCTAssertTrue("\(error)".contains(NoteRepository.fileName))
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue("\(error)".contains(file.lastPathComponent))
         }
         XCTAssertEqual(try Data(contentsOf: file), damaged)
+    }
+
+    func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        for number in 0..<20 {
+            try await repository.save(Support.sample(number))
+        }
+        try await repository.delete(Support.sample(5).id)
+        XCTAssertGreaterThan(Support.fileSize(repository.journalURL), 0)
+
+        try await repository.compact()
+        XCTAssertEqual(Support.fileSize(repository.journalURL), 0)
+        // A batch larger than the compaction floor is written as a snapshot by itself.
+        try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
+        XCTAssertEqual(Support.fileSize(repository.journalURL), 0)
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try NoteRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(after.count, 10_019)
+    }
+
+    func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        // A crash in the middle of an append leaves a record without its newline.
+        let journal = try FileHandle(forWritingTo: repository.journalURL)
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("{\"save\":[{\"id\"".utf8))
+        try journal.close()
+
+        let reopened = try NoteRepository(directory: directory)
+        try await reopened.save(Support.sample(3))
+        await reopened.close()
+
+        let again = try NoteRepository(directory: directory)
+        let all = await again.loadAll()
+        XCTAssertEqual(all, (0..<4).map { Support.sample($0) })
+    }
+
+    func testADamagedJournalThrowsWithItsPositionAndIsKept() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        // A batch as large as the store goes to the snapshot; the single saves to the journal.
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        try await repository.save(Support.sample(3))
+        try await repository.save(Support.sample(4))
+        await repository.close()
+        var bytes = try Data(contentsOf: repository.journalURL)
+        let secondRecord = try XCTUnwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        bytes[secondRecord + 2] ^= 0x01
+        try bytes.write(to: repository.journalURL)
+
+        XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
+            guard case .corrupt(let file, let offset, _) = error as? NoteRepositoryError else {
+                return XCTFail("expected a corrupt-journal error, got \(error)")
+            }
+            XCTAssertEqual(file.lastPathComponent, NoteRepository.journalFileName)
+            XCTAssertEqual(offset, secondRecord)
+        }
+        XCTAssertEqual(try Data(contentsOf: repository.journalURL), bytes)
+    }
+
+    func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try NoteRepository(directory: directory)
+
+        XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
+            guard case .locked = error as? NoteRepositoryError else {
+                return XCTFail("expected a locked error, got \(error)")
+            }
+        }
+
+        await first.close()
+        XCTAssertNoThrow(try NoteRepository(directory: directory))
+    }
+
+    func testASnapshotFromANewerSchemaIsRefused() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let newer = NoteRepository.schemaVersion + 1
+        let file = directory.appendingPathComponent(NoteRepository.snapshotFileName)
+        try Data("{\"items\":[],\"schemaVersion\":\(newer)}".utf8).write(to: file)
+
+        XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
+            XCTAssertEqual(
+                error as? NoteRepositoryError,
+                .newerSchema(file: file, found: newer, supported: NoteRepository.schemaVersion))
+        }
     }
 
     @MainActor
@@ -148,11 +271,11 @@ final class NoteRepositoryXCTests: XCTestCase {
         defer { Support.removeDirectory(directory) }
         let repository = try NoteRepository(directory: directory)
         let viewModel = NoteListViewModel(repository: repository)
-        try Support.blockWrites(to: repository)
+        await repository.close()
 
         await viewModel.add(Support.sample(1))
 
-        XCTAssertNotNil(viewModel.error)
+        XCTAssertEqual(viewModel.error as? NoteRepositoryError, .closed)
         XCTAssertEqual(viewModel.notes, [])
         let count = await repository.count
         XCTAssertEqual(count, 0)

@@ -33,12 +33,10 @@ enum NoteTestSupport {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Puts a folder where the repository's file belongs, so that its next write fails.
-    static func blockWrites(to repository: NoteRepository) throws {
-        let blocker = repository.fileURL.appendingPathComponent("blocker")
-        try FileManager.default.createDirectory(
-            at: repository.fileURL, withIntermediateDirectories: true)
-        try Data().write(to: blocker)
+    /// The size of a file in bytes; 0 when it does not exist.
+    static func fileSize(_ file: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? Int) ?? 0
     }
 
     /// A UUID made from a number, so sample ids are the same on every run.
