@@ -14,22 +14,33 @@ public enum Writer {
         let writes = changes.filter(\.status.writes)
         var createdFolders: [URL] = []
         var staged: [(temporary: URL, destination: URL)] = []
-        do {
-            for change in writes {
-                let folder = change.location.deletingLastPathComponent()
+        var failure: (path: String, reason: String)?
+        for change in writes {
+            let folder = change.location.deletingLastPathComponent()
+            do {
                 createdFolders += try createFolder(folder)
-                let temporary = folder.appendingPathComponent(
-                    ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)"
-                )
-                try Data(change.file.contents.utf8).write(to: temporary)
-                staged.append((temporary, change.location))
+            } catch {
+                failure = (folder.path, error.localizedDescription)
+                break
             }
-        } catch {
+            let temporary = folder.appendingPathComponent(
+                ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)")
+            do {
+                try Data(change.file.contents.utf8).write(to: temporary)
+            } catch {
+                failure = (change.location.path, error.localizedDescription)
+                break
+            }
+            staged.append((temporary, change.location))
+        }
+        if let failure {
             for item in staged { try? FileManager.default.removeItem(at: item.temporary) }
             for folder in createdFolders.reversed() {
                 try? FileManager.default.removeItem(at: folder)
             }
-            throw WriteError(message: "nothing was written: \(error.localizedDescription)")
+            throw WriteError(
+                message: "cannot write \(failure.path): \(failure.reason) Nothing was written; "
+                    + "check the path and its permissions.")
         }
         for (index, item) in staged.enumerated() {
             // rename(2) replaces the destination atomically: readers see the old or the new file.

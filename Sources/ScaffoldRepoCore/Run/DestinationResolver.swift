@@ -25,6 +25,14 @@ enum DestinationResolver {
                 throw UsageError(
                     "--output '\(path)' is a file; give a folder (it is created if missing)")
             }
+            var ancestor = root.deletingLastPathComponent()
+            while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                ancestor.deleteLastPathComponent()
+            }
+            guard isDirectory.boolValue else {
+                throw UsageError(
+                    "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")
+            }
             let display = trimmedDisplay(path)
             let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
             return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])
@@ -45,14 +53,20 @@ enum DestinationResolver {
                         + "give the name of one of its targets")
             }
             var notes: [String] = []
+            if !manifestText.contains(".macOS(") || !manifestText.contains(".iOS(") {
+                notes.append(
+                    "Note: @Observable needs macOS 14 and iOS 17; if Package.swift does not say so "
+                        + "yet, add:\n    platforms: [.macOS(.v14), .iOS(.v17)],\n")
+            }
             if !manifestText.contains("\"\(target)Tests\"") {
                 notes.append(
                     "Note: declare the test target in Package.swift if it is not there yet:\n"
                         + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])\n"
                 )
             }
-            return ResolvedDestination(
-                root: root, displayRoot: trimmedDisplay(packagePath), notes: notes)
+            let display = trimmedDisplay(packagePath)
+            notes.append(display.isEmpty ? "Next: swift test\n" : "Next: cd \(display) && swift test\n")
+            return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
     }
 

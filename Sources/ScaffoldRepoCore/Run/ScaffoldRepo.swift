@@ -69,6 +69,10 @@ public enum ScaffoldRepo {
         }
         try Writer.apply(changes)
         output += target.notes.joined()
-        return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+        let warnings = templates.unusedOverrides().map { name in
+            "warning: --templates file '\(name)' matches no template and was not used; "
+                + "the names are \(BuiltInTemplates.names.joined(separator: ", "))\n"
+        }
+        return RunResult(exitCode: 0, standardOutput: output, standardError: warnings.joined())
     }
 }

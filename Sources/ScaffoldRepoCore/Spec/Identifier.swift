@@ -24,6 +24,23 @@ enum Identifier {
     ]
 }
 
+extension Identifier {
+    /// Type names the generated code uses unqualified; a model with one of these names would
+    /// shadow it and not compile.
+    static let reservedTypeNames: Set<String> = [
+        "Any", "Array", "Bool", "CRC32", "Codable", "CustomStringConvertible", "Darwin", "Data",
+        "Date", "Decodable", "Dictionary", "Double", "Encodable", "Equatable", "Error",
+        "FileHandle", "FileManager", "Foundation", "Glibc", "Hashable", "Identifiable", "Int",
+        "Int32", "Issue", "JSONDecoder", "JSONEncoder", "JournalRecord", "MainActor", "Musl",
+        "Never", "NewerSchema", "Observable", "Observation", "OpenFiles", "Optional",
+        "POSIXFailure", "Sendable", "Set", "SnapshotFile", "String", "Suite", "Test", "Testing",
+        "UInt32", "UInt8", "URL", "UUID", "Void", "XCTest", "XCTestCase",
+    ]
+
+    /// Field names that clash with what every model has (`hashValue` from `Hashable`).
+    static let reservedFieldNames: Set<String> = ["hashValue"]
+}
+
 /// Finds the likely intended word for a typo.
 enum Suggestion {
     /// The candidate nearest to `word` by edit distance, ignoring case, if it is close enough.
@@ -32,7 +49,9 @@ enum Suggestion {
         let scored = candidates.map { candidate in
             (candidate, distance(lowered, Array(candidate.lowercased())))
         }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, lowered.count / 3) else {
+        // Short words are too close to everything for a guess to help.
+        let allowed = lowered.count < 4 ? 0 : max(1, lowered.count / 3)
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= allowed else {
             return nil
         }
         return best.0

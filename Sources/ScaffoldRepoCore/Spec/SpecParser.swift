@@ -14,6 +14,11 @@ public enum SpecParser {
             fields.append(field)
         }
         guard let id = fields.first(where: { $0.name == "id" }) else {
+            if let near = fields.first(where: { $0.name.lowercased() == "id" }) {
+                throw UsageError(
+                    "\(typeName) has no id field; '\(near.name)' is not 'id': write it in lower "
+                        + "case, id:\(near.type.swiftSpelling)")
+            }
             throw UsageError(
                 """
                 \(typeName) has no id field; add one, for example: \
@@ -47,6 +52,11 @@ public enum SpecParser {
         guard !Identifier.swiftKeywords.contains(name) else {
             throw UsageError("model name '\(token)' is a Swift keyword; choose another name")
         }
+        guard !Identifier.reservedTypeNames.contains(name) else {
+            throw UsageError(
+                "model name '\(token)' is a type the generated code uses, and would hide it; "
+                    + "choose another name, for example \(name)Record")
+        }
         return name
     }
 
@@ -67,6 +77,11 @@ public enum SpecParser {
             throw UsageError(
                 "field name '\(name)' in '\(token)' is a Swift keyword; choose another name, "
                     + "for example \(name)Value")
+        }
+        guard !Identifier.reservedFieldNames.contains(name) else {
+            throw UsageError(
+                "field name '\(name)' in '\(token)' clashes with a member every model has; "
+                    + "choose another name, for example \(name)Value")
         }
         guard parts.count == 2 else { return Field(name: name, type: .base(.string)) }
         return Field(name: name, type: try parseType(String(parts[1]), in: token))

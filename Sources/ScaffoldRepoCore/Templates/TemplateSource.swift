@@ -15,6 +15,14 @@ public struct TemplateSource: Sendable {
         self.overrideDirectory = overrideDirectory
     }
 
+    /// Files in the override folder that match no built-in template, so are never used.
+    public func unusedOverrides() -> [String] {
+        guard let overrideDirectory,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: overrideDirectory.path)
+        else { return [] }
+        return names.filter { !$0.hasPrefix(".") && BuiltInTemplates.embedded[$0] == nil }.sorted()
+    }
+
     /// The parsed template called `name` (for example `Model.swift.tmpl`).
     public func template(named name: String) throws -> Template {
         if let overrideDirectory {

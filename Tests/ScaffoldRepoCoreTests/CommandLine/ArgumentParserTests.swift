@@ -53,6 +53,19 @@ import Testing
         }
     }
 
+    @Test func storageIsJournalUnlessSnapshotIsAsked() throws {
+        let plain = try ArgumentParser.parse(["Q", "id:Int"])
+        let snapshot = try ArgumentParser.parse(["Q", "id:Int", "--storage", "snapshot"])
+
+        guard case .generate(let plainRequest) = plain, case .generate(let snapshotRequest) = snapshot
+        else {
+            Issue.record("expected generate requests")
+            return
+        }
+        #expect(plainRequest.storage == .journal)
+        #expect(snapshotRequest.storage == .snapshot)
+    }
+
     @Test func helpAndVersionWinOverEverythingElse() throws {
         #expect(try ArgumentParser.parse(["--help"]) == .help)
         #expect(try ArgumentParser.parse(["Question", "-h"]) == .help)
@@ -61,6 +74,8 @@ import Testing
 
     @Test(arguments: [
         (["--frce"], "unknown option '--frce'. Did you mean --force?"),
+        (["-o", "x"], "unknown option '-o'. Run 'scaffold-repo --help' for the options."),
+        (["Q", "id:Int", "--storage", "jurnal"], "unknown storage 'jurnal'. Did you mean journal?"),
         (["Q", "id:Int", "--output"], "--output needs a value"),
         (["Q", "id:Int", "--output", "a", "--output", "b"], "--output is given twice"),
         (["Q", "id:Int", "--force=yes"], "--force takes no value"),

@@ -102,6 +102,18 @@ import Testing
                 == "error: --output 'taken' is a file; give a folder (it is created if missing)\n")
     }
 
+    @Test func outputInsideAFileIsBadInput() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try Data().write(to: folder.appendingPathComponent("taken"))
+
+        let result = ScaffoldRepo.run(question + ["--output", "taken/store"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("which is a file; give a folder"))
+        #expect(try TestPaths.files(below: folder) == ["taken"])
+    }
+
     @Test func intoAddsFilesToAnExistingPackageTarget() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
@@ -129,6 +141,8 @@ import Testing
         #expect(
             result.standardOutput.contains(
                 ".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])"))
+        #expect(result.standardOutput.contains("platforms: [.macOS(.v14), .iOS(.v17)]"))
+        #expect(result.standardOutput.hasSuffix("Next: cd App && swift test\n"))
         let tests = TestPaths.text(
             folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))
         #expect(tests?.contains("import AppCore\n") == true)
@@ -166,6 +180,20 @@ import Testing
             folder.appendingPathComponent(
                 "QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
         #expect(repository?.contains("public actor QuestionRepository") == true)
+    }
+
+    @Test func aTemplatesFileThatMatchesNoTemplateIsReported() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
+        try Data("// {{model}}\n".utf8).write(to: folder.appendingPathComponent("custom/Model.swift"))
+
+        let result = ScaffoldRepo.run(question + ["--templates", "custom"], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardError.hasPrefix("warning: --templates file 'Model.swift' matches no template"))
+        #expect(result.standardError.contains("Model.swift.tmpl"))
     }
 
     @Test func aBrokenTemplateOverrideIsBadInputNamingTheFileAndLine() throws {

@@ -55,6 +55,29 @@ import Testing
         }
     }
 
+    @Test func anIDInOtherCaseIsPointedOut() {
+        #expect(throws: UsageError("Question has no id field; 'ID' is not 'id': write it in lower case, id:Int")) {
+            try SpecParser.parse(modelName: "Question", fieldTokens: ["ID:Int"])
+        }
+    }
+
+    @Test(arguments: ["Data", "URL", "error", "String", "Codable", "FileManager", "Observable"])
+    func modelNamesThatWouldHideATypeTheCodeUsesAreRefused(name: String) {
+        #expect {
+            try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])
+        } throws: { error in
+            (error as? UsageError)?.message.contains("is a type the generated code uses") == true
+        }
+    }
+
+    @Test func hashValueIsRefusedAsAFieldName() {
+        #expect {
+            try SpecParser.parse(modelName: "Question", fieldTokens: ["id:String", "hashValue:Int"])
+        } throws: { error in
+            (error as? UsageError)?.message.contains("clashes with a member every model has") == true
+        }
+    }
+
     @Test(arguments: ["", "9Lives", "My Model", "../Evil", "a/b", "self"])
     func badModelNamesAreRefused(name: String) {
         #expect(throws: UsageError.self) {
