@@ -16,7 +16,8 @@ let package = Package(
     name: "scaffold-repo",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "scaffold-repo", targets: ["scaffold-repo"])
+        .executable(name: "scaffold-repo", targets: ["scaffold-repo"]),
+        .executable(name: "store-bench", targets: ["StoreBench"]),
     ],
     targets: [
         .executableTarget(name: "scaffold-repo", dependencies: ["ScaffoldRepoCore"]),
@@ -24,6 +25,9 @@ let package = Package(
         .plugin(
             name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
         .executableTarget(name: "TemplateEmbedder"),
+        // Proof of the generated stores' promises: a benchmark and a crash test's child process.
+        .executableTarget(name: "StoreBench", dependencies: ["BenchJournal", "BenchSnapshot"]),
+        .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal"]),
         .testTarget(
             name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
     ]
@@ -31,4 +35,6 @@ let package = Package(
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
         + golden("Inventory", root: "Tests/Goldens/into-package/expected")
         + golden("CardStore", root: "Tests/Goldens/snapshot-storage/expected")
+        + golden("BenchJournal", root: "Tests/Goldens/bench-journal/expected")
+        + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
 )
