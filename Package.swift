@@ -29,7 +29,8 @@ let package = Package(
         .executableTarget(name: "StoreBench", dependencies: ["BenchJournal", "BenchSnapshot"]),
         .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal"]),
         .testTarget(
-            name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
+            name: "ScaffoldRepoCoreTests",
+            dependencies: ["ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "BenchJournal"]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")

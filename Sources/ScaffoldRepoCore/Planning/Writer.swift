@@ -24,7 +24,8 @@ public enum Writer {
                 break
             }
             let temporary = folder.appendingPathComponent(
-                ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)")
+                ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)"
+            )
             do {
                 try Data(change.file.contents.utf8).write(to: temporary)
             } catch {

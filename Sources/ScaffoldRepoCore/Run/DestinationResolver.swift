@@ -26,7 +26,8 @@ enum DestinationResolver {
                     "--output '\(path)' is a file; give a folder (it is created if missing)")
             }
             var ancestor = root.deletingLastPathComponent()
-            while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+            while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory)
+            {
                 ancestor.deleteLastPathComponent()
             }
             guard isDirectory.boolValue else {
@@ -65,7 +66,8 @@ enum DestinationResolver {
                 )
             }
             let display = trimmedDisplay(packagePath)
-            notes.append(display.isEmpty ? "Next: swift test\n" : "Next: cd \(display) && swift test\n")
+            notes.append(
+                display.isEmpty ? "Next: swift test\n" : "Next: cd \(display) && swift test\n")
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
     }

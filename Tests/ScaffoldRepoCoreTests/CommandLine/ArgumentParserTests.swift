@@ -57,7 +57,8 @@ import Testing
         let plain = try ArgumentParser.parse(["Q", "id:Int"])
         let snapshot = try ArgumentParser.parse(["Q", "id:Int", "--storage", "snapshot"])
 
-        guard case .generate(let plainRequest) = plain, case .generate(let snapshotRequest) = snapshot
+        guard case .generate(let plainRequest) = plain,
+            case .generate(let snapshotRequest) = snapshot
         else {
             Issue.record("expected generate requests")
             return
@@ -75,7 +76,10 @@ import Testing
     @Test(arguments: [
         (["--frce"], "unknown option '--frce'. Did you mean --force?"),
         (["-o", "x"], "unknown option '-o'. Run 'scaffold-repo --help' for the options."),
-        (["Q", "id:Int", "--storage", "jurnal"], "unknown storage 'jurnal'. Did you mean journal?"),
+        (
+            ["Q", "id:Int", "--storage", "jurnal"],
+            "unknown storage 'jurnal'. Did you mean journal?"
+        ),
         (["Q", "id:Int", "--output"], "--output needs a value"),
         (["Q", "id:Int", "--output", "a", "--output", "b"], "--output is given twice"),
         (["Q", "id:Int", "--force=yes"], "--force takes no value"),

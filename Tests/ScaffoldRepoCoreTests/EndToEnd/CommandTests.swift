@@ -107,7 +107,8 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         try Data().write(to: folder.appendingPathComponent("taken"))
 
-        let result = ScaffoldRepo.run(question + ["--output", "taken/store"], currentDirectory: folder)
+        let result = ScaffoldRepo.run(
+            question + ["--output", "taken/store"], currentDirectory: folder)
 
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("which is a file; give a folder"))
@@ -187,12 +188,16 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
-        try Data("// {{model}}\n".utf8).write(to: folder.appendingPathComponent("custom/Model.swift"))
+        try Data("// {{model}}\n".utf8).write(
+            to: folder.appendingPathComponent("custom/Model.swift"))
 
-        let result = ScaffoldRepo.run(question + ["--templates", "custom"], currentDirectory: folder)
+        let result = ScaffoldRepo.run(
+            question + ["--templates", "custom"], currentDirectory: folder)
 
         #expect(result.exitCode == 0)
-        #expect(result.standardError.hasPrefix("warning: --templates file 'Model.swift' matches no template"))
+        #expect(
+            result.standardError.hasPrefix(
+                "warning: --templates file 'Model.swift' matches no template"))
         #expect(result.standardError.contains("Model.swift.tmpl"))
     }
 

@@ -3,18 +3,6 @@ import Testing
 
 /// Runs the built `scaffold-repo` executable as a user would, then builds and tests what it wrote.
 @Suite(.serialized) struct EndToEndTests {
-    /// The `scaffold-repo` executable that `swift test` built next to the test bundle.
-    static func builtExecutable() throws -> URL {
-        var folder = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("scaffold-repo")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw ProcessFailure(
-            description: "no scaffold-repo executable near \(Bundle.main.bundleURL.path)")
-    }
-
     @Test func theExecutableCopiedAloneGeneratesAPackageThatBuildsWithoutWarningsAndPassesItsTests()
         throws
     {
@@ -24,7 +12,8 @@ import Testing
         let binary = folder.appendingPathComponent("bin/scaffold-repo")
         try FileManager.default.createDirectory(
             at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try Self.builtExecutable(), to: binary)
+        try FileManager.default.copyItem(
+            at: try TestPaths.builtExecutable("scaffold-repo"), to: binary)
         let work = folder.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
@@ -81,7 +70,8 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
 
         let result = try run(
-            try Self.builtExecutable().path, ["Question", "id:Strng"], in: folder,
+            try TestPaths.builtExecutable("scaffold-repo").path, ["Question", "id:Strng"],
+            in: folder,
             mergeErrors: false)
 
         #expect(result.status == 2)
@@ -94,10 +84,6 @@ import Testing
     }
 
     // MARK: - Helpers
-
-    struct ProcessFailure: Error, CustomStringConvertible {
-        let description: String
-    }
 
     private struct Outcome {
         let status: Int32

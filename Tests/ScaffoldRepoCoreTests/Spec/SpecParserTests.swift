@@ -56,7 +56,10 @@ import Testing
     }
 
     @Test func anIDInOtherCaseIsPointedOut() {
-        #expect(throws: UsageError("Question has no id field; 'ID' is not 'id': write it in lower case, id:Int")) {
+        #expect(
+            throws: UsageError(
+                "Question has no id field; 'ID' is not 'id': write it in lower case, id:Int")
+        ) {
             try SpecParser.parse(modelName: "Question", fieldTokens: ["ID:Int"])
         }
     }
@@ -72,9 +75,11 @@ import Testing
 
     @Test func hashValueIsRefusedAsAFieldName() {
         #expect {
-            try SpecParser.parse(modelName: "Question", fieldTokens: ["id:String", "hashValue:Int"])
+            try SpecParser.parse(
+                modelName: "Question", fieldTokens: ["id:String", "hashValue:Int"])
         } throws: { error in
-            (error as? UsageError)?.message.contains("clashes with a member every model has") == true
+            (error as? UsageError)?.message.contains("clashes with a member every model has")
+                == true
         }
     }
 

@@ -13,6 +13,17 @@ enum TestPaths {
         return url
     }()
 
+    /// An executable of this package that `swift test` built next to the test bundle.
+    static func builtExecutable(_ name: String) throws -> URL {
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+    }
+
     /// A new empty folder; remove it with `removeTemporaryFolder`.
     static func makeTemporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory
@@ -40,6 +51,10 @@ enum TestPaths {
             if exists, !isDirectory.boolValue { paths.append(path) }
         }
         return paths.sorted()
+    }
+
+    static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
     }
 
     /// A file's text, or nil when it does not exist.

@@ -1,0 +1,66 @@
+import BenchJournal
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Kills a process that is saving to the generated journal store with SIGKILL at random
+/// moments, and checks that the store, reopened, holds every save that had returned.
+@Suite struct CrashTests {
+    /// Set `CRASH_TEST_SEED` to replay a failing run.
+    static let seed =
+        ProcessInfo.processInfo.environment["CRASH_TEST_SEED"].flatMap { UInt64($0) }
+        ?? 20_261_130
+
+    @Test func everyReturnedSaveSurvivesSIGKILL() async throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let child = try TestPaths.builtExecutable("StoreCrashChild")
+        var random = SplitMix64(seed: Self.seed)
+        var acknowledged: [String] = []
+        for round in 0..<24 {
+            let process = Process()
+            process.executableURL = child
+            process.arguments = [folder.path, String(round * 1_000_000)]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let delay = 30 + random.next() % 300
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(process.processIdentifier, SIGKILL)
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            acknowledged += String(decoding: printed, as: UTF8.self).split(separator: "\n").map(
+                String.init)
+
+            let repository = try EntryRepository(directory: folder)
+            for id in acknowledged where await repository.find(by: id) == nil {
+                Issue.record(
+                    "round \(round): \(id) was acknowledged but is missing (seed \(Self.seed))")
+            }
+            await repository.close()
+        }
+        #expect(acknowledged.count > 24, "the child saved almost nothing; the test proves little")
+    }
+}
+
+/// A small seeded random number generator, so a run can be replayed from its seed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
