@@ -1,7 +1,7 @@
 /// The hand-written command-line parser: argv (without the program name) to an `Invocation`.
 public enum ArgumentParser {
     private static let valueOptions = [
-        "--output", "--into", "--target", "--templates", "--storage",
+        "--output", "--into", "--target", "--templates", "--storage", "--plural",
     ]
     private static let flagOptions = ["--force", "--help", "-h", "--version"]
 
@@ -62,7 +62,8 @@ public enum ArgumentParser {
                     + "(run 'scaffold-repo --help' for more)")
         }
         let spec = try SpecParser.parse(
-            modelName: modelName, fieldTokens: Array(positionals.dropFirst()))
+            modelName: modelName, fieldTokens: Array(positionals.dropFirst()),
+            plural: values["--plural"])
         return .generate(
             GenerateRequest(
                 spec: spec, destination: try destination(values), force: flags.contains("--force"),
@@ -107,6 +108,7 @@ public enum ArgumentParser {
         case "--target": "NAME"
         case "--into": "PACKAGE_DIR"
         case "--storage": "journal"
+        case "--plural": "people"
         default: "DIR"
         }
     }
@@ -119,9 +121,15 @@ public enum ArgumentParser {
           scaffold-repo <Model> <name:Type>... [--output DIR] [options]
           scaffold-repo <Model> <name:Type>... --into PACKAGE_DIR --target NAME [options]
 
-        FIELDS
-          name:Type     Type is String, Int, Double, Bool, Date, UUID or URL; add ? for optional
-          name          a String field
+        FIELDS  name[:Type][=default]   (quote them in the shell: 'tags:[String]')
+          Type        String Int Int64 Double Float Bool Date UUID URL Decimal Data, any case
+          T?          optional                 note:String?
+          [T]         array                    tags:[String]
+          [String:T]  dictionary               scores:[String:Int]
+          enum(a,b)   nested String enum       status:enum(draft,published)=draft
+          name        a String field           title
+          =default    for init, and for JSON written before the field existed:
+                      title=Untitled  count:Int=0  done:Bool=false  tags:[String]=[]
           An id field is required: id:String, id:UUID or id:Int.
 
         OPTIONS
@@ -130,6 +138,7 @@ public enum ArgumentParser {
           --target NAME       ... into Sources/NAME and Tests/NAMETests
           --storage journal   snapshot + append-only journal: fast at any size (default)
           --storage snapshot  one JSON file rewritten on every save: the simple pattern
+          --plural NAME       the plural variable name when English rules get it wrong
           --force             overwrite files whose contents differ
           --templates DIR     use DIR/<name>.tmpl instead of a built-in template of that name
           --help, -h          show this help

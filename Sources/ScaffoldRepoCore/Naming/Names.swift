@@ -7,10 +7,16 @@ public struct Names: Equatable, Sendable {
     /// A variable holding many, `questions`.
     public let pluralVariable: String
 
-    public init(typeName: String) {
+    /// The names for `typeName`; `plural` overrides the English plural of its variable.
+    public init(typeName: String, plural: String? = nil) {
         type = typeName
         variable = Self.lowerCamelCase(typeName)
-        pluralVariable = Self.plural(of: variable)
+        pluralVariable = plural ?? Self.plural(of: variable)
+    }
+
+    /// The names of `spec`'s model.
+    public init(_ spec: ModelSpec) {
+        self.init(typeName: spec.typeName, plural: spec.plural)
     }
 
     /// The repository actor, `QuestionRepository`.
@@ -48,8 +54,33 @@ public struct Names: Equatable, Sendable {
         }
     }
 
-    /// A plain English plural of the last word: `category` → `categories`, `box` → `boxes`.
+    /// `blog_post`, `blogPost` and `BlogPost` all give `BlogPost`; capitals inside a word stay
+    /// (`userID`, `URLLink`).
+    static func typeName(fromAnyCase name: String) -> String {
+        name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// Plurals English does not form with -s or -es; the last word of a name is looked up.
+    private static let irregularPlurals: [String: String] = [
+        "person": "people", "child": "children", "man": "men", "woman": "women",
+        "mouse": "mice", "goose": "geese", "tooth": "teeth", "foot": "feet", "ox": "oxen",
+        "leaf": "leaves", "knife": "knives", "life": "lives", "wife": "wives", "half": "halves",
+        "shelf": "shelves", "wolf": "wolves", "analysis": "analyses", "crisis": "crises",
+        "thesis": "theses", "criterion": "criteria", "phenomenon": "phenomena", "quiz": "quizzes",
+        "index": "indices", "matrix": "matrices", "vertex": "vertices",
+    ]
+
+    /// The English plural of the last word: `category` → `categories`, `box` → `boxes`,
+    /// `person` → `people`, `blogPost` → `blogPosts`.
     static func plural(of word: String) -> String {
+        let lastWordStart = word.lastIndex(where: \.isUppercase) ?? word.startIndex
+        let lastWord = word[lastWordStart...]
+        if let irregular = irregularPlurals[lastWord.lowercased()] {
+            let capitalized = lastWord.first?.isUppercase == true
+            let spelled =
+                capitalized ? irregular.prefix(1).uppercased() + irregular.dropFirst() : irregular
+            return word[..<lastWordStart] + spelled
+        }
         let lower = word.lowercased()
         let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
         if lower.hasSuffix("y"), let beforeY = lower.dropLast().last, !vowels.contains(beforeY) {

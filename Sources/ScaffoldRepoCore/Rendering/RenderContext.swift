@@ -1,26 +1,25 @@
-/// Builds the values templates read: names, type spellings and sample expressions. Templates
-/// hold the text; everything computed about a model is computed here.
+/// Builds the values templates read: names, type spellings, literals and sample expressions.
+/// Templates hold the text; everything computed about a model is computed here.
 public enum RenderContext {
     /// The context for one model. `module` is the module the generated sources belong to, which
     /// the generated tests import.
     public static func make(
         for spec: ModelSpec, module: String, storage: Storage = .journal
     ) -> [String: TemplateValue] {
-        let names = Names(typeName: spec.typeName)
-        let fields = spec.fields.map { field -> TemplateValue in
-            let isID = field.name == "id"
+        let names = Names(spec)
+        let fields = spec.fields.map { fieldContext($0, model: names.type) }
+        let defaulted = zip(spec.fields, fields).filter { $0.0.defaultValue != nil }.map(\.1)
+        let enums = spec.fields.compactMap { field -> TemplateValue? in
+            guard case .enumeration(let name, let cases) = unwrapped(field.type) else { return nil }
             return .object([
-                "name": .text(field.name),
-                "type": .text(field.type.swiftSpelling),
-                "defaultArgument": .text(field.type.isOptional ? " = nil" : ""),
-                "sample": .text(
-                    SampleValues.expression(for: field.type, fieldName: field.name, isID: isID)),
+                "name": .text(name),
+                "fieldName": .text(field.name),
+                "cases": .list(
+                    cases.map { .object(["identifier": .text(Identifier.escaped($0))]) }),
             ])
         }
         let idType = spec.idField?.type.swiftSpelling ?? "String"
-        let usesUUID = spec.fields.contains {
-            $0.type == .base(.uuid) || $0.type == .optional(.base(.uuid))
-        }
+        let usesUUID = spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
         // swift-format wants imports sorted, and the module's name decides where it goes.
         let imports = { (frameworks: [String]) -> TemplateValue in
             .list(
@@ -45,10 +44,39 @@ public enum RenderContext {
             "module": .text(module),
             "testModule": .text(module + "Tests"),
             "fields": .list(fields),
+            "defaultedFields": .list(defaulted),
+            "hasDefaults": .flag(!defaulted.isEmpty),
+            "enums": .list(enums),
             "idType": .text(idType),
             // UUID is Comparable only on newer Apple systems; its string always is.
             "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),
             "usesUUID": .flag(usesUUID),
         ]
+    }
+
+    private static func fieldContext(_ field: Field, model: String) -> TemplateValue {
+        let literal = field.defaultValue.map { Literals.swift($0, type: field.type) }
+        let defaultArgument = literal ?? (field.type.isOptional ? "nil" : nil)
+        return .object([
+            // The JSON key and the name in strings.
+            "name": .text(field.name),
+            // The name in code, escaped when it is a keyword.
+            "identifier": .text(Identifier.escaped(field.name)),
+            // The name as an argument label where the model is built.
+            "label": .text(Identifier.label(field.name)),
+            "type": .text(field.type.swiftSpelling),
+            // What `decode`/`decodeIfPresent` read: the type without its outer `?`.
+            "decodeMethod": .text(field.type.isOptional ? "decodeIfPresent" : "decode"),
+            "decodeType": .text(unwrapped(field.type).swiftSpelling),
+            "defaultArgument": .text(defaultArgument.map { " = \($0)" } ?? ""),
+            "defaultLiteral": .text(literal ?? ""),
+            "hasDefault": .flag(literal != nil),
+            "sample": .text(SampleValues.expression(for: field, model: model)),
+        ])
+    }
+
+    private static func unwrapped(_ type: FieldType) -> FieldType {
+        if case .optional(let wrapped) = type { return wrapped }
+        return type
     }
 }

@@ -19,7 +19,7 @@ public enum Renderer {
         _ request: GenerateRequest, templates: TemplateSource = TemplateSource()
     ) throws -> [GeneratedFile] {
         let (spec, storage) = (request.spec, request.storage)
-        let names = Names(typeName: spec.typeName)
+        let names = Names(spec)
         let module: String
         var outputs: [(template: String, path: String)] = []
         switch request.destination {

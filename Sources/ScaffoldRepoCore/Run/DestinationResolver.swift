@@ -16,7 +16,7 @@ enum DestinationResolver {
     ) throws -> ResolvedDestination {
         switch destination {
         case .standalone(let output):
-            let path = output ?? Names(typeName: spec.typeName).storePackage
+            let path = output ?? Names(spec).storePackage
             let root = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory),

@@ -11,6 +11,17 @@ enum Identifier {
         }
     }
 
+    /// `name`, in backticks when it is a keyword: `` `default` ``.
+    static func escaped(_ name: String) -> String {
+        swiftKeywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// `name` as an argument label at a call site: only `inout` needs backticks there (and
+    /// escaping any other keyword is warned about).
+    static func label(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
+    }
+
     /// Words that cannot name a property or type without backticks.
     static let swiftKeywords: Set<String> = [
         "Any", "Protocol", "Self", "Type", "actor", "any", "as", "associatedtype", "async", "await",
@@ -37,8 +48,9 @@ extension Identifier {
         "UInt32", "UInt8", "URL", "UUID", "Void", "XCTest", "XCTestCase",
     ]
 
-    /// Field names that clash with what every model has (`hashValue` from `Hashable`).
-    static let reservedFieldNames: Set<String> = ["hashValue"]
+    /// Field names that clash with what every model has: `hashValue` from `Hashable`, and
+    /// `self`, which as an initializer parameter would hide the model being built.
+    static let reservedFieldNames: Set<String> = ["hashValue", "self"]
 }
 
 /// Finds the likely intended word for a typo.

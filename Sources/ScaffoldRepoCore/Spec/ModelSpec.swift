@@ -4,10 +4,13 @@ public struct ModelSpec: Equatable, Sendable {
     public var typeName: String
     /// The fields in the order given; exactly one is named `id`.
     public var fields: [Field]
+    /// The plural variable name from `--plural`, when the English rules get it wrong.
+    public var plural: String?
 
-    public init(typeName: String, fields: [Field]) {
+    public init(typeName: String, fields: [Field], plural: String? = nil) {
         self.typeName = typeName
         self.fields = fields
+        self.plural = plural
     }
 
     /// The `id` field that makes the model `Identifiable`.
@@ -16,19 +19,28 @@ public struct ModelSpec: Equatable, Sendable {
 
 /// One stored property of a model.
 public struct Field: Equatable, Sendable {
+    /// The property name and JSON key, as given (`default`, not `` `default` ``).
     public var name: String
     public var type: FieldType
+    /// The value a missing JSON key and a missing init argument take.
+    public var defaultValue: DefaultValue?
 
-    public init(name: String, type: FieldType) {
+    public init(name: String, type: FieldType, defaultValue: DefaultValue? = nil) {
         self.name = name
         self.type = type
+        self.defaultValue = defaultValue
     }
 }
 
-/// The type of a field: a supported base type, or an optional of one.
+/// The type of a field.
 public indirect enum FieldType: Equatable, Sendable {
     case base(BaseType)
     case optional(FieldType)
+    case array(FieldType)
+    /// A dictionary with `String` keys.
+    case dictionary(FieldType)
+    /// A nested `String`-backed enum, named after its field (`status` → `Status`).
+    case enumeration(name: String, cases: [String])
 
     /// Whether a value may be missing (`nil`).
     public var isOptional: Bool {
@@ -36,11 +48,28 @@ public indirect enum FieldType: Equatable, Sendable {
         return false
     }
 
-    /// How the type is written in Swift, for example `String?`.
+    /// How the type is written in Swift inside the model, for example `[String: Int]?`.
     public var swiftSpelling: String {
+        spelling(enumPrefix: "")
+    }
+
+    /// How the type is written with nested enums qualified, for example `Question.Status`.
+    func spelling(enumPrefix: String) -> String {
         switch self {
         case .base(let base): base.rawValue
-        case .optional(let wrapped): wrapped.swiftSpelling + "?"
+        case .optional(let wrapped): wrapped.spelling(enumPrefix: enumPrefix) + "?"
+        case .array(let element): "[\(element.spelling(enumPrefix: enumPrefix))]"
+        case .dictionary(let value): "[String: \(value.spelling(enumPrefix: enumPrefix))]"
+        case .enumeration(let name, _): enumPrefix + name
+        }
+    }
+
+    /// Every type this one is made of, itself included.
+    var allTypes: [FieldType] {
+        switch self {
+        case .base, .enumeration: [self]
+        case .optional(let inner), .array(let inner), .dictionary(let inner):
+            [self] + inner.allTypes
         }
     }
 }
@@ -49,12 +78,29 @@ public indirect enum FieldType: Equatable, Sendable {
 public enum BaseType: String, CaseIterable, Sendable {
     case string = "String"
     case int = "Int"
+    case int64 = "Int64"
     case double = "Double"
+    case float = "Float"
     case bool = "Bool"
     case date = "Date"
     case uuid = "UUID"
     case url = "URL"
+    case decimal = "Decimal"
+    case data = "Data"
 
     /// The types an `id` field may have: they are `Hashable`, and their values sort and print.
     public static let idTypes: [BaseType] = [.string, .uuid, .int]
+}
+
+/// A field's default, checked against its type when parsed.
+public enum DefaultValue: Equatable, Sendable {
+    case none  // `nil`
+    case bool(Bool)
+    /// A whole or decimal number, in a spelling Swift accepts.
+    case number(String)
+    case string(String)
+    case emptyCollection
+    case enumCase(String)
+    /// A UUID, URL or base64 `Data`, checked when parsed.
+    case parsed(String)
 }

@@ -1,12 +1,19 @@
-/// Turns the model name and the `name:Type` tokens of the command line into a `ModelSpec`,
-/// or a `UsageError` that names the bad token and says how to fix it.
+import Foundation
+
+/// Turns the model name and the field tokens of the command line into a `ModelSpec`, or a
+/// `UsageError` that names the bad token and says how to fix it.
+///
+/// A field token is `name[:Type][=default]`; see `FieldType` for the types and `DefaultValue`
+/// for the defaults.
 public enum SpecParser {
     /// Parses and checks a whole model specification.
-    public static func parse(modelName: String, fieldTokens: [String]) throws -> ModelSpec {
+    public static func parse(
+        modelName: String, fieldTokens: [String], plural: String? = nil
+    ) throws -> ModelSpec {
         let typeName = try parseModelName(modelName)
         var fields: [Field] = []
         for token in fieldTokens {
-            let field = try parseField(token)
+            let field = try parseField(token, modelName: typeName)
             if fields.contains(where: { $0.name == field.name }) {
                 throw UsageError(
                     "field '\(field.name)' is given twice (in '\(token)'); give each field once")
@@ -30,10 +37,22 @@ public enum SpecParser {
             throw UsageError(
                 "'id:\(id.type.swiftSpelling)' cannot be an id; use one of \(allowed)")
         }
-        return ModelSpec(typeName: typeName, fields: fields)
+        guard id.defaultValue == nil else {
+            throw UsageError("the id field cannot have a default: every value needs its own id")
+        }
+        if let plural {
+            guard Identifier.isValid(plural), !Identifier.swiftKeywords.contains(plural),
+                plural != Names(typeName: typeName).variable
+            else {
+                throw UsageError(
+                    "--plural '\(plural)' must be a Swift identifier other than the singular, "
+                        + "for example --plural people")
+            }
+        }
+        return ModelSpec(typeName: typeName, fields: fields, plural: plural)
     }
 
-    /// A model name is a Swift identifier; its first letter is made upper case.
+    /// A model name in any case (`blog_post`, `blogPost`, `BlogPost`) becomes `BlogPost`.
     static func parseModelName(_ token: String) throws -> String {
         guard !token.isEmpty else {
             throw UsageError("the model name is empty; give a name such as Question")
@@ -43,12 +62,17 @@ public enum SpecParser {
                 "'\(token)' is not an option scaffold-repo knows; run 'scaffold-repo --help' for the list"
             )
         }
-        guard Identifier.isValid(token) else {
+        if token.contains("/") || token.contains("\\") || token.contains("..") {
+            throw UsageError(
+                "model name '\(token)' looks like a path; give a type name such as Question, and "
+                    + "the folder with --output")
+        }
+        guard Identifier.isValid(token), token.contains(where: \.isLetter) else {
             throw UsageError(
                 "model name '\(token)' is not a Swift type name; use letters, digits and '_', "
                     + "starting with a letter, for example Question")
         }
-        let name = token.prefix(1).uppercased() + token.dropFirst()
+        let name = Names.typeName(fromAnyCase: token)
         guard !Identifier.swiftKeywords.contains(name) else {
             throw UsageError("model name '\(token)' is a Swift keyword; choose another name")
         }
@@ -60,10 +84,9 @@ public enum SpecParser {
         return name
     }
 
-    /// Parses one `name:Type` token; a token without `:Type` is a `String` field.
-    static func parseField(_ token: String) throws -> Field {
-        let parts = token.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = String(parts[0])
+    /// Parses one `name[:Type][=default]` token; a token without `:Type` is a `String` field.
+    static func parseField(_ token: String, modelName: String = "Model") throws -> Field {
+        let (name, typeText, defaultText) = split(token)
         guard !name.isEmpty else {
             throw UsageError(
                 "'\(token)' has no field name; write it as name:Type, for example text:String")
@@ -73,44 +96,129 @@ public enum SpecParser {
                 "field name '\(name)' in '\(token)' is not a Swift identifier; use letters, digits "
                     + "and '_', starting with a letter, for example createdAt")
         }
-        guard !Identifier.swiftKeywords.contains(name) else {
-            throw UsageError(
-                "field name '\(name)' in '\(token)' is a Swift keyword; choose another name, "
-                    + "for example \(name)Value")
-        }
         guard !Identifier.reservedFieldNames.contains(name) else {
             throw UsageError(
                 "field name '\(name)' in '\(token)' clashes with a member every model has; "
                     + "choose another name, for example \(name)Value")
         }
-        guard parts.count == 2 else { return Field(name: name, type: .base(.string)) }
-        return Field(name: name, type: try parseType(String(parts[1]), in: token))
+        let type =
+            try typeText.map { try parseType($0, field: name, modelName: modelName, in: token) }
+            ?? .base(.string)
+        let defaultValue = try defaultText.map {
+            try DefaultParser.parse($0, for: type, in: token)
+        }
+        return Field(name: name, type: type, defaultValue: defaultValue)
     }
 
-    /// Parses a type spelling such as `String` or `Date?`; names match in any letter case.
-    static func parseType(_ spelling: String, in token: String) throws -> FieldType {
+    /// `name:Type=default` → (name, Type, default); `:` and `=` inside brackets and
+    /// parentheses belong to the type.
+    private static func split(_ token: String) -> (String, String?, String?) {
+        guard let nameEnd = token.firstIndex(where: { $0 == ":" || $0 == "=" }) else {
+            return (token, nil, nil)
+        }
+        let name = String(token[..<nameEnd])
+        if token[nameEnd] == "=" {
+            return (name, nil, String(token[token.index(after: nameEnd)...]))
+        }
+        let rest = token[token.index(after: nameEnd)...]
+        var depth = 0
+        for index in rest.indices {
+            switch rest[index] {
+            case "[", "(": depth += 1
+            case "]", ")": depth -= 1
+            case "=" where depth == 0:
+                return (name, String(rest[..<index]), String(rest[rest.index(after: index)...]))
+            default: break
+            }
+        }
+        return (name, String(rest), nil)
+    }
+
+    /// Parses a type spelling: a base type in any letter case, `T?`, `[T]`, `[String:T]`, or
+    /// `enum(a,b)`.
+    static func parseType(
+        _ spelling: String, field: String, modelName: String = "Model", in token: String
+    ) throws -> FieldType {
         let known = BaseType.allCases.map(\.rawValue).joined(separator: ", ")
-        guard !spelling.isEmpty else {
+        let text = spelling.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else {
             throw UsageError(
                 "'\(token)' has no type after ':'; write name:Type, where Type is one of \(known)")
         }
-        if spelling.hasSuffix("?") {
-            let wrapped = try parseType(String(spelling.dropLast()), in: token)
-            guard case .base = wrapped else {
+        if text.hasSuffix("?") {
+            let wrapped = try parseType(
+                String(text.dropLast()), field: field, modelName: modelName, in: token)
+            guard !wrapped.isOptional else {
                 throw UsageError("'\(token)' is optional twice; write a single '?'")
             }
             return .optional(wrapped)
         }
+        if text.hasPrefix("["), text.hasSuffix("]") {
+            let inner = String(text.dropFirst().dropLast())
+            if let colon = topLevelColon(in: inner) {
+                let key = inner[..<colon].trimmingCharacters(in: .whitespaces)
+                guard key.lowercased() == "string" else {
+                    throw UsageError(
+                        "dictionary keys in '\(token)' must be String (JSON object keys are "
+                            + "strings); write [String:\(inner[inner.index(after: colon)...])]")
+                }
+                let value = String(inner[inner.index(after: colon)...])
+                return .dictionary(
+                    try parseType(value, field: field, modelName: modelName, in: token))
+            }
+            return .array(try parseType(inner, field: field, modelName: modelName, in: token))
+        }
+        if text.lowercased().hasPrefix("enum(") && text.hasSuffix(")") {
+            return try parseEnum(
+                String(text.dropFirst(5).dropLast()), field: field, modelName: modelName, in: token)
+        }
         if let base = BaseType.allCases.first(where: {
-            $0.rawValue.lowercased() == spelling.lowercased()
+            $0.rawValue.lowercased() == text.lowercased()
         }) {
             return .base(base)
         }
         let suggestion =
-            Suggestion.closest(to: spelling, among: BaseType.allCases.map(\.rawValue))
+            Suggestion.closest(to: text, among: BaseType.allCases.map(\.rawValue))
             .map { " Did you mean \($0)?" } ?? ""
         throw UsageError(
-            "unknown type '\(spelling)' in '\(token)'.\(suggestion) Types: \(known), and T? for optional"
-        )
+            "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "
+                + "[T] array, [String:T] dictionary, enum(a,b)")
+    }
+
+    private static func topLevelColon(in text: String) -> String.Index? {
+        var depth = 0
+        for index in text.indices {
+            switch text[index] {
+            case "[", "(": depth += 1
+            case "]", ")": depth -= 1
+            case ":" where depth == 0: return index
+            default: break
+            }
+        }
+        return nil
+    }
+
+    private static func parseEnum(
+        _ list: String, field: String, modelName: String, in token: String
+    ) throws -> FieldType {
+        let cases = list.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        for name in cases where !Identifier.isValid(name) {
+            throw UsageError(
+                "enum case '\(name)' in '\(token)' is not a Swift identifier; write "
+                    + "enum(draft,published)")
+        }
+        if let repeated = cases.first(where: { name in cases.filter { $0 == name }.count > 1 }) {
+            throw UsageError("enum case '\(repeated)' is given twice in '\(token)'")
+        }
+        let typeName = Names.typeName(fromAnyCase: field)
+        guard typeName != modelName, !Identifier.reservedTypeNames.contains(typeName),
+            !Identifier.swiftKeywords.contains(typeName)
+        else {
+            throw UsageError(
+                "the enum for '\(field)' would be named \(typeName), which clashes with a type the "
+                    + "generated code uses; rename the field, for example \(field)Kind")
+        }
+        return .enumeration(name: typeName, cases: cases)
     }
 }

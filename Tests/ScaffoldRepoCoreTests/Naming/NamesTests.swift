@@ -15,6 +15,13 @@ import Testing
         #expect(names.storeFileName == "questions.json")
     }
 
+    @Test func pluralCanBeOverridden() {
+        let names = Names(typeName: "Sheep", plural: "flock")
+
+        #expect(names.pluralVariable == "flock")
+        #expect(names.journalFileName == "flock.journal")
+    }
+
     @Test(arguments: [
         ("BlogPost", "blogPost"), ("URLLink", "urlLink"), ("URL", "url"), ("ID", "id"), ("a", "a"),
     ])
@@ -24,7 +31,9 @@ import Testing
 
     @Test(arguments: [
         ("category", "categories"), ("box", "boxes"), ("status", "statuses"), ("day", "days"),
-        ("match", "matches"), ("question", "questions"),
+        ("match", "matches"), ("question", "questions"), ("person", "people"),
+        ("blogPerson", "blogPeople"),
+        ("child", "children"), ("leaf", "leaves"), ("userID", "userIDs"), ("index", "indices"),
     ])
     func pluralsFollowEnglishSpelling(singular: String, plural: String) {
         #expect(Names.plural(of: singular) == plural)

@@ -24,6 +24,57 @@ import Testing
         #expect(spec.fields.map(\.type.swiftSpelling) == ["UUID", "String", "Date?"])
     }
 
+    @Test func parsesCollectionsEnumsAndCombinations() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Post",
+            fieldTokens: [
+                "id:Int", "tags:[String]", "scores:[String:Int]", "notes:[string]?",
+                "matrix:[[Double]]",
+                "status:enum(draft, published)", "maybe:enum(a,b)?", "lookup:[String:[UUID?]]",
+            ])
+
+        #expect(
+            spec.fields.map(\.type.swiftSpelling) == [
+                "Int", "[String]", "[String: Int]", "[String]?", "[[Double]]", "Status", "Maybe?",
+                "[String: [UUID?]]",
+            ])
+        #expect(spec.fields[5].type == .enumeration(name: "Status", cases: ["draft", "published"]))
+    }
+
+    @Test func defaultsAreCheckedAgainstTheirTypes() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Post",
+            fieldTokens: [
+                "id:UUID", "title=Untitled", "quoted:String=\"a b\"", "count:Int=-3",
+                "ratio:Double=0.5",
+                "on:Bool=TRUE", "note:String?=nil", "tags:[String]=[]", "map:[String:Int]=[:]",
+                "state:enum(a,b)=b", "when:Date=0", "price:Decimal=9.99",
+            ])
+
+        #expect(
+            spec.fields.map(\.defaultValue) == [
+                nil, .string("Untitled"), .string("a b"), .number("-3"), .number("0.5"),
+                .bool(true), DefaultValue.none,
+                .emptyCollection, .emptyCollection, .enumCase("b"), .number("0.0"), .number("9.99"),
+            ])
+    }
+
+    @Test(arguments: [
+        ("blog_post", "BlogPost"), ("blogPost", "BlogPost"), ("BlogPost", "BlogPost"),
+        ("url_link", "UrlLink"),
+    ])
+    func modelNamesInAnyCaseBecomeOneTypeName(given: String, typeName: String) throws {
+        #expect(
+            try SpecParser.parse(modelName: given, fieldTokens: ["id:Int"]).typeName == typeName)
+    }
+
+    @Test func keywordFieldNamesAreAllowed() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
+
+        #expect(spec.fields.map(\.name) == ["id", "default", "class", "Type"])
+    }
+
     @Test func aMissingIDShowsHowToAddOne() {
         #expect(
             throws: UsageError(
@@ -43,7 +94,29 @@ import Testing
         (["id:String", ":String"], "':String' has no field name"),
         (["id:String", "2nd:String"], "field name '2nd'"),
         (["id:String", "my-field:String"], "field name 'my-field'"),
-        (["id:String", "class:String"], "is a Swift keyword"),
+        (["id:String", "self:String"], "field name 'self'"),
+        (
+            ["id:String", "tags:[Strin]"],
+            "unknown type 'Strin' in 'tags:[Strin]'. Did you mean String?"
+        ),
+        (["id:String", "m:[Int:String]"], "dictionary keys in 'm:[Int:String]' must be String"),
+        (["id:String", "s:enum(a,a)"], "enum case 'a' is given twice"),
+        (["id:String", "s:enum(a,2b)"], "enum case '2b'"),
+        (["id:String", "s:enum()"], "enum case ''"),
+        (
+            ["id:String", "n:Int=many"],
+            "default 'many' does not fit Int in 'n:Int=many'; write a whole number"
+        ),
+        (["id:String", "d:Double=1e9"], "default '1e9' does not fit Double"),
+        (["id:String", "b:Bool=yes"], "write true or false"),
+        (["id:String", "t:[String]=[a]"], "an array's default is []"),
+        (["id:String", "s:enum(a,b)=c"], "give one of its cases: a, b"),
+        (["id:String", "u:UUID=nope"], "write a UUID"),
+        (["id:String", "l:URL=example.com"], "write an absolute URL"),
+        (["id:String", "x:Data=***"], "write base64 text"),
+        (["id:String", "p:Decimal=1234567890123456789"], "up to 18 digits"),
+        (["id:String=a"], "the id field cannot have a default"),
+        (["id:String", "question:enum(a,b)"], "would be named Question"),
         (["id:String", "text", "text:Int"], "field 'text' is given twice"),
         (["id:String", "x:Int??"], "optional twice"),
     ])
@@ -83,7 +156,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "9Lives", "My Model", "../Evil", "a/b", "self"])
+    @Test(arguments: ["", "9Lives", "My Model", "../Evil", "a/b", "self", "_", "Task-List", "café"])
     func badModelNamesAreRefused(name: String) {
         #expect(throws: UsageError.self) {
             try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Swift source spellings of field defaults.
+enum Literals {
+    /// The Swift expression for `value`, a default of a field of `type`.
+    static func swift(_ value: DefaultValue, type: FieldType) -> String {
+        let base = baseType(of: type)
+        switch value {
+        case .none: return "nil"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .emptyCollection: return isDictionary(type) ? "[:]" : "[]"
+        case .enumCase(let name): return "." + Identifier.escaped(name)
+        case .string(let text): return stringLiteral(text)
+        case .number(let text):
+            switch base {
+            case .date: return "Date(timeIntervalSince1970: \(text))"
+            case .decimal: return decimal(text)
+            default: return text
+            }
+        case .parsed(let text):
+            switch base {
+            case .uuid: return "UUID(uuidString: \(stringLiteral(text)))!"
+            case .url: return "URL(string: \(stringLiteral(text)))!"
+            default: return text.isEmpty ? "Data()" : "Data(base64Encoded: \(stringLiteral(text)))!"
+            }
+        }
+    }
+
+    /// A string literal: quotes, backslashes and control characters escaped; the rest as is.
+    static func stringLiteral(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    literal += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    literal.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return literal + "\""
+    }
+
+    /// `9.99` → `Decimal(sign: .plus, exponent: -2, significand: 999)`: exact, unlike a float
+    /// literal, and with nothing to unwrap.
+    private static func decimal(_ text: String) -> String {
+        let negative = text.hasPrefix("-")
+        let digits = negative ? String(text.dropFirst()) : text
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        let fraction = parts.count == 2 ? String(parts[1]) : ""
+        var significand = String(parts[0]) + fraction
+        while significand.count > 1, significand.hasPrefix("0") { significand.removeFirst() }
+        let sign = negative ? ".minus" : ".plus"
+        let exponent = fraction.isEmpty ? "0" : "-\(fraction.count)"
+        return "Decimal(sign: \(sign), exponent: \(exponent), significand: \(significand))"
+    }
+
+    private static func baseType(of type: FieldType) -> BaseType? {
+        switch type {
+        case .base(let base): base
+        case .optional(let wrapped): baseType(of: wrapped)
+        default: nil
+        }
+    }
+
+    private static func isDictionary(_ type: FieldType) -> Bool {
+        switch type {
+        case .dictionary: true
+        case .optional(let wrapped): isDictionary(wrapped)
+        default: false
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ResultStore
+
+/// What the Result tests share: sample values and a private folder for each test.
+enum ResultTestSupport {
+    /// A sample Result. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> Result {
+        Result(
+            id: sampleUUID(number),
+            score: Double(number * 1_000 + revision) + 0.5
+        )
+    }
+
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ResultStoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The size of a file in bytes; 0 when it does not exist.
+    static func fileSize(_ file: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? Int) ?? 0
+    }
+
+    /// A UUID made from a number, so sample ids are the same on every run.
+    static func sampleUUID(_ number: Int) -> UUID {
+        let hex = String(number, radix: 16)
+        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// One Task, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+public struct Task: Codable, Identifiable, Sendable, Hashable {
+    /// The values of ``status``, stored as their names.
+    public enum Status: String, Codable, Sendable, Hashable, CaseIterable {
+        case todo
+        case done
+    }
+
+    public var id: Int
+    public var title: String
+    public var status: Status
+    public var result: String?
+
+    public init(
+        id: Int,
+        title: String,
+        status: Status = .todo,
+        result: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.status = status
+        self.result = result
+    }
+
+    /// Decodes JSON written before the fields with defaults existed: a missing key takes the
+    /// field's default, so adding such a field never breaks stored data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        status =
+            try container.contains(.status)
+            ? container.decode(Status.self, forKey: .status)
+            : .todo
+        result = try container.decodeIfPresent(String.self, forKey: .result)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// One BlogPost, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+public struct BlogPost: Codable, Identifiable, Sendable, Hashable {
+    /// The values of ``status``, stored as their names.
+    public enum Status: String, Codable, Sendable, Hashable, CaseIterable {
+        case draft
+        case published
+        case `default`
+    }
+
+    /// The values of ``kind``, stored as their names.
+    public enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
+        case a
+        case b
+    }
+
+    public var id: UUID
+    public var title: String
+    public var body: String?
+    public var views: Int
+    public var big: Int64
+    public var ratio: Float
+    public var price: Decimal
+    public var raw: Data
+    public var tags: [String]
+    public var scores: [String: Int]
+    public var notes: [String]?
+    public var status: Status
+    public var kind: Kind?
+    public var `default`: String
+    public var `class`: Int
+    public var `func`: Bool
+    public var `in`: Double
+    public var `operator`: String
+    public var `Type`: Int
+    public var link: URL
+    public var due: Date
+    public var owner: UUID?
+
+    public init(
+        id: UUID,
+        title: String = "Untitled",
+        body: String? = nil,
+        views: Int = 0,
+        big: Int64,
+        ratio: Float = 0.5,
+        price: Decimal = Decimal(sign: .plus, exponent: -2, significand: 999),
+        raw: Data,
+        tags: [String] = [],
+        scores: [String: Int],
+        notes: [String]? = nil,
+        status: Status = .draft,
+        kind: Kind? = nil,
+        `default`: String,
+        `class`: Int,
+        `func`: Bool,
+        `in`: Double,
+        `operator`: String,
+        `Type`: Int,
+        link: URL = URL(string: "https://example.com")!,
+        due: Date = Date(timeIntervalSince1970: 0.0),
+        owner: UUID? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.views = views
+        self.big = big
+        self.ratio = ratio
+        self.price = price
+        self.raw = raw
+        self.tags = tags
+        self.scores = scores
+        self.notes = notes
+        self.status = status
+        self.kind = kind
+        self.`default` = `default`
+        self.`class` = `class`
+        self.`func` = `func`
+        self.`in` = `in`
+        self.`operator` = `operator`
+        self.`Type` = `Type`
+        self.link = link
+        self.due = due
+        self.owner = owner
+    }
+
+    /// Decodes JSON written before the fields with defaults existed: a missing key takes the
+    /// field's default, so adding such a field never breaks stored data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        title =
+            try container.contains(.title)
+            ? container.decode(String.self, forKey: .title)
+            : "Untitled"
+        body = try container.decodeIfPresent(String.self, forKey: .body)
+        views =
+            try container.contains(.views)
+            ? container.decode(Int.self, forKey: .views)
+            : 0
+        big = try container.decode(Int64.self, forKey: .big)
+        ratio =
+            try container.contains(.ratio)
+            ? container.decode(Float.self, forKey: .ratio)
+            : 0.5
+        price =
+            try container.contains(.price)
+            ? container.decode(Decimal.self, forKey: .price)
+            : Decimal(sign: .plus, exponent: -2, significand: 999)
+        raw = try container.decode(Data.self, forKey: .raw)
+        tags =
+            try container.contains(.tags)
+            ? container.decode([String].self, forKey: .tags)
+            : []
+        scores = try container.decode([String: Int].self, forKey: .scores)
+        notes = try container.decodeIfPresent([String].self, forKey: .notes)
+        status =
+            try container.contains(.status)
+            ? container.decode(Status.self, forKey: .status)
+            : .draft
+        kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
+        `default` = try container.decode(String.self, forKey: .`default`)
+        `class` = try container.decode(Int.self, forKey: .`class`)
+        `func` = try container.decode(Bool.self, forKey: .`func`)
+        `in` = try container.decode(Double.self, forKey: .`in`)
+        `operator` = try container.decode(String.self, forKey: .`operator`)
+        `Type` = try container.decode(Int.self, forKey: .`Type`)
+        link =
+            try container.contains(.link)
+            ? container.decode(URL.self, forKey: .link)
+            : URL(string: "https://example.com")!
+        due =
+            try container.contains(.due)
+            ? container.decode(Date.self, forKey: .due)
+            : Date(timeIntervalSince1970: 0.0)
+        owner =
+            try container.contains(.owner)
+            ? container.decodeIfPresent(UUID.self, forKey: .owner)
+            : nil
+    }
+}

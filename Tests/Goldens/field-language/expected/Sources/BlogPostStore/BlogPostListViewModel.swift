@@ -1,0 +1,48 @@
+import Foundation
+import Observation
+
+/// The state of a screen that lists every ``BlogPost``.
+///
+/// `@MainActor` because views read it on the main thread; `@Observable` so they update when
+/// ``blogPosts`` or ``error`` change. The repository does the work off the main actor.
+@MainActor
+@Observable
+public final class BlogPostListViewModel {
+    /// The values, in the repository's order (sorted by id).
+    public private(set) var blogPosts: [BlogPost] = []
+    /// The error of the last operation that failed; the next one that succeeds clears it.
+    public private(set) var error: (any Error)?
+
+    private let repository: BlogPostRepository
+
+    public init(repository: BlogPostRepository) {
+        self.repository = repository
+    }
+
+    /// Reads the values from the repository.
+    public func load() async {
+        blogPosts = await repository.loadAll()
+    }
+
+    /// Saves `blogPost` (adding or replacing it) and refreshes the list.
+    public func add(_ blogPost: BlogPost) async {
+        do {
+            try await repository.save(blogPost)
+            error = nil
+        } catch {
+            self.error = error
+        }
+        await load()
+    }
+
+    /// Deletes the value with `id` and refreshes the list.
+    public func delete(_ id: UUID) async {
+        do {
+            try await repository.delete(id)
+            error = nil
+        } catch {
+            self.error = error
+        }
+        await load()
+    }
+}

@@ -1,0 +1,60 @@
+import BlogPostStore
+import Foundation
+
+/// What the BlogPost tests share: sample values and a private folder for each test.
+enum BlogPostTestSupport {
+    /// A sample BlogPost. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> BlogPost {
+        BlogPost(
+            id: sampleUUID(number),
+            title: "title-\(number)-\(revision)",
+            body: "body-\(number)-\(revision)",
+            views: number * 1_000 + revision,
+            big: Int64(number * 1_000 + revision),
+            ratio: Float(number * 1_000 + revision) + 0.5,
+            price: Decimal(number * 1_000 + revision) + Decimal(1) / Decimal(4),
+            raw: Data("raw-\(number)-\(revision)".utf8),
+            tags: ["tags-\(number)-\(revision)"],
+            scores: ["scores-\(number)": number * 1_000 + revision],
+            notes: ["notes-\(number)-\(revision)"],
+            status: BlogPost.Status.allCases[(number * 1_000 + revision) % 3],
+            kind: BlogPost.Kind.allCases[(number * 1_000 + revision) % 2],
+            default: "default-\(number)-\(revision)",
+            class: number * 1_000 + revision,
+            func: (number * 1_000 + revision) % 2 == 0,
+            in: Double(number * 1_000 + revision) + 0.5,
+            operator: "operator-\(number)-\(revision)",
+            Type: number * 1_000 + revision,
+            link: URL(fileURLWithPath: "/link/\(number)/\(revision)"),
+            due: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
+            owner: sampleUUID(number * 1_000 + revision)
+        )
+    }
+
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("BlogPostStoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The size of a file in bytes; 0 when it does not exist.
+    static func fileSize(_ file: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? Int) ?? 0
+    }
+
+    /// A UUID made from a number, so sample ids are the same on every run.
+    static func sampleUUID(_ number: Int) -> UUID {
+        let hex = String(number, radix: 16)
+        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// One Person, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+public struct Person: Codable, Identifiable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var nickname: String?
+
+    public init(
+        id: String,
+        name: String,
+        nickname: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.nickname = nickname
+    }
+
+    /// Decodes JSON written before the fields with defaults existed: a missing key takes the
+    /// field's default, so adding such a field never breaks stored data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        nickname =
+            try container.contains(.nickname)
+            ? container.decodeIfPresent(String.self, forKey: .nickname)
+            : nil
+    }
+}
