@@ -10,8 +10,15 @@ public struct Names: Equatable, Sendable {
     /// The names for `typeName`; `plural` overrides the English plural of its variable.
     public init(typeName: String, plural: String? = nil) {
         type = typeName
-        variable = Self.lowerCamelCase(typeName)
-        pluralVariable = plural ?? Self.plural(of: variable)
+        // `func`, `in` or `value` would clash with a keyword or a name the generated code uses.
+        let clashes = { (name: String) in
+            Identifier.swiftKeywords.contains(name)
+                || Identifier.reservedVariableNames.contains(name)
+        }
+        var singular = Self.lowerCamelCase(typeName)
+        if clashes(singular) || clashes(Self.plural(of: singular)) { singular += "Item" }
+        variable = singular
+        pluralVariable = plural ?? Self.plural(of: singular)
     }
 
     /// The names of `spec`'s model.

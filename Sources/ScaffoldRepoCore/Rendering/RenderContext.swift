@@ -9,14 +9,16 @@ public enum RenderContext {
         let names = Names(spec)
         let fields = spec.fields.map { fieldContext($0, model: names.type) }
         let defaulted = zip(spec.fields, fields).filter { $0.0.defaultValue != nil }.map(\.1)
-        let enums = spec.fields.compactMap { field -> TemplateValue? in
-            guard case .enumeration(let name, let cases) = unwrapped(field.type) else { return nil }
-            return .object([
-                "name": .text(name),
-                "fieldName": .text(field.name),
-                "cases": .list(
-                    cases.map { .object(["identifier": .text(Identifier.escaped($0))]) }),
-            ])
+        let enums = spec.fields.flatMap { field in
+            field.type.allTypes.compactMap { type -> TemplateValue? in
+                guard case .enumeration(let name, let cases) = type else { return nil }
+                let caseNames = cases.map {
+                    TemplateValue.object(["identifier": .text(Identifier.escaped($0))])
+                }
+                return .object([
+                    "name": .text(name), "fieldName": .text(field.name), "cases": .list(caseNames),
+                ])
+            }
         }
         let idType = spec.idField?.type.swiftSpelling ?? "String"
         let usesUUID = spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }

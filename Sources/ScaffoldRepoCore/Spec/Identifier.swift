@@ -48,6 +48,18 @@ extension Identifier {
         "UInt32", "UInt8", "URL", "UUID", "Void", "XCTest", "XCTestCase",
     ]
 
+    /// Names the templates use for parameters and locals; a model's variable names avoid them.
+    static let reservedVariableNames: Set<String> = [
+        "after", "again", "all", "base", "before", "blocker", "buffer", "busy", "bytes", "cache",
+        "changed", "checksum", "container", "count", "damaged", "data", "decoded", "decoder",
+        "descriptor", "digits", "directory", "encoded", "encoder", "error", "file", "files",
+        "first", "flags", "folder", "found", "group", "id", "ids", "index", "journal", "line",
+        "lock", "missing", "named", "newer", "newline", "number", "object", "offset", "payload",
+        "position", "reason", "record", "reopened", "repository", "result", "revision", "saved",
+        "snapshot", "sorted", "space", "stored", "supported", "table", "temporary", "update",
+        "url", "value", "values", "viewModel", "written",
+    ]
+
     /// Field names that clash with what every model has: `hashValue` from `Hashable`, and
     /// `self`, which as an initializer parameter would hide the model being built.
     static let reservedFieldNames: Set<String> = ["hashValue", "self"]

@@ -20,6 +20,16 @@ public enum SpecParser {
             }
             fields.append(field)
         }
+        let enumNames = fields.flatMap(\.type.allTypes).compactMap { type -> String? in
+            if case .enumeration(let name, _) = type { return name }
+            return nil
+        }
+        if let repeated = enumNames.first(where: { name in enumNames.filter { $0 == name }.count > 1
+            })
+        {
+            throw UsageError(
+                "two enum fields would both be named \(repeated); rename one of the fields")
+        }
         guard let id = fields.first(where: { $0.name == "id" }) else {
             if let near = fields.first(where: { $0.name.lowercased() == "id" }) {
                 throw UsageError(
@@ -42,11 +52,13 @@ public enum SpecParser {
         }
         if let plural {
             guard Identifier.isValid(plural), !Identifier.swiftKeywords.contains(plural),
+                !Identifier.reservedVariableNames.contains(plural),
                 plural != Names(typeName: typeName).variable
             else {
                 throw UsageError(
-                    "--plural '\(plural)' must be a Swift identifier other than the singular, "
-                        + "for example --plural people")
+                    "--plural '\(plural)' must be a Swift identifier that is not a keyword, not a "
+                        + "name the generated code uses, and not the singular; for example --plural people"
+                )
             }
         }
         return ModelSpec(typeName: typeName, fields: fields, plural: plural)
@@ -211,13 +223,12 @@ public enum SpecParser {
         if let repeated = cases.first(where: { name in cases.filter { $0 == name }.count > 1 }) {
             throw UsageError("enum case '\(repeated)' is given twice in '\(token)'")
         }
-        let typeName = Names.typeName(fromAnyCase: field)
-        guard typeName != modelName, !Identifier.reservedTypeNames.contains(typeName),
-            !Identifier.swiftKeywords.contains(typeName)
-        else {
-            throw UsageError(
-                "the enum for '\(field)' would be named \(typeName), which clashes with a type the "
-                    + "generated code uses; rename the field, for example \(field)Kind")
+        // Named after its field; `error` gives `ErrorKind`, as `Error` would hide Swift's.
+        var typeName = Names.typeName(fromAnyCase: field)
+        if typeName == modelName || Identifier.reservedTypeNames.contains(typeName)
+            || Identifier.swiftKeywords.contains(typeName)
+        {
+            typeName += "Kind"
         }
         return .enumeration(name: typeName, cases: cases)
     }

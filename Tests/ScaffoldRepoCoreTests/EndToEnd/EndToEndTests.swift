@@ -17,7 +17,8 @@ import Testing
         let work = folder.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
-        let generate = try run(binary.path, ["Question", "id:String", "text:String"], in: work)
+        let generate = try TestProcess.run(
+            binary.path, ["Question", "id:String", "text:String"], in: work)
         #expect(generate.status == 0, "\(generate.output)")
         #expect(
             generate.output.contains(
@@ -35,18 +36,18 @@ import Testing
                 "\(path) differs from Examples/QuestionStore")
         }
 
-        let build = try run("swift", ["build", "-Xswiftc", "-warnings-as-errors"], in: package)
+        let build = try TestProcess.run(
+            "swift", ["build", "-Xswiftc", "-warnings-as-errors"], in: package)
         #expect(build.status == 0, "\(build.output)")
         #expect(!build.output.contains("warning:"), "\(build.output)")
 
-        let test = try run("swift", ["test"], in: package)
+        let test = try TestProcess.run("swift", ["test"], in: package)
         #expect(test.status == 0, "\(test.output)")
-        let xctestCount = firstNumber(in: test.output, after: "Executed ")
-        let swiftTestingCount = firstNumber(in: test.output, after: "Test run with ")
-        #expect((xctestCount ?? 0) >= 8, "XCTest ran \(xctestCount ?? 0) tests:\n\(test.output)")
+        let counts = TestProcess.testCounts(in: test.output)
+        #expect(counts.xctest >= 8, "XCTest ran \(counts.xctest) tests:\n\(test.output)")
         #expect(
-            (swiftTestingCount ?? 0) >= 8,
-            "Swift Testing ran \(swiftTestingCount ?? 0) tests:\n\(test.output)")
+            counts.swiftTesting >= 8,
+            "Swift Testing ran \(counts.swiftTesting) tests:\n\(test.output)")
 
         // A second run finds everything identical and leaves modification times alone.
         let repository = package.appendingPathComponent(
@@ -54,7 +55,8 @@ import Testing
         let before =
             try FileManager.default.attributesOfItem(atPath: repository.path)[.modificationDate]
             as? Date
-        let again = try run(binary.path, ["Question", "id:String", "text:String"], in: work)
+        let again = try TestProcess.run(
+            binary.path, ["Question", "id:String", "text:String"], in: work)
         #expect(again.status == 0)
         #expect(
             !again.output.contains("create ")
@@ -69,7 +71,7 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
 
-        let result = try run(
+        let result = try TestProcess.run(
             try TestPaths.builtExecutable("scaffold-repo").path, ["Question", "id:Strng"],
             in: folder,
             mergeErrors: false)
@@ -81,40 +83,5 @@ import Testing
                 == "error: unknown type 'Strng' in 'id:Strng'. Did you mean String? Types: String, Int, Int64, Double, Float, Bool, Date, UUID, URL, Decimal, Data; T? optional, [T] array, [String:T] dictionary, enum(a,b)\n"
         )
         #expect(try TestPaths.files(below: folder).isEmpty)
-    }
-
-    // MARK: - Helpers
-
-    private struct Outcome {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
-    /// Runs `command` (a path, or a name looked up on PATH) and waits for it.
-    private func run(
-        _ command: String, _ arguments: [String], in folder: URL, mergeErrors: Bool = true
-    ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        let errors = mergeErrors ? output : Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting, so a full pipe cannot block the child.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = mergeErrors ? Data() : errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
-    }
-
-    private func firstNumber(in text: String, after marker: String) -> Int? {
-        guard let range = text.range(of: marker) else { return nil }
-        return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 }

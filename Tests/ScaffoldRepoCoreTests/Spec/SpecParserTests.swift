@@ -68,6 +68,13 @@ import Testing
             try SpecParser.parse(modelName: given, fieldTokens: ["id:Int"]).typeName == typeName)
     }
 
+    @Test func anEnumThatWouldHideATypeIsNamedKind() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Question", fieldTokens: ["id:Int", "error:enum(a,b)", "question:enum(c)"])
+
+        #expect(spec.fields.map(\.type.swiftSpelling) == ["Int", "ErrorKind", "QuestionKind"])
+    }
+
     @Test func keywordFieldNamesAreAllowed() throws {
         let spec = try SpecParser.parse(
             modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
@@ -116,7 +123,10 @@ import Testing
         (["id:String", "x:Data=***"], "write base64 text"),
         (["id:String", "p:Decimal=1234567890123456789"], "up to 18 digits"),
         (["id:String=a"], "the id field cannot have a default"),
-        (["id:String", "question:enum(a,b)"], "would be named Question"),
+        (
+            ["id:String", "status:enum(a,b)", "Status:enum(c)"],
+            "two enum fields would both be named Status"
+        ),
         (["id:String", "text", "text:Int"], "field 'text' is given twice"),
         (["id:String", "x:Int??"], "optional twice"),
     ])
