@@ -41,6 +41,7 @@ let package = Package(
         + golden("BlogPostStore", root: "Tests/Goldens/field-language/expected")
         + golden("TaskStore", root: "Tests/Goldens/collision-task/expected")
         + golden("ResultStore", root: "Tests/Goldens/collision-result/expected")
+        + golden("CacheStore", root: "Tests/Goldens/collision-cache/expected")
         + golden("PersonStore", root: "Tests/Goldens/plural-person/expected")
         + golden("SheepStore", root: "Tests/Goldens/plural-override/expected")
 )

@@ -48,16 +48,11 @@ extension Identifier {
         "UInt32", "UInt8", "URL", "UUID", "Void", "XCTest", "XCTestCase",
     ]
 
-    /// Names the templates use for parameters and locals; a model's variable names avoid them.
+    /// Names the generated code uses where a model's variable or plural is also in scope (the
+    /// view-model's `repository` and `error`, the snapshot store's `cache` and `changed`); a
+    /// model named `Cache` gets the variable `cacheItem` instead.
     static let reservedVariableNames: Set<String> = [
-        "after", "again", "all", "base", "before", "blocker", "buffer", "busy", "bytes", "cache",
-        "changed", "checksum", "container", "count", "damaged", "data", "decoded", "decoder",
-        "descriptor", "digits", "directory", "encoded", "encoder", "error", "file", "files",
-        "first", "flags", "folder", "found", "group", "id", "ids", "index", "journal", "line",
-        "lock", "missing", "named", "newer", "newline", "number", "object", "offset", "payload",
-        "position", "reason", "record", "reopened", "repository", "result", "revision", "saved",
-        "snapshot", "sorted", "space", "stored", "supported", "table", "temporary", "update",
-        "url", "value", "values", "viewModel", "written",
+        "cache", "changed", "directory", "error", "files", "repository", "update",
     ]
 
     /// Field names that clash with what every model has: `hashValue` from `Hashable`, and

@@ -24,9 +24,8 @@ public enum SpecParser {
             if case .enumeration(let name, _) = type { return name }
             return nil
         }
-        if let repeated = enumNames.first(where: { name in enumNames.filter { $0 == name }.count > 1
-            })
-        {
+        let repeatedNames = enumNames.filter { name in enumNames.filter { $0 == name }.count > 1 }
+        if let repeated = repeatedNames.first {
             throw UsageError(
                 "two enum fields would both be named \(repeated); rename one of the fields")
         }

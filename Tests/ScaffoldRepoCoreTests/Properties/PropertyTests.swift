@@ -97,5 +97,6 @@ import Testing
         #expect(test.status == 0, "seed \(Self.seed &+ 1), models \(models):\n\(test.output)")
         let counts = TestProcess.testCounts(in: test.output)
         #expect(counts.xctest >= 20 * 11 && counts.swiftTesting >= 20 * 11, "\(counts)")
+        #expect(Set(models.map { $0[0] }).count == 20)
     }
 }

@@ -8,6 +8,7 @@ struct SpecGenerator {
         "Question", "Task", "Person", "Category", "Box", "Status", "Index", "Value", "Record",
         "Cache", "File", "Order", "Message", "Photo", "URLLink", "UserID", "Leaf", "Child",
         "blog_post", "invoiceLine", "In", "Func", "Entry", "Sheep", "Quiz", "Analysis",
+        "Repository", "Update", "Result",
     ]
     static let fieldWords = [
         "name", "title", "count", "value", "data", "default", "class", "in", "Type", "error",
@@ -91,7 +92,7 @@ struct SpecGenerator {
         case 10: arguments += ["--into", "."]
         case 11: arguments += ["--target", "App"]
         case 12: arguments += ["--output", "a", "--output", "b"]
-        case 13: arguments += ["--plural", pick(["in", "values", "9s", "a-b", ""])]
+        case 13: arguments += ["--plural", pick(["in", "repository", "9s", "a-b", ""])]
         case 14: arguments.append("e:enum(a,a)")
         default:
             // Printable junk behind a digit, so its name is never an identifier.

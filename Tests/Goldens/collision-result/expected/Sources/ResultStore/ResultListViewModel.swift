@@ -4,12 +4,12 @@ import Observation
 /// The state of a screen that lists every ``Result``.
 ///
 /// `@MainActor` because views read it on the main thread; `@Observable` so they update when
-/// ``resultItems`` or ``error`` change. The repository does the work off the main actor.
+/// ``results`` or ``error`` change. The repository does the work off the main actor.
 @MainActor
 @Observable
 public final class ResultListViewModel {
     /// The values, in the repository's order (sorted by id).
-    public private(set) var resultItems: [Result] = []
+    public private(set) var results: [Result] = []
     /// The error of the last operation that failed; the next one that succeeds clears it.
     public private(set) var error: (any Error)?
 
@@ -21,13 +21,13 @@ public final class ResultListViewModel {
 
     /// Reads the values from the repository.
     public func load() async {
-        resultItems = await repository.loadAll()
+        results = await repository.loadAll()
     }
 
-    /// Saves `resultItem` (adding or replacing it) and refreshes the list.
-    public func add(_ resultItem: Result) async {
+    /// Saves `result` (adding or replacing it) and refreshes the list.
+    public func add(_ result: Result) async {
         do {
-            try await repository.save(resultItem)
+            try await repository.save(result)
             error = nil
         } catch {
             self.error = error

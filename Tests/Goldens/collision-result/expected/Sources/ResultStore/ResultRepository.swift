@@ -34,7 +34,7 @@ public enum ResultRepositoryError: Error, Equatable, CustomStringConvertible {
 /// the journal store (`--storage journal`) does not.
 public actor ResultRepository {
     /// The name of the file the repository keeps in its directory.
-    public static let fileName = "resultItems.json"
+    public static let fileName = "results.json"
 
     /// The file that holds the stored values.
     public nonisolated let fileURL: URL
@@ -81,15 +81,15 @@ public actor ResultRepository {
         cache.values.sorted { $0.id.uuidString < $1.id.uuidString }
     }
 
-    /// Stores `resultItem`, replacing the value with the same id.
-    public func save(_ resultItem: Result) throws {
-        try save(contentsOf: [resultItem])
+    /// Stores `result`, replacing the value with the same id.
+    public func save(_ result: Result) throws {
+        try save(contentsOf: [result])
     }
 
-    /// Stores every value in `resultItems` at once; of values with the same id, the last wins.
-    public func save(contentsOf resultItems: [Result]) throws {
+    /// Stores every value in `results` at once; of values with the same id, the last wins.
+    public func save(contentsOf results: [Result]) throws {
         try change { cache in
-            for resultItem in resultItems { cache[resultItem.id] = resultItem }
+            for result in results { cache[result.id] = result }
         }
     }
 

@@ -146,13 +146,13 @@ import Testing
         let viewModel = ResultListViewModel(repository: repository)
 
         await viewModel.load()
-        #expect(viewModel.resultItems == [Support.sample(1)])
+        #expect(viewModel.results == [Support.sample(1)])
 
         await viewModel.add(Support.sample(2))
-        #expect(viewModel.resultItems == [Support.sample(1), Support.sample(2)])
+        #expect(viewModel.results == [Support.sample(1), Support.sample(2)])
 
         await viewModel.delete(Support.sample(1).id)
-        #expect(viewModel.resultItems == [Support.sample(2)])
+        #expect(viewModel.results == [Support.sample(2)])
         #expect(viewModel.error == nil)
     }
 
@@ -166,7 +166,7 @@ import Testing
         await viewModel.add(Support.sample(1))
 
         #expect(viewModel.error as? ResultRepositoryError == .closed)
-        #expect(viewModel.resultItems == [])
+        #expect(viewModel.results == [])
         #expect(await repository.count == 0)
     }
 }

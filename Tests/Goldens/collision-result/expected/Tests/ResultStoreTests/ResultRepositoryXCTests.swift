@@ -156,13 +156,13 @@ final class ResultRepositoryXCTests: XCTestCase {
         let viewModel = ResultListViewModel(repository: repository)
 
         await viewModel.load()
-        XCTAssertEqual(viewModel.resultItems, [Support.sample(1)])
+        XCTAssertEqual(viewModel.results, [Support.sample(1)])
 
         await viewModel.add(Support.sample(2))
-        XCTAssertEqual(viewModel.resultItems, [Support.sample(1), Support.sample(2)])
+        XCTAssertEqual(viewModel.results, [Support.sample(1), Support.sample(2)])
 
         await viewModel.delete(Support.sample(1).id)
-        XCTAssertEqual(viewModel.resultItems, [Support.sample(2)])
+        XCTAssertEqual(viewModel.results, [Support.sample(2)])
         XCTAssertNil(viewModel.error)
     }
 
@@ -177,7 +177,7 @@ final class ResultRepositoryXCTests: XCTestCase {
         await viewModel.add(Support.sample(1))
 
         XCTAssertEqual(viewModel.error as? ResultRepositoryError, .closed)
-        XCTAssertEqual(viewModel.resultItems, [])
+        XCTAssertEqual(viewModel.results, [])
         let count = await repository.count
         XCTAssertEqual(count, 0)
     }
