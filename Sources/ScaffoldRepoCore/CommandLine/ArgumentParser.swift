@@ -3,7 +3,20 @@ public enum ArgumentParser {
     private static let valueOptions = [
         "--output", "--into", "--target", "--templates", "--storage", "--plural",
     ]
-    private static let flagOptions = ["--force", "--help", "-h", "--version"]
+    private static let flagOptions = [
+        "--force", "--dry-run", "--check", "--json", "--help", "-h", "--version",
+    ]
+    /// The options each command takes; anything else is refused, not ignored.
+    private static let commandOptions: [String: Set<String>] = [
+        "generate": [
+            "--output", "--into", "--target", "--templates", "--storage", "--plural", "--force",
+            "--dry-run", "--check", "--json",
+        ],
+        "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
+        "destroy": ["--force", "--dry-run", "--check", "--json"],
+        "templates list": [],
+        "templates eject": ["--force", "--dry-run", "--check", "--json"],
+    ]
 
     /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
     public static func parse(_ arguments: [String]) throws -> Invocation {
@@ -56,19 +69,73 @@ public enum ArgumentParser {
         }
         if flags.contains("--help") || flags.contains("-h") { return .help }
         if flags.contains("--version") { return .version }
-        guard let modelName = positionals.first else {
+        let (command, operands) = try command(positionals)
+        let given = Set(values.keys).union(flags)
+        if let stray = given.subtracting(commandOptions[command] ?? []).sorted().first {
             throw UsageError(
-                "no model given; for example: scaffold-repo Question id:String text:String "
-                    + "(run 'scaffold-repo --help' for more)")
+                "\(stray) does not apply to \(command == "generate" ? "generating a model" : command); "
+                    + "run 'scaffold-repo --help' for what each command takes")
         }
-        let spec = try SpecParser.parse(
-            modelName: modelName, fieldTokens: Array(positionals.dropFirst()),
-            plural: values["--plural"])
-        return .generate(
-            GenerateRequest(
-                spec: spec, destination: try destination(values), force: flags.contains("--force"),
-                templatesDirectory: values["--templates"], storage: try storage(values["--storage"])
-            ))
+        guard !(flags.contains("--dry-run") && flags.contains("--check")) else {
+            throw UsageError("--dry-run and --check cannot be used together; choose one")
+        }
+        let options = RunOptions(
+            mode: flags.contains("--check") ? .check : flags.contains("--dry-run") ? .dryRun : .apply,
+            force: flags.contains("--force"), json: flags.contains("--json"))
+        switch command {
+        case "regen":
+            return .regen(
+                directory: try single(operands, "regen [DIR]") ?? ".",
+                templatesDirectory: values["--templates"], options)
+        case "destroy":
+            guard let model = operands.first, operands.count <= 2 else {
+                throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")
+            }
+            return .destroy(model: model, directory: operands.count == 2 ? operands[1] : ".", options)
+        case "templates list":
+            return .listTemplates(directory: try single(operands, "templates list [DIR]"))
+        case "templates eject":
+            return .ejectTemplates(directory: try single(operands, "templates eject [DIR]"), options)
+        default:
+            guard let modelName = operands.first else {
+                throw UsageError(
+                    "no model given; for example: scaffold-repo Question id:String text:String "
+                        + "(run 'scaffold-repo --help' for more)")
+            }
+            let spec = try SpecParser.parse(
+                modelName: modelName, fieldTokens: Array(operands.dropFirst()),
+                plural: values["--plural"])
+            let request = GenerateRequest(
+                spec: spec, destination: try destination(values),
+                templatesDirectory: values["--templates"], storage: try storage(values["--storage"]))
+            return .generate(request, options)
+        }
+    }
+
+    /// The command the positionals name, and the rest of them. A first word `regen`,
+    /// `destroy` or `templates` names a command; anything else is a model to generate.
+    private static func command(_ positionals: [String]) throws -> (String, [String]) {
+        switch positionals.first {
+        case "regen", "destroy":
+            return (positionals[0], Array(positionals.dropFirst()))
+        case "templates":
+            let sub = positionals.dropFirst().first
+            guard sub == "list" || sub == "eject" else {
+                throw UsageError(
+                    "templates needs 'list' or 'eject': scaffold-repo templates list, "
+                        + "scaffold-repo templates eject [DIR]")
+            }
+            return ("templates \(sub ?? "")", Array(positionals.dropFirst(2)))
+        default:
+            return ("generate", positionals)
+        }
+    }
+
+    private static func single(_ operands: [String], _ usage: String) throws -> String? {
+        guard operands.count <= 1 else {
+            throw UsageError("'\(operands[1])' is one argument too many: scaffold-repo \(usage)")
+        }
+        return operands.first
     }
 
     private static func destination(_ values: [String: String]) throws -> Destination {

@@ -2,27 +2,58 @@
 public enum Invocation: Equatable, Sendable {
     case help
     case version
-    case generate(GenerateRequest)
+    /// Generate one model.
+    case generate(GenerateRequest, RunOptions)
+    /// Re-render every model recorded in the manifest of the package in `directory`.
+    case regen(directory: String, templatesDirectory: String?, RunOptions)
+    /// Remove a model's generated files from the package in `directory`.
+    case destroy(model: String, directory: String, RunOptions)
+    /// List the built-in templates, and how the override folder stands against them.
+    case listTemplates(directory: String?)
+    /// Write the built-in templates to `directory` for customizing.
+    case ejectTemplates(directory: String?, RunOptions)
+}
+
+/// How a command treats the disk and reports.
+public struct RunOptions: Equatable, Sendable {
+    /// What to do with the plan.
+    public enum Mode: Equatable, Sendable {
+        /// Write it.
+        case apply
+        /// Print it with diffs, write nothing, exit 0.
+        case dryRun
+        /// Print it with diffs, write nothing, exit 1 when anything would change.
+        case check
+    }
+
+    public var mode: Mode
+    /// Overwrite files that differ, edited ones included.
+    public var force: Bool
+    /// Print the plan as JSON on stdout instead of status lines.
+    public var json: Bool
+
+    public init(mode: Mode = .apply, force: Bool = false, json: Bool = false) {
+        self.mode = mode
+        self.force = force
+        self.json = json
+    }
 }
 
 /// A request to generate one model store.
 public struct GenerateRequest: Equatable, Sendable {
     public var spec: ModelSpec
     public var destination: Destination
-    /// Overwrite files whose contents differ.
-    public var force: Bool
     /// A folder whose files override built-in templates of the same name.
     public var templatesDirectory: String?
     /// How the generated repository keeps its values on disk.
     public var storage: Storage
 
     public init(
-        spec: ModelSpec, destination: Destination, force: Bool = false,
-        templatesDirectory: String? = nil, storage: Storage = .journal
+        spec: ModelSpec, destination: Destination, templatesDirectory: String? = nil,
+        storage: Storage = .journal
     ) {
         self.spec = spec
         self.destination = destination
-        self.force = force
         self.templatesDirectory = templatesDirectory
         self.storage = storage
     }

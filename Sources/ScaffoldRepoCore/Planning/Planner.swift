@@ -6,15 +6,27 @@ public enum ChangeStatus: String, Equatable, Sendable {
     case create
     /// The file exists with the same bytes; it is left alone (its modification time too).
     case identical
-    /// The file exists with other contents; nothing is written unless `--force` is given.
+    /// The file still holds what was generated before (the manifest's hash), but the
+    /// generator now writes something else: newer templates or another spec. It is updated.
+    case update
+    /// The file exists with other contents and the manifest does not know it; nothing is
+    /// written unless `--force` is given.
     case conflict
-    /// The file exists with other contents and `--force` overwrites it.
+    /// The file was generated, then edited by a person; kept unless `--force` is given.
+    case modified
+    /// The file differs and `--force` overwrites it.
     case force
-    /// The file would be created, but another file is in conflict, so nothing is written.
+    /// The file would be written, but another file is in conflict, so nothing is written.
     case skip
 
     /// Whether applying the plan writes this file.
-    public var writes: Bool { self == .create || self == .force }
+    public var writes: Bool { self == .create || self == .update || self == .force }
+
+    /// Whether the file on disk differs from what would be generated.
+    public var differs: Bool { self != .identical }
+
+    /// Whether the file is kept because a person may have written it.
+    public var isKept: Bool { self == .conflict || self == .modified }
 }
 
 /// One generated file, where it goes, and what writing it would do.
@@ -29,12 +41,16 @@ public struct PlannedChange: Equatable, Sendable {
 
 /// Compares rendered files with the disk before anything is written.
 public enum Planner {
-    /// Plans `files` under `root`. Throws a `UsageError` when a path is blocked by something that
-    /// `--force` must not replace, such as a folder where a file goes.
+    /// Plans `files` under `root`. `recorded` maps paths to the hashes the manifest holds for
+    /// them: a differing file whose bytes still have that hash is only stale (`update`); any
+    /// other differing file is `modified` (recorded) or a `conflict` (unknown), or `force` with
+    /// `force`. Throws a `UsageError` when a path is blocked by something that `--force` must
+    /// not replace, such as a folder where a file goes.
     public static func plan(
-        _ files: [GeneratedFile], root: URL, displayRoot: String, force: Bool
+        _ files: [GeneratedFile], root: URL, displayRoot: String, force: Bool,
+        recorded: [String: String] = [:]
     ) throws -> [PlannedChange] {
-        var changes = try files.map { file -> PlannedChange in
+        try files.map { file -> PlannedChange in
             let location = root.appendingPathComponent(file.path)
             let displayPath = displayRoot.isEmpty ? file.path : displayRoot + "/" + file.path
             try checkParents(of: location, below: root, displayPath: displayPath)
@@ -42,20 +58,22 @@ public enum Planner {
             switch try existingContents(at: location, displayPath: displayPath) {
             case nil: status = .create
             case Data(file.contents.utf8)?: status = .identical
-            default: status = force ? .force : .conflict
+            case let existing? where recorded[file.path] == ContentHash.of(existing): status = .update
+            default: status = force ? .force : recorded[file.path] == nil ? .conflict : .modified
             }
             return PlannedChange(
                 file: file, location: location, displayPath: displayPath, status: status)
         }
-        if changes.contains(where: { $0.status == .conflict }) {
-            changes = changes.map { change in
-                guard change.status == .create else { return change }
-                return PlannedChange(
-                    file: change.file, location: change.location, displayPath: change.displayPath,
-                    status: .skip)
-            }
+    }
+
+    /// The plan when anything is kept: nothing is written, so every write becomes a `skip`.
+    public static func blocked(_ changes: [PlannedChange]) -> [PlannedChange] {
+        changes.map { change in
+            guard change.status.writes else { return change }
+            return PlannedChange(
+                file: change.file, location: change.location, displayPath: change.displayPath,
+                status: .skip)
         }
-        return changes
     }
 
     private static func existingContents(at location: URL, displayPath: String) throws -> Data? {

@@ -34,7 +34,7 @@ enum DestinationResolver {
                 throw UsageError(
                     "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")
             }
-            let display = trimmedDisplay(path)
+            let display = display(path)
             let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
             return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])
         case .into(let packagePath, let target):
@@ -65,7 +65,7 @@ enum DestinationResolver {
                         + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])\n"
                 )
             }
-            let display = trimmedDisplay(packagePath)
+            let display = display(packagePath)
             notes.append(
                 display.isEmpty ? "Next: swift test\n" : "Next: cd \(display) && swift test\n")
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
@@ -86,7 +86,7 @@ enum DestinationResolver {
     }
 
     /// `./QuestionStore/` → `QuestionStore`; `.` → `` (paths are then printed as they are).
-    private static func trimmedDisplay(_ path: String) -> String {
+    static func display(_ path: String) -> String {
         var display = path
         while display.hasPrefix("./") { display.removeFirst(2) }
         while display.count > 1, display.hasSuffix("/") { display.removeLast() }

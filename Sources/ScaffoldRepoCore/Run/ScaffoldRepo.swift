@@ -2,7 +2,8 @@ import Foundation
 
 /// What a run printed and how it ended; the executable prints it and exits with `exitCode`.
 public struct RunResult: Equatable, Sendable {
-    /// 0 done or nothing to do, 1 a file differs and nothing was written, 2 bad input.
+    /// 0 done or nothing to do, 1 a file differs (nothing written) or `--check` found a
+    /// difference, 2 bad input (nothing written).
     public var exitCode: Int32
     public var standardOutput: String
     public var standardError: String
@@ -11,7 +12,7 @@ public struct RunResult: Equatable, Sendable {
 /// The whole command: argv in, files and a `RunResult` out.
 public enum ScaffoldRepo {
     /// The version `--version` prints.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// Runs `scaffold-repo` with `arguments` (without the program name), resolving relative
     /// paths against `currentDirectory`. Never traps: every failure becomes an exit code.
@@ -19,17 +20,28 @@ public enum ScaffoldRepo {
         do {
             switch try ArgumentParser.parse(arguments) {
             case .help:
-                return RunResult(
-                    exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
+                return RunResult(exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
             case .version:
                 return RunResult(
                     exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")
-            case .generate(let request):
-                return try generate(request, currentDirectory: currentDirectory)
+            case .generate(let request, let options):
+                return try generate(request, options, currentDirectory: currentDirectory)
+            case .regen(let directory, let templates, let options):
+                return try regen(directory, templates, options, currentDirectory: currentDirectory)
+            case .destroy(let model, let directory, let options):
+                return try Destroyer.destroy(
+                    model: model, directory: directory, options, currentDirectory: currentDirectory)
+            case .listTemplates(let directory):
+                return try TemplateCommands.list(directory, currentDirectory: currentDirectory)
+            case .ejectTemplates(let directory, let options):
+                let (changes, display) = try TemplateCommands.ejectPlan(
+                    directory, force: options.force, currentDirectory: currentDirectory)
+                return try finish(changes, options, keepingBlocks: true, notes: [
+                    "Edit them, then generate as usual: \(display) overrides the built-ins of the same name.\n"
+                ])
             }
         } catch let error as UsageError {
-            return RunResult(
-                exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
+            return RunResult(exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
         } catch let error as TemplateError {
             return RunResult(
                 exitCode: 2, standardOutput: "",
@@ -41,38 +53,100 @@ public enum ScaffoldRepo {
         }
     }
 
-    private static func generate(_ request: GenerateRequest, currentDirectory: URL) throws
-        -> RunResult
-    {
+    private static func generate(
+        _ request: GenerateRequest, _ options: RunOptions, currentDirectory: URL
+    ) throws -> RunResult {
         let target = try DestinationResolver.resolve(
             request.destination, spec: request.spec, currentDirectory: currentDirectory)
-        let templates = try TemplateSource(
-            overrideDirectory: request.templatesDirectory.map {
-                try DestinationResolver.existingFolder(
-                    $0, option: "--templates", currentDirectory: currentDirectory)
-            })
-        let files = try Renderer.render(request, templates: templates)
-        let changes = try Planner.plan(
-            files, root: target.root, displayRoot: target.displayRoot, force: request.force)
-        var output = changes.map {
-            "\($0.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.displayPath)\n"
+        let explicit = try request.templatesDirectory.map {
+            try DestinationResolver.existingFolder($0, option: "--templates", currentDirectory: currentDirectory)
         }
-        .joined()
-        let conflicts = changes.filter { $0.status == .conflict }
-        guard conflicts.isEmpty else {
+        let templates = PackagePlanner.templates(explicit: explicit, root: target.root)
+        let changes = try PackagePlanner.plan(
+            [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
+            force: options.force)
+        return try finish(
+            changes, options, keepingBlocks: true, notes: target.notes, warnings: templates.warnings())
+    }
+
+    private static func regen(
+        _ directory: String, _ templatesDirectory: String?, _ options: RunOptions,
+        currentDirectory: URL
+    ) throws -> RunResult {
+        let root = try DestinationResolver.existingFolder(
+            directory, option: "regen", currentDirectory: currentDirectory)
+        guard let manifest = try Manifest.load(root: root), !manifest.models.isEmpty else {
+            throw UsageError(
+                "'\(directory)' has no \(Manifest.path): give the folder of a package that "
+                    + "scaffold-repo generated (or generated into)")
+        }
+        let requests = try manifest.models.map { model -> GenerateRequest in
+            guard case .generate(var request, _)? = try? ArgumentParser.parse(model.arguments) else {
+                throw UsageError(
+                    "the manifest's command line for \(model.name) does not parse: "
+                        + "\(model.arguments.joined(separator: " ")); fix \(Manifest.path)")
+            }
+            request.destination =
+                model.target.map { .into(packageDirectory: directory, target: $0) }
+                ?? .standalone(outputDirectory: directory)
+            return request
+        }
+        let explicit = try templatesDirectory.map {
+            try DestinationResolver.existingFolder($0, option: "--templates", currentDirectory: currentDirectory)
+        }
+        let templates = PackagePlanner.templates(explicit: explicit, root: root)
+        let changes = try PackagePlanner.plan(
+            requests, root: root, displayRoot: DestinationResolver.display(directory),
+            templates: templates, force: options.force)
+        return try finish(changes, options, keepingBlocks: false, warnings: templates.warnings())
+    }
+
+    /// Reports the plan and, in `.apply` mode, writes it. With `keepingBlocks`, a kept file
+    /// (conflict or modified) stops every write; without, the other files are still written.
+    static func finish(
+        _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
+        notes: [String] = [], warnings: [String] = []
+    ) throws -> RunResult {
+        let kept = changes.filter(\.status.isKept)
+        let differing = changes.filter(\.status.differs)
+        var errors = warnings.map { $0 + "\n" }
+        var exitCode: Int32 = 0
+        var shown = changes
+        switch options.mode {
+        case .dryRun, .check:
+            if options.mode == .check, !differing.isEmpty {
+                exitCode = 1
+                let stale = differing.count - kept.count
+                errors.append(
+                    "error: \(differing.count) file(s) differ from what would be generated: \(stale) "
+                        + "to create or update, \(kept.count) edited or unknown (modified/conflict).\n")
+            }
+        case .apply:
+            if keepingBlocks, !kept.isEmpty {
+                shown = Planner.blocked(changes)
+                exitCode = 1
+                errors.append(
+                    "error: \(kept.count) existing file(s) differ from the generated ones; nothing was written.\n"
+                        + "Re-run with --force to overwrite them, or move them away first.\n")
+            } else {
+                try Writer.apply(changes)
+                if !kept.isEmpty {
+                    errors.append(
+                        "note: \(kept.count) edited file(s) kept as they are; --force overwrites them.\n")
+                }
+            }
+        }
+        if options.json {
             return RunResult(
-                exitCode: 1, standardOutput: output,
-                standardError: """
-                    error: \(conflicts.count) existing file(s) differ from the generated ones; nothing was written.
-                    Re-run with --force to overwrite them, or move them away first.\n
-                    """)
+                exitCode: exitCode, standardOutput: PlanReport.json(shown, exitCode: exitCode),
+                standardError: errors.joined())
         }
-        try Writer.apply(changes)
-        output += target.notes.joined()
-        let warnings = templates.unusedOverrides().map { name in
-            "warning: --templates file '\(name)' matches no template and was not used; "
-                + "the names are \(BuiltInTemplates.names.joined(separator: ", "))\n"
+        var output = PlanReport.statusLines(shown)
+        if options.mode != .apply {
+            output += PlanReport.diffs(changes)
+        } else if exitCode == 0 {
+            output += notes.joined()
         }
-        return RunResult(exitCode: 0, standardOutput: output, standardError: warnings.joined())
+        return RunResult(exitCode: exitCode, standardOutput: output, standardError: errors.joined())
     }
 }

@@ -4,43 +4,72 @@ import Foundation
 public enum BuiltInTemplates {
     /// The built-in template names, sorted.
     public static var names: [String] { embedded.keys.sorted() }
+
+    /// The first line of an ejected copy of the built-in `name`: a template comment (so it
+    /// renders as nothing) that records which built-in text the copy started from.
+    public static func ejectHeader(for name: String) -> String {
+        "{{! ejected from scaffold-repo's built-in \(name) (fnv1a64 \(ContentHash.of(embedded[name] ?? ""))) }}"
+    }
 }
 
-/// Finds template text: a file in the override folder when there is one, else the built-in.
+/// Finds template text: the first override folder that has the file, else the built-in.
 public struct TemplateSource: Sendable {
-    /// The `--templates` folder, if any.
-    public let overrideDirectory: URL?
+    /// Folders whose files override built-in templates of the same name, first match wins.
+    public let overrideDirectories: [URL]
 
-    public init(overrideDirectory: URL? = nil) {
-        self.overrideDirectory = overrideDirectory
-    }
-
-    /// Files in the override folder that match no built-in template, so are never used.
-    public func unusedOverrides() -> [String] {
-        guard let overrideDirectory,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: overrideDirectory.path)
-        else { return [] }
-        return names.filter { !$0.hasPrefix(".") && BuiltInTemplates.embedded[$0] == nil }.sorted()
+    public init(overrideDirectories: [URL] = []) {
+        self.overrideDirectories = overrideDirectories
     }
 
     /// The parsed template called `name` (for example `Model.swift.tmpl`).
     public func template(named name: String) throws -> Template {
-        if let overrideDirectory {
-            let file = overrideDirectory.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: file.path) {
-                guard let data = FileManager.default.contents(atPath: file.path),
-                    let text = String(data: data, encoding: .utf8)
-                else {
-                    throw UsageError(
-                        "cannot read template \(file.path) as UTF-8 text; fix or remove it")
-                }
-                return try Template(name: file.path, text: text)
+        if let file = overrideFile(named: name) {
+            guard let data = FileManager.default.contents(atPath: file.path),
+                let text = String(data: data, encoding: .utf8)
+            else {
+                throw UsageError("cannot read template \(file.path) as UTF-8 text; fix or remove it")
             }
+            return try Template(name: file.path, text: text)
         }
         guard let text = BuiltInTemplates.embedded[name] else {
-            throw TemplateError(
-                template: name, line: 0, message: "no built-in template of that name")
+            throw TemplateError(template: name, line: 0, message: "no built-in template of that name")
         }
         return try Template(name: "Templates/" + name, text: text)
+    }
+
+    /// The override file used for `name`, if any.
+    public func overrideFile(named name: String) -> URL? {
+        overrideDirectories.lazy.map { $0.appendingPathComponent(name) }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// Whether the override for `name` was ejected from a built-in text that has changed since.
+    public func isDrifted(_ name: String) -> Bool {
+        guard let file = overrideFile(named: name), let data = FileManager.default.contents(atPath: file.path)
+        else { return false }
+        let firstLine = String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let prefix = "{{! ejected from scaffold-repo's built-in \(name) "
+        return firstLine.hasPrefix(prefix) && firstLine != BuiltInTemplates.ejectHeader(for: name)
+    }
+
+    /// Files in the override folders that match no built-in template, so are never used.
+    public func unusedOverrides() -> [String] {
+        overrideDirectories.flatMap { directory in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.filter { !$0.hasPrefix(".") && BuiltInTemplates.embedded[$0] == nil }.sorted()
+        }
+    }
+
+    /// What a run should tell the user about its templates, one line each.
+    public func warnings() -> [String] {
+        let unused = unusedOverrides().map { name in
+            "warning: template file '\(name)' matches no template and was not used; the names are "
+                + BuiltInTemplates.names.joined(separator: ", ")
+        }
+        let drifted = BuiltInTemplates.names.filter(isDrifted).map { name in
+            "warning: \(overrideFile(named: name)?.path ?? name) was ejected from an older built-in "
+                + "\(name); compare it with 'scaffold-repo templates eject <new folder>'"
+        }
+        return unused + drifted
     }
 }

@@ -14,7 +14,7 @@ import Testing
                     Field(name: "text", type: .base(.string)),
                 ]),
             destination: .standalone(outputDirectory: nil))
-        #expect(invocation == .generate(expected))
+        #expect(invocation == .generate(expected, RunOptions()))
     }
 
     @Test func optionsTakeValuesWithSpaceOrEquals() throws {
@@ -26,12 +26,12 @@ import Testing
         ])
 
         #expect(spaced == joined)
-        guard case .generate(let request) = spaced else {
+        guard case .generate(let request, _) = spaced else {
             Issue.record("expected a generate request")
             return
         }
         #expect(request.destination == .standalone(outputDirectory: "Out"))
-        #expect(request.force)
+        #expect(spaced == .generate(request, RunOptions(force: true)))
         #expect(request.templatesDirectory == "T")
     }
 
@@ -39,7 +39,7 @@ import Testing
         let request = try ArgumentParser.parse([
             "Item", "id:UUID", "--into", "App", "--target", "AppCore",
         ])
-        guard case .generate(let generate) = request else {
+        guard case .generate(let generate, _) = request else {
             Issue.record("expected a generate request")
             return
         }
@@ -57,8 +57,8 @@ import Testing
         let plain = try ArgumentParser.parse(["Q", "id:Int"])
         let snapshot = try ArgumentParser.parse(["Q", "id:Int", "--storage", "snapshot"])
 
-        guard case .generate(let plainRequest) = plain,
-            case .generate(let snapshotRequest) = snapshot
+        guard case .generate(let plainRequest, _) = plain,
+            case .generate(let snapshotRequest, _) = snapshot
         else {
             Issue.record("expected generate requests")
             return

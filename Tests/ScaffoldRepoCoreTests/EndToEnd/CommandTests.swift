@@ -21,7 +21,8 @@ import Testing
                 "create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
         #expect(result.standardOutput.hasSuffix("Next: cd QuestionStore && swift test\n"))
         #expect(
-            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 8)
+            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 9)
+        #expect(result.standardOutput.contains("create    QuestionStore/.scaffold/manifest.json\n"))
     }
 
     @Test func aSecondRunIsIdenticalAndWritesNothing() throws {
@@ -33,7 +34,7 @@ import Testing
 
         #expect(second.exitCode == 0)
         let statuses = second.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("Next") }
-        #expect(statuses.count == 8)
+        #expect(statuses.count == 9)
         #expect(statuses.allSatisfy { $0.hasPrefix("identical ") })
     }
 
@@ -51,7 +52,7 @@ import Testing
         #expect(result.exitCode == 1)
         #expect(
             result.standardOutput.contains(
-                "conflict  QuestionStore/Sources/QuestionStore/Question.swift\n"))
+                "modified  QuestionStore/Sources/QuestionStore/Question.swift\n"))
         #expect(result.standardError.contains("nothing was written"))
         #expect(result.standardError.contains("--force"))
         #expect(TestPaths.text(edited) == "// mine\n")
@@ -131,7 +132,7 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(
             try TestPaths.files(below: folder.appendingPathComponent("App")) == [
-                "Package.swift",
+                ".scaffold/manifest.json", "Package.swift",
                 "Sources/AppCore/Item.swift", "Sources/AppCore/ItemListViewModel.swift",
                 "Sources/AppCore/ItemRepository.swift",
                 "Tests/AppCoreTests/ItemRepositoryTests.swift",
@@ -197,7 +198,7 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(
             result.standardError.hasPrefix(
-                "warning: --templates file 'Model.swift' matches no template"))
+                "warning: template file 'Model.swift' matches no template"))
         #expect(result.standardError.contains("Model.swift.tmpl"))
     }
 

@@ -37,11 +37,11 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 @Suite struct GoldenTests {
     @Test(arguments: GoldenCase.all)
     func generatedTreeMatchesTheGolden(golden: GoldenCase) throws {
-        guard case .generate(let request) = try ArgumentParser.parse(golden.arguments) else {
+        guard case .generate(let request, _) = try ArgumentParser.parse(golden.arguments) else {
             Issue.record("\(golden.arguments) is not a generate command")
             return
         }
-        let generated = try Renderer.render(request)
+        let generated = try PackagePlanner.freshFiles(for: request)
         let root = TestPaths.repositoryRoot.appendingPathComponent(golden.root)
 
         if ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1" {
@@ -69,7 +69,7 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 
     @Test(arguments: GoldenCase.all)
     func goldenSourcesAreCompiledAndTestedByThisPackage(golden: GoldenCase) throws {
-        guard case .generate(let request) = try ArgumentParser.parse(golden.arguments) else {
+        guard case .generate(let request, _) = try ArgumentParser.parse(golden.arguments) else {
             return
         }
         let module: String

@@ -49,7 +49,23 @@ import Testing
 
         let changes = try plan(in: root)
 
-        #expect(changes.map(\.status) == [.conflict, .skip])
+        #expect(changes.map(\.status) == [.conflict, .create])
+        #expect(Planner.blocked(changes).map(\.status) == [.conflict, .skip])
+    }
+
+    @Test func aFileStillAsGeneratedIsStaleButAnEditedOneIsModified() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        try Data("old A\n".utf8).write(to: root.appendingPathComponent("a.txt"))
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("edited B\n".utf8).write(to: root.appendingPathComponent("sub/b.txt"))
+        let recorded = ["a.txt": ContentHash.of("old A\n"), "sub/b.txt": ContentHash.of("old B\n")]
+
+        let changes = try Planner.plan(files, root: root, displayRoot: "", force: false, recorded: recorded)
+
+        #expect(changes.map(\.status) == [.update, .modified])
+        #expect(changes.map(\.status.isKept) == [false, true])
     }
 
     @Test func forceOverwritesADifferentFile() throws {

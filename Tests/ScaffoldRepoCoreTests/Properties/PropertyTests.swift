@@ -24,7 +24,7 @@ import Testing
                 Issue.record("refused a valid spec: \(context): \(error)")
                 continue
             }
-            guard case .generate(let request) = invocation else {
+            guard case .generate(let request, _) = invocation else {
                 Issue.record("not a generate command: \(context)")
                 continue
             }

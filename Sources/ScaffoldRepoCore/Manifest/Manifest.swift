@@ -1,0 +1,81 @@
+import Foundation
+
+/// `.scaffold/manifest.json` in a generated package: each model's normalized command line and a
+/// hash of every file generated for it, so a later run can tell a file that is only stale (its
+/// bytes are still what was generated) from one a person edited. No dates, no absolute paths;
+/// models sorted by name, keys sorted.
+public struct Manifest: Codable, Equatable, Sendable {
+    /// Where the manifest lives, relative to the package root.
+    public static let path = ".scaffold/manifest.json"
+
+    /// One model generated into the package.
+    public struct Model: Codable, Equatable, Sendable {
+        /// The model's type name.
+        public var name: String
+        /// The normalized command line that generates it, without paths.
+        public var arguments: [String]
+        /// The target it was generated into with `--into`, or nil for a standalone package.
+        public var target: String?
+        /// Each generated file's path (relative to the package root) and content hash.
+        public var files: [String: String]
+    }
+
+    public var manifestVersion = 1
+    public var models: [Model] = []
+
+    public init() {}
+
+    /// The manifest under `root`, nil when there is none.
+    public static func load(root: URL) throws -> Manifest? {
+        let url = root.appendingPathComponent(path)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            throw UsageError(
+                "\(url.path) is not a scaffold-repo manifest (\(error)); restore it from version "
+                    + "control, or delete it to treat every existing file as unknown")
+        }
+    }
+
+    /// The model called `name`, if it was generated here.
+    public func model(named name: String) -> Model? {
+        models.first { $0.name == name }
+    }
+
+    /// Adds `model`, replacing one of the same name.
+    public mutating func record(_ model: Model) {
+        models.removeAll { $0.name == model.name }
+        models.append(model)
+        models.sort { $0.name < $1.name }
+    }
+
+    /// Removes the model called `name`.
+    public mutating func remove(named name: String) {
+        models.removeAll { $0.name == name }
+    }
+
+    /// The manifest as the file the generator writes.
+    public func file() throws -> GeneratedFile {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let text = String(decoding: try encoder.encode(self), as: UTF8.self)
+        return GeneratedFile(path: Self.path, contents: text + "\n")
+    }
+}
+
+/// A 64-bit FNV-1a hash of a file's bytes, in hex: enough to notice an edit, and the same on
+/// every machine.
+public enum ContentHash {
+    public static func of(_ text: String) -> String {
+        of(Data(text.utf8))
+    }
+
+    public static func of(_ bytes: Data) -> String {
+        let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { hash, byte in
+            (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

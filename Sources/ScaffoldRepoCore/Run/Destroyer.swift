@@ -1,0 +1,69 @@
+import Foundation
+
+/// `scaffold-repo destroy <Model> [DIR]`: removes a model's generated files that still hold
+/// what was generated, keeps the ones a person edited, and updates the manifest.
+enum Destroyer {
+    static func destroy(
+        model: String, directory: String, _ options: RunOptions, currentDirectory: URL
+    ) throws -> RunResult {
+        let root = try DestinationResolver.existingFolder(
+            directory, option: "destroy", currentDirectory: currentDirectory)
+        let display = DestinationResolver.display(directory)
+        guard var manifest = try Manifest.load(root: root) else {
+            throw UsageError("'\(directory)' has no \(Manifest.path); nothing there was generated")
+        }
+        let name = try SpecParser.parseModelName(model)
+        guard let entry = manifest.model(named: name) else {
+            let known = manifest.models.map(\.name).joined(separator: ", ")
+            throw UsageError("no model \(name) in \(Manifest.path); it records: \(known)")
+        }
+        var output = ""
+        var removals: [URL] = []
+        var kept = 0
+        for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
+            let url = root.appendingPathComponent(path)
+            let shown = display.isEmpty ? path : display + "/" + path
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                output += PlanReport.line("missing", shown)
+                continue
+            }
+            if ContentHash.of(data) == hash || options.force {
+                output += PlanReport.line("delete", shown)
+                removals.append(url)
+            } else {
+                output += PlanReport.line("modified", shown + " (kept: edited since it was generated)")
+                kept += 1
+            }
+        }
+        manifest.remove(named: name)
+        let manifestURL = root.appendingPathComponent(Manifest.path)
+        output += PlanReport.line(manifest.models.isEmpty ? "delete" : "update", (display.isEmpty ? "" : display + "/") + Manifest.path)
+        guard options.mode == .apply else {
+            return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+        }
+        for url in removals {
+            try FileManager.default.removeItem(at: url)
+            removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: root)
+        }
+        if manifest.models.isEmpty {
+            try FileManager.default.removeItem(at: manifestURL)
+            removeEmptyFolders(from: manifestURL.deletingLastPathComponent(), upTo: root)
+        } else {
+            try Data(try manifest.file().contents.utf8).write(to: manifestURL, options: .atomic)
+        }
+        let note = kept == 0 ? "" : "note: \(kept) edited file(s) kept; --force removes them too.\n"
+        return RunResult(exitCode: 0, standardOutput: output, standardError: note)
+    }
+
+    /// Removes `folder` and its parents below `root` while they are empty.
+    private static func removeEmptyFolders(from folder: URL, upTo root: URL) {
+        var current = folder.standardizedFileURL
+        let rootPath = root.standardizedFileURL.path
+        while current.path.count > rootPath.count,
+            (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.isEmpty == true
+        {
+            try? FileManager.default.removeItem(at: current)
+            current.deleteLastPathComponent()
+        }
+    }
+}

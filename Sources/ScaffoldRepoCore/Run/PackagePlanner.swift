@@ -1,0 +1,67 @@
+import Foundation
+
+/// Plans one or more models into one package root, with the manifest that records them.
+enum PackagePlanner {
+    /// The changes for `requests` (all into `root`) followed by the manifest's own change.
+    static func plan(
+        _ requests: [GenerateRequest], root: URL, displayRoot: String, templates: TemplateSource,
+        force: Bool
+    ) throws -> [PlannedChange] {
+        var manifest = try Manifest.load(root: root) ?? Manifest()
+        var changes: [PlannedChange] = []
+        for request in requests {
+            let files = try Renderer.render(request, templates: templates)
+            let recorded = manifest.model(named: request.spec.typeName)?.files ?? [:]
+            let modelChanges = try Planner.plan(
+                files, root: root, displayRoot: displayRoot, force: force, recorded: recorded)
+            changes += modelChanges
+            // A kept file keeps its old record: it stays `modified`, or unknown, next time too.
+            var hashes: [String: String] = [:]
+            for change in modelChanges {
+                hashes[change.file.path] =
+                    change.status.isKept
+                    ? recorded[change.file.path] : ContentHash.of(change.file.contents)
+            }
+            manifest.record(entry(for: request, files: hashes))
+        }
+        // The manifest belongs to the generator: a difference is an update, never a conflict.
+        let manifestChange = try Planner.plan(
+            [try manifest.file()], root: root, displayRoot: displayRoot, force: true)
+        return changes
+            + manifestChange.map { change in
+                guard change.status == .force else { return change }
+                return PlannedChange(
+                    file: change.file, location: change.location, displayPath: change.displayPath,
+                    status: .update)
+            }
+    }
+
+    /// Everything a first run writes for `request`: the model's files and a new manifest,
+    /// sorted by path. Goldens compare against this.
+    static func freshFiles(for request: GenerateRequest) throws -> [GeneratedFile] {
+        let files = try Renderer.render(request)
+        var manifest = Manifest()
+        var hashes: [String: String] = [:]
+        for file in files { hashes[file.path] = ContentHash.of(file.contents) }
+        manifest.record(entry(for: request, files: hashes))
+        return (files + [try manifest.file()]).sorted { $0.path < $1.path }
+    }
+
+    private static func entry(for request: GenerateRequest, files: [String: String]) -> Manifest.Model {
+        var target: String?
+        if case .into(_, let name) = request.destination { target = name }
+        return Manifest.Model(
+            name: request.spec.typeName, arguments: SpecFormatter.arguments(for: request),
+            target: target, files: files)
+    }
+
+    /// The template folders for a package: `--templates` first, then its `.scaffold/templates`.
+    static func templates(explicit: URL?, root: URL) -> TemplateSource {
+        let local = root.appendingPathComponent(".scaffold/templates")
+        var isDirectory: ObjCBool = false
+        let hasLocal =
+            FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+        return TemplateSource(overrideDirectories: [explicit, hasLocal ? local : nil].compactMap { $0 })
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// How a plan is shown: status lines (with diffs when nothing is written), or JSON.
+enum PlanReport {
+    /// One line per file, status first, padded so the paths line up.
+    static func statusLines(_ changes: [PlannedChange]) -> String {
+        changes.map { line($0.status.rawValue, $0.displayPath) }.joined()
+    }
+
+    static func line(_ status: String, _ path: String) -> String {
+        status.padding(toLength: max(10, status.count + 1), withPad: " ", startingAt: 0) + path + "\n"
+    }
+
+    /// The unified diff from the disk to the generated file, for each file that differs.
+    static func diffs(_ changes: [PlannedChange]) -> String {
+        changes.filter(\.status.differs).map { change in
+            let old = FileManager.default.contents(atPath: change.location.path)
+                .map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let oldName = change.status == .create ? "/dev/null" : "a/\(change.displayPath)"
+            return UnifiedDiff.make(
+                old: old, new: change.file.contents, oldName: oldName, newName: "b/\(change.displayPath)")
+        }
+        .joined()
+    }
+
+    /// The plan as JSON: `{"exitCode": N, "files": [{"diff", "path", "status"}]}`, keys sorted.
+    static func json(_ changes: [PlannedChange], exitCode: Int32) -> String {
+        struct File: Encodable {
+            let path: String
+            let status: String
+            let diff: String?
+        }
+        struct Report: Encodable {
+            let exitCode: Int32
+            let files: [File]
+        }
+        let files = changes.map { change in
+            File(
+                path: change.displayPath, status: change.status.rawValue,
+                diff: change.status.differs ? diffs([change]) : nil)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Report(exitCode: exitCode, files: files))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
