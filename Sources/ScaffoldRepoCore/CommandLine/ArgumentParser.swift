@@ -80,7 +80,8 @@ public enum ArgumentParser {
             throw UsageError("--dry-run and --check cannot be used together; choose one")
         }
         let options = RunOptions(
-            mode: flags.contains("--check") ? .check : flags.contains("--dry-run") ? .dryRun : .apply,
+            mode: flags.contains("--check")
+                ? .check : flags.contains("--dry-run") ? .dryRun : .apply,
             force: flags.contains("--force"), json: flags.contains("--json"))
         switch command {
         case "regen":
@@ -91,11 +92,13 @@ public enum ArgumentParser {
             guard let model = operands.first, operands.count <= 2 else {
                 throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")
             }
-            return .destroy(model: model, directory: operands.count == 2 ? operands[1] : ".", options)
+            return .destroy(
+                model: model, directory: operands.count == 2 ? operands[1] : ".", options)
         case "templates list":
             return .listTemplates(directory: try single(operands, "templates list [DIR]"))
         case "templates eject":
-            return .ejectTemplates(directory: try single(operands, "templates eject [DIR]"), options)
+            return .ejectTemplates(
+                directory: try single(operands, "templates eject [DIR]"), options)
         default:
             guard let modelName = operands.first else {
                 throw UsageError(
@@ -107,7 +110,8 @@ public enum ArgumentParser {
                 plural: values["--plural"])
             let request = GenerateRequest(
                 spec: spec, destination: try destination(values),
-                templatesDirectory: values["--templates"], storage: try storage(values["--storage"]))
+                templatesDirectory: values["--templates"], storage: try storage(values["--storage"])
+            )
             return .generate(request, options)
         }
     }

@@ -58,7 +58,8 @@ public enum Planner {
             switch try existingContents(at: location, displayPath: displayPath) {
             case nil: status = .create
             case Data(file.contents.utf8)?: status = .identical
-            case let existing? where recorded[file.path] == ContentHash.of(existing): status = .update
+            case let existing? where recorded[file.path] == ContentHash.of(existing):
+                status = .update
             default: status = force ? .force : recorded[file.path] == nil ? .conflict : .modified
             }
             return PlannedChange(

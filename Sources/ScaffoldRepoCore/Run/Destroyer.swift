@@ -31,13 +31,16 @@ enum Destroyer {
                 output += PlanReport.line("delete", shown)
                 removals.append(url)
             } else {
-                output += PlanReport.line("modified", shown + " (kept: edited since it was generated)")
+                output += PlanReport.line(
+                    "modified", shown + " (kept: edited since it was generated)")
                 kept += 1
             }
         }
         manifest.remove(named: name)
         let manifestURL = root.appendingPathComponent(Manifest.path)
-        output += PlanReport.line(manifest.models.isEmpty ? "delete" : "update", (display.isEmpty ? "" : display + "/") + Manifest.path)
+        output += PlanReport.line(
+            manifest.models.isEmpty ? "delete" : "update",
+            (display.isEmpty ? "" : display + "/") + Manifest.path)
         guard options.mode == .apply else {
             return RunResult(exitCode: 0, standardOutput: output, standardError: "")
         }

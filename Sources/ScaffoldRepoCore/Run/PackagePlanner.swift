@@ -47,7 +47,9 @@ enum PackagePlanner {
         return (files + [try manifest.file()]).sorted { $0.path < $1.path }
     }
 
-    private static func entry(for request: GenerateRequest, files: [String: String]) -> Manifest.Model {
+    private static func entry(for request: GenerateRequest, files: [String: String])
+        -> Manifest.Model
+    {
         var target: String?
         if case .into(_, let name) = request.destination { target = name }
         return Manifest.Model(
@@ -62,6 +64,7 @@ enum PackagePlanner {
         let hasLocal =
             FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory)
             && isDirectory.boolValue
-        return TemplateSource(overrideDirectories: [explicit, hasLocal ? local : nil].compactMap { $0 })
+        return TemplateSource(
+            overrideDirectories: [explicit, hasLocal ? local : nil].compactMap { $0 })
     }
 }

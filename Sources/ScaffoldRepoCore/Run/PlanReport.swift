@@ -8,17 +8,20 @@ enum PlanReport {
     }
 
     static func line(_ status: String, _ path: String) -> String {
-        status.padding(toLength: max(10, status.count + 1), withPad: " ", startingAt: 0) + path + "\n"
+        status.padding(toLength: max(10, status.count + 1), withPad: " ", startingAt: 0) + path
+            + "\n"
     }
 
     /// The unified diff from the disk to the generated file, for each file that differs.
     static func diffs(_ changes: [PlannedChange]) -> String {
         changes.filter(\.status.differs).map { change in
-            let old = FileManager.default.contents(atPath: change.location.path)
+            let old =
+                FileManager.default.contents(atPath: change.location.path)
                 .map { String(decoding: $0, as: UTF8.self) } ?? ""
             let oldName = change.status == .create ? "/dev/null" : "a/\(change.displayPath)"
             return UnifiedDiff.make(
-                old: old, new: change.file.contents, oldName: oldName, newName: "b/\(change.displayPath)")
+                old: old, new: change.file.contents, oldName: oldName,
+                newName: "b/\(change.displayPath)")
         }
         .joined()
     }
@@ -41,7 +44,8 @@ enum PlanReport {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Report(exitCode: exitCode, files: files))) ?? Data("{}".utf8)
+        let data =
+            (try? encoder.encode(Report(exitCode: exitCode, files: files))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -20,7 +20,8 @@ public enum ScaffoldRepo {
         do {
             switch try ArgumentParser.parse(arguments) {
             case .help:
-                return RunResult(exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
+                return RunResult(
+                    exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
             case .version:
                 return RunResult(
                     exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")
@@ -36,12 +37,15 @@ public enum ScaffoldRepo {
             case .ejectTemplates(let directory, let options):
                 let (changes, display) = try TemplateCommands.ejectPlan(
                     directory, force: options.force, currentDirectory: currentDirectory)
-                return try finish(changes, options, keepingBlocks: true, notes: [
-                    "Edit them, then generate as usual: \(display) overrides the built-ins of the same name.\n"
-                ])
+                return try finish(
+                    changes, options, keepingBlocks: true,
+                    notes: [
+                        "Edit them, then generate as usual: \(display) overrides the built-ins of the same name.\n"
+                    ])
             }
         } catch let error as UsageError {
-            return RunResult(exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
+            return RunResult(
+                exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
         } catch let error as TemplateError {
             return RunResult(
                 exitCode: 2, standardOutput: "",
@@ -59,14 +63,16 @@ public enum ScaffoldRepo {
         let target = try DestinationResolver.resolve(
             request.destination, spec: request.spec, currentDirectory: currentDirectory)
         let explicit = try request.templatesDirectory.map {
-            try DestinationResolver.existingFolder($0, option: "--templates", currentDirectory: currentDirectory)
+            try DestinationResolver.existingFolder(
+                $0, option: "--templates", currentDirectory: currentDirectory)
         }
         let templates = PackagePlanner.templates(explicit: explicit, root: target.root)
         let changes = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
         return try finish(
-            changes, options, keepingBlocks: true, notes: target.notes, warnings: templates.warnings())
+            changes, options, keepingBlocks: true, notes: target.notes,
+            warnings: templates.warnings())
     }
 
     private static func regen(
@@ -81,7 +87,8 @@ public enum ScaffoldRepo {
                     + "scaffold-repo generated (or generated into)")
         }
         let requests = try manifest.models.map { model -> GenerateRequest in
-            guard case .generate(var request, _)? = try? ArgumentParser.parse(model.arguments) else {
+            guard case .generate(var request, _)? = try? ArgumentParser.parse(model.arguments)
+            else {
                 throw UsageError(
                     "the manifest's command line for \(model.name) does not parse: "
                         + "\(model.arguments.joined(separator: " ")); fix \(Manifest.path)")
@@ -92,7 +99,8 @@ public enum ScaffoldRepo {
             return request
         }
         let explicit = try templatesDirectory.map {
-            try DestinationResolver.existingFolder($0, option: "--templates", currentDirectory: currentDirectory)
+            try DestinationResolver.existingFolder(
+                $0, option: "--templates", currentDirectory: currentDirectory)
         }
         let templates = PackagePlanner.templates(explicit: explicit, root: root)
         let changes = try PackagePlanner.plan(
@@ -119,7 +127,8 @@ public enum ScaffoldRepo {
                 let stale = differing.count - kept.count
                 errors.append(
                     "error: \(differing.count) file(s) differ from what would be generated: \(stale) "
-                        + "to create or update, \(kept.count) edited or unknown (modified/conflict).\n")
+                        + "to create or update, \(kept.count) edited or unknown (modified/conflict).\n"
+                )
             }
         case .apply:
             if keepingBlocks, !kept.isEmpty {
@@ -132,7 +141,8 @@ public enum ScaffoldRepo {
                 try Writer.apply(changes)
                 if !kept.isEmpty {
                     errors.append(
-                        "note: \(kept.count) edited file(s) kept as they are; --force overwrites them.\n")
+                        "note: \(kept.count) edited file(s) kept as they are; --force overwrites them.\n"
+                    )
                 }
             }
         }

@@ -9,8 +9,10 @@ enum TemplateCommands {
     static func list(_ directory: String?, currentDirectory: URL) throws -> RunResult {
         var overrides: [URL] = []
         if let directory {
-            overrides = [try DestinationResolver.existingFolder(
-                directory, option: "templates list", currentDirectory: currentDirectory)]
+            overrides = [
+                try DestinationResolver.existingFolder(
+                    directory, option: "templates list", currentDirectory: currentDirectory)
+            ]
         } else {
             let local = currentDirectory.appendingPathComponent(defaultDirectory)
             if FileManager.default.fileExists(atPath: local.path) { overrides = [local] }
@@ -18,7 +20,8 @@ enum TemplateCommands {
         let source = TemplateSource(overrideDirectories: overrides)
         var output = BuiltInTemplates.names.map { name in
             let status =
-                source.isDrifted(name) ? "drifted" : source.overrideFile(named: name) != nil ? "override" : "built-in"
+                source.isDrifted(name)
+                ? "drifted" : source.overrideFile(named: name) != nil ? "override" : "built-in"
             return PlanReport.line(status, name)
         }
         .joined()
@@ -35,7 +38,8 @@ enum TemplateCommands {
         let files = BuiltInTemplates.names.map { name in
             GeneratedFile(
                 path: name,
-                contents: BuiltInTemplates.ejectHeader(for: name) + "\n" + (BuiltInTemplates.embedded[name] ?? ""))
+                contents: BuiltInTemplates.ejectHeader(for: name) + "\n"
+                    + (BuiltInTemplates.embedded[name] ?? ""))
         }
         let display = DestinationResolver.display(path)
         return (try Planner.plan(files, root: root, displayRoot: display, force: force), display)

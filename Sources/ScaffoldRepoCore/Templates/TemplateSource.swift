@@ -27,12 +27,14 @@ public struct TemplateSource: Sendable {
             guard let data = FileManager.default.contents(atPath: file.path),
                 let text = String(data: data, encoding: .utf8)
             else {
-                throw UsageError("cannot read template \(file.path) as UTF-8 text; fix or remove it")
+                throw UsageError(
+                    "cannot read template \(file.path) as UTF-8 text; fix or remove it")
             }
             return try Template(name: file.path, text: text)
         }
         guard let text = BuiltInTemplates.embedded[name] else {
-            throw TemplateError(template: name, line: 0, message: "no built-in template of that name")
+            throw TemplateError(
+                template: name, line: 0, message: "no built-in template of that name")
         }
         return try Template(name: "Templates/" + name, text: text)
     }
@@ -45,7 +47,8 @@ public struct TemplateSource: Sendable {
 
     /// Whether the override for `name` was ejected from a built-in text that has changed since.
     public func isDrifted(_ name: String) -> Bool {
-        guard let file = overrideFile(named: name), let data = FileManager.default.contents(atPath: file.path)
+        guard let file = overrideFile(named: name),
+            let data = FileManager.default.contents(atPath: file.path)
         else { return false }
         let firstLine = String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let prefix = "{{! ejected from scaffold-repo's built-in \(name) "
@@ -56,7 +59,8 @@ public struct TemplateSource: Sendable {
     public func unusedOverrides() -> [String] {
         overrideDirectories.flatMap { directory in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return names.filter { !$0.hasPrefix(".") && BuiltInTemplates.embedded[$0] == nil }.sorted()
+            return names.filter { !$0.hasPrefix(".") && BuiltInTemplates.embedded[$0] == nil }
+                .sorted()
         }
     }
 

@@ -62,7 +62,8 @@ import Testing
         try Data("edited B\n".utf8).write(to: root.appendingPathComponent("sub/b.txt"))
         let recorded = ["a.txt": ContentHash.of("old A\n"), "sub/b.txt": ContentHash.of("old B\n")]
 
-        let changes = try Planner.plan(files, root: root, displayRoot: "", force: false, recorded: recorded)
+        let changes = try Planner.plan(
+            files, root: root, displayRoot: "", force: false, recorded: recorded)
 
         #expect(changes.map(\.status) == [.update, .modified])
         #expect(changes.map(\.status.isKept) == [false, true])

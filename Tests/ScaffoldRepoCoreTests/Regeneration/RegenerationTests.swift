@@ -1,0 +1,275 @@
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+/// Running again and again: the manifest, --dry-run, --check, --json, regen, destroy, and
+/// template overrides, against temporary folders.
+@Suite struct RegenerationTests {
+    private let question = ["Question", "id:String", "text:String"]
+
+    private func run(_ arguments: [String], in folder: URL) -> RunResult {
+        ScaffoldRepo.run(arguments, currentDirectory: folder)
+    }
+
+    private func text(_ folder: URL, _ path: String) -> String? {
+        TestPaths.text(folder.appendingPathComponent(path))
+    }
+
+    /// Makes the generated `path` look like the output of older templates: new bytes, and the
+    /// manifest's hash for it changed to match.
+    private func makeStale(_ path: String, package: URL) throws {
+        let stale = "// written by older templates\n"
+        try Data(stale.utf8).write(to: package.appendingPathComponent(path))
+        var manifest = try #require(try Manifest.load(root: package))
+        for index in manifest.models.indices where manifest.models[index].files[path] != nil {
+            manifest.models[index].files[path] = ContentHash.of(stale)
+        }
+        try Data(try manifest.file().contents.utf8).write(
+            to: package.appendingPathComponent(Manifest.path))
+    }
+
+    @Test func theManifestRecordsTheNormalizedCommandAndHashesWithoutPaths() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        _ = run(["question", "id:string", "text", "--output", "\(folder.path)/Out"], in: folder)
+
+        let manifest = try #require(text(folder, "Out/.scaffold/manifest.json"))
+        #expect(!manifest.contains(folder.path))
+        let decoded = try #require(try Manifest.load(root: folder.appendingPathComponent("Out")))
+        #expect(
+            decoded.models.map(\.arguments) == [
+                ["Question", "id:String", "text:String", "--storage", "journal"]
+            ])
+        #expect(
+            decoded.models[0].files["Sources/QuestionStore/Question.swift"]
+                == ContentHash.of(text(folder, "Out/Sources/QuestionStore/Question.swift") ?? ""))
+    }
+
+    @Test func dryRunPrintsThePlanWithDiffsAndWritesNothing() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = run(question + ["--dry-run"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("create    QuestionStore/Package.swift\n"))
+        #expect(
+            result.standardOutput.contains("--- /dev/null\n+++ b/QuestionStore/Package.swift\n"))
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
+    @Test func checkIsCleanWhenUpToDateAndFailsWithADiffWhenNot() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+
+        let clean = run(question + ["--check"], in: folder)
+        #expect(clean.exitCode == 0)
+        #expect(clean.standardError == "")
+
+        let model = "QuestionStore/Sources/QuestionStore/Question.swift"
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(model))
+        let dirty = run(question + ["--check"], in: folder)
+        #expect(dirty.exitCode == 1)
+        #expect(dirty.standardOutput.contains("modified  \(model)\n"))
+        #expect(dirty.standardOutput.contains("-// mine\n"))
+        #expect(dirty.standardError.contains("1 edited or unknown"))
+        #expect(text(folder, model) == "// mine\n")
+    }
+
+    @Test func jsonGivesFilesStatusesAndDiffs() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = run(question + ["--dry-run", "--json"], in: folder)
+
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+                as? [String: Any])
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(object["exitCode"] as? Int == 0)
+        #expect(files.count == 9)
+        #expect(files.allSatisfy { $0["status"] as? String == "create" && $0["diff"] is String })
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
+    @Test func generatingAgainWithAnotherSpecUpdatesUneditedFilesWithoutForce() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+
+        let result = run(question + ["note:String?"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput.contains(
+                "update    QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(
+            text(folder, "QuestionStore/Sources/QuestionStore/Question.swift")?.contains("note")
+                == true)
+    }
+
+    @Test func regenUpdatesStaleFilesAndKeepsEditedOnes() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let package = folder.appendingPathComponent("QuestionStore")
+        let repository = "Sources/QuestionStore/QuestionRepository.swift"
+        let model = "Sources/QuestionStore/Question.swift"
+        try makeStale(repository, package: package)
+        try Data("// edited by hand\n".utf8).write(to: package.appendingPathComponent(model))
+
+        let result = run(["regen", "QuestionStore"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("update    QuestionStore/\(repository)\n"))
+        #expect(result.standardOutput.contains("modified  QuestionStore/\(model)\n"))
+        #expect(result.standardError.contains("1 edited file(s) kept"))
+        #expect(text(package, repository)?.contains("public actor QuestionRepository") == true)
+        #expect(text(package, model) == "// edited by hand\n")
+        // Still known as edited on the next run, and --force overwrites it.
+        #expect(
+            run(["regen", "QuestionStore"], in: folder).standardOutput.contains(
+                "modified  QuestionStore/\(model)\n"))
+        let forced = run(["regen", "QuestionStore", "--force"], in: folder)
+        #expect(forced.standardOutput.contains("force     QuestionStore/\(model)\n"))
+        #expect(text(package, model)?.contains("public struct Question") == true)
+    }
+
+    @Test func regenCheckTellsEditedFilesFromStaleOnesAndWritesNothing() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let package = folder.appendingPathComponent("QuestionStore")
+        try makeStale("Sources/QuestionStore/QuestionRepository.swift", package: package)
+        try Data("// edited\n".utf8).write(
+            to: package.appendingPathComponent("Sources/QuestionStore/Question.swift"))
+
+        let result = run(["regen", "QuestionStore", "--check"], in: folder)
+
+        #expect(result.exitCode == 1)
+        #expect(
+            result.standardOutput.contains(
+                "update    QuestionStore/Sources/QuestionStore/QuestionRepository.swift\n"))
+        #expect(
+            result.standardOutput.contains(
+                "modified  QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(result.standardError.contains("2 to create or update, 1 edited or unknown"))
+        #expect(
+            text(package, "Sources/QuestionStore/QuestionRepository.swift")
+                == "// written by older templates\n")
+    }
+
+    @Test func regenWithoutAManifestIsBadInput() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = run(["regen"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("has no .scaffold/manifest.json"))
+    }
+
+    @Test func destroyRemovesUneditedFilesKeepsEditedOnesAndUpdatesTheManifest() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        _ = run(["Item", "id:Int", "--into", ".", "--target", "App"], in: folder)
+        _ = run(["Tag", "id:String", "--into", ".", "--target", "App"], in: folder)
+        try Data("// mine\n".utf8).write(
+            to: folder.appendingPathComponent("Sources/App/Item.swift"))
+
+        let result = run(["destroy", "item"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("delete    Sources/App/ItemRepository.swift\n"))
+        #expect(result.standardOutput.contains("modified  Sources/App/Item.swift (kept"))
+        #expect(result.standardOutput.contains("update    .scaffold/manifest.json\n"))
+        #expect(
+            try TestPaths.files(below: folder.appendingPathComponent("Sources/App")) == [
+                "Item.swift", "Tag.swift", "TagListViewModel.swift", "TagRepository.swift",
+            ])
+        #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Tag"])
+    }
+
+    @Test func destroyingTheLastModelRemovesTheManifestAndEmptyFolders() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+
+        let result = run(["destroy", "Question", "QuestionStore"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(try TestPaths.files(below: folder).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("QuestionStore").path
+            ).isEmpty)
+    }
+
+    @Test func ejectedTemplatesOverrideAndReportDrift() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let package = folder.appendingPathComponent("QuestionStore")
+
+        let eject = run(["templates", "eject"], in: package)
+        #expect(eject.exitCode == 0)
+        #expect(eject.standardOutput.contains("create    .scaffold/templates/Model.swift.tmpl\n"))
+        #expect(
+            run(["templates", "list"], in: package).standardOutput.contains(
+                "override  Model.swift.tmpl\n"))
+        // Ejected and unchanged: regenerating changes nothing.
+        #expect(run(["regen", "--check"], in: package).exitCode == 0)
+
+        let template = package.appendingPathComponent(".scaffold/templates/Model.swift.tmpl")
+        let ejected = try #require(TestPaths.text(template))
+        try Data((ejected + "// Customized by the team.\n").utf8).write(to: template)
+        let regen = run(["regen"], in: package)
+        #expect(regen.standardOutput.contains("update    Sources/QuestionStore/Question.swift\n"))
+        #expect(
+            text(package, "Sources/QuestionStore/Question.swift")?.hasSuffix(
+                "// Customized by the team.\n") == true)
+
+        // The built-in it came from has since changed: the header's hash no longer matches.
+        let drifted = ejected.replacingOccurrences(
+            of: #"fnv1a64 [0-9a-f]{16}"#, with: "fnv1a64 0000000000000000",
+            options: .regularExpression)
+        try Data(drifted.utf8).write(to: template)
+        #expect(
+            run(["templates", "list"], in: package).standardOutput.contains(
+                "drifted   Model.swift.tmpl\n"))
+        #expect(
+            run(["regen"], in: package).standardError.contains(
+                "was ejected from an older built-in Model.swift.tmpl"))
+    }
+
+    @Test func ejectDoesNotOverwriteCustomizedTemplatesWithoutForce() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["templates", "eject", "mine"], in: folder)
+        try Data("// ours\n".utf8).write(to: folder.appendingPathComponent("mine/Model.swift.tmpl"))
+
+        let again = run(["templates", "eject", "mine"], in: folder)
+
+        #expect(again.exitCode == 1)
+        #expect(again.standardOutput.contains("conflict  mine/Model.swift.tmpl\n"))
+        #expect(
+            TestPaths.text(folder.appendingPathComponent("mine/Model.swift.tmpl")) == "// ours\n")
+    }
+
+    @Test func theExamplesAreUpToDateByRegenCheck() throws {
+        let example = TestPaths.repositoryRoot.appendingPathComponent("Examples/QuestionStore")
+
+        let result = ScaffoldRepo.run(
+            ["regen", example.path, "--check"], currentDirectory: TestPaths.repositoryRoot)
+
+        #expect(
+            result.exitCode == 0,
+            "Examples/QuestionStore is stale:\n\(result.standardOutput)\(result.standardError)")
+    }
+}
