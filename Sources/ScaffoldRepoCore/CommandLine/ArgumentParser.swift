@@ -189,8 +189,22 @@ public enum ArgumentParser {
         scaffold-repo: generate a model store (model, actor repository, view-model and tests).
 
         USAGE
-          scaffold-repo <Model> <name:Type>... [--output DIR] [options]
-          scaffold-repo <Model> <name:Type>... --into PACKAGE_DIR --target NAME [options]
+          scaffold-repo <Model> <field>... [--output DIR] [options]
+          scaffold-repo <Model> <field>... --into PACKAGE_DIR --target NAME [options]
+          scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json]
+          scaffold-repo destroy <Model> [DIR] [--dry-run] [--force]
+          scaffold-repo templates list [DIR]
+          scaffold-repo templates eject [DIR] [--force]
+
+        COMMANDS
+          <Model> ...      generate a model store (a package, or into a package's target)
+          regen            re-render every model in DIR's .scaffold/manifest.json (DIR: .)
+                           with the current templates: stale files are updated, edited ones
+                           kept (reported as modified) unless --force
+          destroy          remove a model's generated files that were not edited
+          templates list   the built-in templates, and which DIR (default
+                           .scaffold/templates) overrides or has drifted from
+          templates eject  write the built-in templates to DIR (default .scaffold/templates)
 
         FIELDS  name[:Type][=default]   (quote them in the shell: 'tags:[String]')
           Type        String Int Int64 Double Float Bool Date UUID URL Decimal Data, any case
@@ -210,18 +224,29 @@ public enum ArgumentParser {
           --storage journal   snapshot + append-only journal: fast at any size (default)
           --storage snapshot  one JSON file rewritten on every save: the simple pattern
           --plural NAME       the plural variable name when English rules get it wrong
-          --force             overwrite files whose contents differ
+          --force             overwrite files that differ, edited ones included
+          --dry-run           print the plan and diffs; write nothing; exit 0
+          --check             print the plan and diffs; write nothing; exit 1 if anything differs
+          --json              print the plan (files, statuses, diffs) as JSON
           --templates DIR     use DIR/<name>.tmpl instead of a built-in template of that name
+                              (a package's own .scaffold/templates is used too)
           --help, -h          show this help
           --version           show the version
 
+        STATUSES
+          create, identical, update (stale: still as generated, so updated), modified (edited
+          by hand: kept), conflict (unknown file: kept), force, skip (not written because of a
+          conflict)
+
         EXIT CODES
-          0 done · 1 a file differs (nothing written) · 2 bad input (nothing written)
+          0 done · 1 an edited or unknown file differs (nothing written), or --check found a
+          difference · 2 bad input (nothing written)
 
         EXAMPLES
           scaffold-repo Question id:String text:String
-          scaffold-repo Note id:UUID title body:String? pinned:Bool createdAt:Date --output Notes
+          scaffold-repo Note id:UUID title 'body:String?' pinned:Bool createdAt:Date --output Notes
           scaffold-repo Item id:Int name:String --into ./MyApp --target MyAppCore
+          scaffold-repo regen QuestionStore --check
 
         """
 }

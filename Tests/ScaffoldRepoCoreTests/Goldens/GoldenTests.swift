@@ -85,11 +85,19 @@ struct GoldenCase: Sendable, CustomStringConvertible {
             "declare it in Package.swift: + golden(\"\(module)\", root: \"\(golden.root)\")")
     }
 
-    @Test func theReadmeShowsTheExampleCommand() {
+    @Test func theReadmeShowsTheExampleCommandAndWhatItPrints() throws {
         let readme =
             TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("README.md")) ?? ""
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = ScaffoldRepo.run(
+            ["Question", "id:String", "text:String"], currentDirectory: folder)
 
         #expect(readme.contains("swift run scaffold-repo Question id:String text:String"))
+        #expect(
+            readme.contains("```\n" + result.standardOutput + "```\n"),
+            "README's quick start output is stale")
     }
 
     private func update(root: URL, with generated: [GeneratedFile], golden: GoldenCase) throws {
