@@ -33,6 +33,10 @@ let package = Package(
             dependencies: ["ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "BenchJournal"]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
+        // The workshop's steps, generated with --annotate.
+        + golden("FlashcardStore", root: "Examples/1-SnapshotStore")
+        + golden("LessonStore", root: "Examples/2-JournalStore")
+        + golden("StudyApp", root: "Examples/3-AppIntegration")
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
         + golden("Inventory", root: "Tests/Goldens/into-package/expected")
         + golden("CardStore", root: "Tests/Goldens/snapshot-storage/expected")

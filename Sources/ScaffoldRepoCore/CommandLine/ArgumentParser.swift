@@ -4,13 +4,13 @@ public enum ArgumentParser {
         "--output", "--into", "--target", "--templates", "--storage", "--plural",
     ]
     private static let flagOptions = [
-        "--force", "--dry-run", "--check", "--json", "--help", "-h", "--version",
+        "--force", "--dry-run", "--check", "--json", "--annotate", "--help", "-h", "--version",
     ]
     /// The options each command takes; anything else is refused, not ignored.
     private static let commandOptions: [String: Set<String>] = [
         "generate": [
             "--output", "--into", "--target", "--templates", "--storage", "--plural", "--force",
-            "--dry-run", "--check", "--json",
+            "--dry-run", "--check", "--json", "--annotate",
         ],
         "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
         "destroy": ["--force", "--dry-run", "--check", "--json"],
@@ -110,8 +110,8 @@ public enum ArgumentParser {
                 plural: values["--plural"])
             let request = GenerateRequest(
                 spec: spec, destination: try destination(values),
-                templatesDirectory: values["--templates"], storage: try storage(values["--storage"])
-            )
+                templatesDirectory: values["--templates"], storage: try storage(values["--storage"]),
+                annotate: flags.contains("--annotate"))
             return .generate(request, options)
         }
     }
@@ -224,6 +224,7 @@ public enum ArgumentParser {
           --storage journal   snapshot + append-only journal: fast at any size (default)
           --storage snapshot  one JSON file rewritten on every save: the simple pattern
           --plural NAME       the plural variable name when English rules get it wrong
+          --annotate          add comments that explain the pattern (for workshops)
           --force             overwrite files that differ, edited ones included
           --dry-run           print the plan and diffs; write nothing; exit 0
           --check             print the plan and diffs; write nothing; exit 1 if anything differs

@@ -47,11 +47,14 @@ public struct GenerateRequest: Equatable, Sendable {
     public var templatesDirectory: String?
     /// How the generated repository keeps its values on disk.
     public var storage: Storage
+    /// Add comments that explain the pattern, for workshops.
+    public var annotate: Bool
 
     public init(
         spec: ModelSpec, destination: Destination, templatesDirectory: String? = nil,
-        storage: Storage = .journal
+        storage: Storage = .journal, annotate: Bool = false
     ) {
+        self.annotate = annotate
         self.spec = spec
         self.destination = destination
         self.templatesDirectory = templatesDirectory

@@ -4,7 +4,7 @@ public enum RenderContext {
     /// The context for one model. `module` is the module the generated sources belong to, which
     /// the generated tests import.
     public static func make(
-        for spec: ModelSpec, module: String, storage: Storage = .journal
+        for spec: ModelSpec, module: String, storage: Storage = .journal, annotate: Bool = false
     ) -> [String: TemplateValue] {
         let names = Names(spec)
         let fields = spec.fields.map { fieldContext($0, model: names.type) }
@@ -43,6 +43,7 @@ public enum RenderContext {
             "journalFileName": .text(names.journalFileName),
             "lockFileName": .text(names.lockFileName),
             "journal": .flag(storage == .journal),
+            "annotate": .flag(annotate),
             "module": .text(module),
             "testModule": .text(module + "Tests"),
             "fields": .list(fields),

@@ -43,7 +43,8 @@ public enum Renderer {
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
             ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
         ]
-        let context = RenderContext.make(for: spec, module: module, storage: storage)
+        let context = RenderContext.make(
+            for: spec, module: module, storage: storage, annotate: request.annotate)
         return try outputs.map { output in
             let text = try templates.template(named: output.template).render(context)
             return GeneratedFile(path: output.path, contents: normalized(text))

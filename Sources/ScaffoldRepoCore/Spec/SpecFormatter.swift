@@ -6,6 +6,7 @@ enum SpecFormatter {
         var arguments = [request.spec.typeName] + request.spec.fields.map(token)
         arguments += ["--storage", request.storage.rawValue]
         if let plural = request.spec.plural { arguments += ["--plural", plural] }
+        if request.annotate { arguments.append("--annotate") }
         return arguments
     }
 

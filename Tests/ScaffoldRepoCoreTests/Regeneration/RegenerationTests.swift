@@ -262,14 +262,28 @@ import Testing
             TestPaths.text(folder.appendingPathComponent("mine/Model.swift.tmpl")) == "// ours\n")
     }
 
-    @Test func theExamplesAreUpToDateByRegenCheck() throws {
-        let example = TestPaths.repositoryRoot.appendingPathComponent("Examples/QuestionStore")
+    /// Every package under Examples/ with a manifest: the README's first store and the
+    /// workshop's steps.
+    static let examples: [String] = {
+        let examples = TestPaths.repositoryRoot.appendingPathComponent("Examples")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
+        return names.sorted().filter {
+            FileManager.default.fileExists(atPath: examples.appendingPathComponent("\($0)/\(Manifest.path)").path)
+        }
+    }()
 
-        let result = ScaffoldRepo.run(
-            ["regen", example.path, "--check"], currentDirectory: TestPaths.repositoryRoot)
+    @Test(arguments: examples)
+    func theExamplesAreUpToDateByRegenCheck(example: String) throws {
+        let folder = TestPaths.repositoryRoot.appendingPathComponent("Examples/\(example)")
+
+        let result = ScaffoldRepo.run(["regen", folder.path, "--check"], currentDirectory: TestPaths.repositoryRoot)
 
         #expect(
             result.exitCode == 0,
-            "Examples/QuestionStore is stale:\n\(result.standardOutput)\(result.standardError)")
+            "Examples/\(example) is stale; run scaffold-repo regen Examples/\(example):\n\(result.standardOutput)\(result.standardError)")
+    }
+
+    @Test func theWorkshopHasItsThreeSteps() {
+        #expect(Self.examples.filter { $0.first?.isNumber == true }.count >= 3)
     }
 }

@@ -1,0 +1,24 @@
+import Foundation
+
+/// One Flashcard, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+// Workshop: a struct, not a class. Every copy is independent, so a value handed to the
+// repository actor and one handed back share no mutable state; that is what `Sendable`
+// promises, and the compiler checks it, because every stored property is `Sendable` too.
+public struct Flashcard: Codable, Identifiable, Sendable, Hashable {
+    public var id: UUID
+    public var front: String
+    public var back: String
+
+    public init(
+        id: UUID,
+        front: String,
+        back: String
+    ) {
+        self.id = id
+        self.front = front
+        self.back = back
+    }
+}

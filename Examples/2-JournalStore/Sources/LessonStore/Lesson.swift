@@ -1,0 +1,43 @@
+import Foundation
+
+/// One Lesson, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+// Workshop: a struct, not a class. Every copy is independent, so a value handed to the
+// repository actor and one handed back share no mutable state; that is what `Sendable`
+// promises, and the compiler checks it, because every stored property is `Sendable` too.
+public struct Lesson: Codable, Identifiable, Sendable, Hashable {
+    public var id: UUID
+    public var title: String
+    public var minutes: Int
+    public var tags: [String]
+
+    public init(
+        id: UUID,
+        title: String,
+        minutes: Int = 0,
+        tags: [String] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.minutes = minutes
+        self.tags = tags
+    }
+
+    /// Decodes JSON written before the fields with defaults existed: a missing key takes the
+    /// field's default, so adding such a field never breaks stored data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        minutes =
+            try container.contains(.minutes)
+            ? container.decode(Int.self, forKey: .minutes)
+            : 0
+        tags =
+            try container.contains(.tags)
+            ? container.decode([String].self, forKey: .tags)
+            : []
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// One Card, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+// Workshop: a struct, not a class. Every copy is independent, so a value handed to the
+// repository actor and one handed back share no mutable state; that is what `Sendable`
+// promises, and the compiler checks it, because every stored property is `Sendable` too.
+public struct Card: Codable, Identifiable, Sendable, Hashable {
+    public var id: UUID
+    public var deckID: UUID
+    public var front: String
+    public var back: String
+    public var learned: Bool
+
+    public init(
+        id: UUID,
+        deckID: UUID,
+        front: String,
+        back: String,
+        learned: Bool = false
+    ) {
+        self.id = id
+        self.deckID = deckID
+        self.front = front
+        self.back = back
+        self.learned = learned
+    }
+
+    /// Decodes JSON written before the fields with defaults existed: a missing key takes the
+    /// field's default, so adding such a field never breaks stored data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        deckID = try container.decode(UUID.self, forKey: .deckID)
+        front = try container.decode(String.self, forKey: .front)
+        back = try container.decode(String.self, forKey: .back)
+        learned =
+            try container.contains(.learned)
+            ? container.decode(Bool.self, forKey: .learned)
+            : false
+    }
+}

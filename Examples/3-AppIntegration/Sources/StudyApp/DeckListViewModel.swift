@@ -1,0 +1,51 @@
+import Foundation
+import Observation
+
+/// The state of a screen that lists every ``Deck``.
+///
+/// `@MainActor` because views read it on the main thread; `@Observable` so they update when
+/// ``decks`` or ``error`` change. The repository does the work off the main actor.
+// Workshop: `@MainActor` because SwiftUI reads these properties on the main thread; the
+// repository does its work on its own actor, and each `await` below hops there and back.
+// `@Observable` makes a view that reads `decks` update when it changes, and only then.
+@MainActor
+@Observable
+public final class DeckListViewModel {
+    /// The values, in the repository's order (sorted by id).
+    public private(set) var decks: [Deck] = []
+    /// The error of the last operation that failed; the next one that succeeds clears it.
+    public private(set) var error: (any Error)?
+
+    private let repository: DeckRepository
+
+    public init(repository: DeckRepository) {
+        self.repository = repository
+    }
+
+    /// Reads the values from the repository.
+    public func load() async {
+        decks = await repository.loadAll()
+    }
+
+    /// Saves `deck` (adding or replacing it) and refreshes the list.
+    public func add(_ deck: Deck) async {
+        do {
+            try await repository.save(deck)
+            error = nil
+        } catch {
+            self.error = error
+        }
+        await load()
+    }
+
+    /// Deletes the value with `id` and refreshes the list.
+    public func delete(_ id: UUID) async {
+        do {
+            try await repository.delete(id)
+            error = nil
+        } catch {
+            self.error = error
+        }
+        await load()
+    }
+}
