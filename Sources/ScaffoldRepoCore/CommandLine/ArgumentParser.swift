@@ -110,7 +110,8 @@ public enum ArgumentParser {
                 plural: values["--plural"])
             let request = GenerateRequest(
                 spec: spec, destination: try destination(values),
-                templatesDirectory: values["--templates"], storage: try storage(values["--storage"]),
+                templatesDirectory: values["--templates"],
+                storage: try storage(values["--storage"]),
                 annotate: flags.contains("--annotate"))
             return .generate(request, options)
         }

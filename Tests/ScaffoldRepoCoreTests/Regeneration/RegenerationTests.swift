@@ -268,7 +268,8 @@ import Testing
         let examples = TestPaths.repositoryRoot.appendingPathComponent("Examples")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
         return names.sorted().filter {
-            FileManager.default.fileExists(atPath: examples.appendingPathComponent("\($0)/\(Manifest.path)").path)
+            FileManager.default.fileExists(
+                atPath: examples.appendingPathComponent("\($0)/\(Manifest.path)").path)
         }
     }()
 
@@ -276,11 +277,13 @@ import Testing
     func theExamplesAreUpToDateByRegenCheck(example: String) throws {
         let folder = TestPaths.repositoryRoot.appendingPathComponent("Examples/\(example)")
 
-        let result = ScaffoldRepo.run(["regen", folder.path, "--check"], currentDirectory: TestPaths.repositoryRoot)
+        let result = ScaffoldRepo.run(
+            ["regen", folder.path, "--check"], currentDirectory: TestPaths.repositoryRoot)
 
         #expect(
             result.exitCode == 0,
-            "Examples/\(example) is stale; run scaffold-repo regen Examples/\(example):\n\(result.standardOutput)\(result.standardError)")
+            "Examples/\(example) is stale; run scaffold-repo regen Examples/\(example):\n\(result.standardOutput)\(result.standardError)"
+        )
     }
 
     @Test func theWorkshopHasItsThreeSteps() {

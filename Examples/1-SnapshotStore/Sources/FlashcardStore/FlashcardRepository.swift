@@ -25,6 +25,11 @@ public enum FlashcardRepositoryError: Error, Equatable, CustomStringConvertible 
     }
 }
 
+// Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
+// from outside, every call is an `await`, so two calls never run at once, and there is no lock
+// to forget. None of the methods below awaits anything, so each call runs start to finish
+// without another one slipping in between (no reentrancy surprises).
+
 /// Stores ``Flashcard`` values: in memory for fast reads, in one JSON file for durability.
 ///
 /// An actor runs one call at a time, so concurrent saves cannot race on the cache or the file.
@@ -32,10 +37,6 @@ public enum FlashcardRepositoryError: Error, Equatable, CustomStringConvertible 
 /// returns, by writing a new file and renaming it over the old one, so a crash leaves either
 /// the old file or the new one, never a mix. Simple, but a save costs more as the store grows;
 /// the journal store (`--storage journal`) does not.
-// Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
-// from outside, every call is an `await`, so two calls never run at once, and there is no lock
-// to forget. None of the methods below awaits anything, so each call runs start to finish
-// without another one slipping in between (no reentrancy surprises).
 public actor FlashcardRepository {
     /// The name of the file the repository keeps in its directory.
     public static let fileName = "flashcards.json"

@@ -1,13 +1,14 @@
 import Foundation
 import Observation
 
+// Workshop: `@MainActor` because SwiftUI reads these properties on the main thread; the
+// repository does its work on its own actor, and each `await` below hops there and back.
+// `@Observable` makes a view that reads `lessons` update when it changes, and only then.
+
 /// The state of a screen that lists every ``Lesson``.
 ///
 /// `@MainActor` because views read it on the main thread; `@Observable` so they update when
 /// ``lessons`` or ``error`` change. The repository does the work off the main actor.
-// Workshop: `@MainActor` because SwiftUI reads these properties on the main thread; the
-// repository does its work on its own actor, and each `await` below hops there and back.
-// `@Observable` makes a view that reads `lessons` update when it changes, and only then.
 @MainActor
 @Observable
 public final class LessonListViewModel {

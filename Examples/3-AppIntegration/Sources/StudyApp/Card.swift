@@ -1,12 +1,13 @@
 import Foundation
 
+// Workshop: a struct, not a class. Every copy is independent, so a value handed to the
+// repository actor and one handed back share no mutable state; that is what `Sendable`
+// promises, and the compiler checks it, because every stored property is `Sendable` too.
+
 /// One Card, as the app keeps it in memory and on disk.
 ///
 /// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
 /// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
-// Workshop: a struct, not a class. Every copy is independent, so a value handed to the
-// repository actor and one handed back share no mutable state; that is what `Sendable`
-// promises, and the compiler checks it, because every stored property is `Sendable` too.
 public struct Card: Codable, Identifiable, Sendable, Hashable {
     public var id: UUID
     public var deckID: UUID

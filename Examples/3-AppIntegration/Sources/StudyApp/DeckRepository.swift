@@ -47,6 +47,11 @@ public enum DeckRepositoryError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+// Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
+// from outside, every call is an `await`, so two calls never run at once, and there is no lock
+// to forget. None of the methods below awaits anything, so each call runs start to finish
+// without another one slipping in between (no reentrancy surprises).
+
 /// Stores ``Deck`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///
 /// An actor runs one call at a time, so concurrent saves cannot race on the cache or the files.
@@ -65,10 +70,6 @@ public enum DeckRepositoryError: Error, Equatable, CustomStringConvertible {
 ///   ``DeckRepositoryError/corrupt(file:offset:reason:)`` and the file is left untouched.
 /// - `decks.lock`: holds an advisory lock while the repository is open, so a second
 ///   repository cannot interleave its writes with this one's.
-// Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
-// from outside, every call is an `await`, so two calls never run at once, and there is no lock
-// to forget. None of the methods below awaits anything, so each call runs start to finish
-// without another one slipping in between (no reentrancy surprises).
 public actor DeckRepository {
     /// The version of the snapshot's layout. Raise it when Deck changes incompatibly; a
     /// snapshot with a higher version is refused instead of misread.
