@@ -13,7 +13,7 @@ public enum ArgumentParser {
             "--dry-run", "--check", "--json", "--annotate",
         ],
         "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
-        "destroy": ["--force", "--dry-run", "--check", "--json"],
+        "destroy": ["--force", "--dry-run"],
         "templates list": [],
         "templates eject": ["--force", "--dry-run", "--check", "--json"],
     ]
@@ -203,9 +203,9 @@ public enum ArgumentParser {
                            with the current templates: stale files are updated, edited ones
                            kept (reported as modified) unless --force
           destroy          remove a model's generated files that were not edited
-          templates list   the built-in templates, and which DIR (default
-                           .scaffold/templates) overrides or has drifted from
-          templates eject  write the built-in templates to DIR (default .scaffold/templates)
+          templates list   the built-in templates, and which ones DIR/.scaffold/templates
+                           overrides or has drifted from (DIR: the package folder, default .)
+          templates eject  write the built-in templates to DIR/.scaffold/templates
 
         FIELDS  name[:Type][=default]   (quote them in the shell: 'tags:[String]')
           Type        String Int Int64 Double Float Bool Date UUID URL Decimal Data, any case
@@ -241,8 +241,11 @@ public enum ArgumentParser {
           conflict)
 
         EXIT CODES
-          0 done · 1 an edited or unknown file differs (nothing written), or --check found a
-          difference · 2 bad input (nothing written)
+          0 done (regen: edited files are kept and listed, the rest written) · 1 generating:
+          an edited or unknown file differs (nothing written); --check: something differs ·
+          2 bad input (nothing written)
+
+        Options take a value as --option VALUE or --option=VALUE.
 
         EXAMPLES
           scaffold-repo Question id:String text:String

@@ -29,13 +29,20 @@ public struct Manifest: Codable, Equatable, Sendable {
     public static func load(root: URL) throws -> Manifest? {
         let url = root.appendingPathComponent(path)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let manifest: Manifest
         do {
-            return try JSONDecoder().decode(Manifest.self, from: data)
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
             throw UsageError(
                 "\(url.path) is not a scaffold-repo manifest (\(error)); restore it from version "
                     + "control, or delete it to treat every existing file as unknown")
         }
+        guard manifest.manifestVersion <= Manifest().manifestVersion else {
+            throw UsageError(
+                "\(url.path) was written by a newer scaffold-repo (manifest version "
+                    + "\(manifest.manifestVersion)); update scaffold-repo")
+        }
+        return manifest
     }
 
     /// The model called `name`, if it was generated here.

@@ -74,7 +74,11 @@ public struct Names: Equatable, Sendable {
         "leaf": "leaves", "knife": "knives", "life": "lives", "wife": "wives", "half": "halves",
         "shelf": "shelves", "wolf": "wolves", "analysis": "analyses", "crisis": "crises",
         "thesis": "theses", "criterion": "criteria", "phenomenon": "phenomena", "quiz": "quizzes",
-        "index": "indices", "matrix": "matrices", "vertex": "vertices",
+        "index": "indices", "matrix": "matrices", "vertex": "vertices", "datum": "data",
+        // Words whose plural is the word itself get a distinct name for the list.
+        "news": "newsItems", "series": "seriesItems", "species": "speciesItems",
+        "sheep": "sheepItems", "fish": "fishItems", "information": "informationItems",
+        "equipment": "equipmentItems",
     ]
 
     /// The English plural of the last word: `category` → `categories`, `box` → `boxes`,

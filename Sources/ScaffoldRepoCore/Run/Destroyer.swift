@@ -19,7 +19,7 @@ enum Destroyer {
         }
         var output = ""
         var removals: [URL] = []
-        var kept = 0
+        var kept: [String: String] = [:]
         for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
             let url = root.appendingPathComponent(path)
             let shown = display.isEmpty ? path : display + "/" + path
@@ -33,10 +33,18 @@ enum Destroyer {
             } else {
                 output += PlanReport.line(
                     "modified", shown + " (kept: edited since it was generated)")
-                kept += 1
+                kept[path] = hash
             }
         }
-        manifest.remove(named: name)
+        // Kept files stay recorded, so a later `destroy --force` can still remove them.
+        if kept.isEmpty {
+            manifest.remove(named: name)
+        } else {
+            manifest.record(
+                Manifest.Model(
+                    name: entry.name, arguments: entry.arguments, target: entry.target, files: kept)
+            )
+        }
         let manifestURL = root.appendingPathComponent(Manifest.path)
         output += PlanReport.line(
             manifest.models.isEmpty ? "delete" : "update",
@@ -54,7 +62,10 @@ enum Destroyer {
         } else {
             try Data(try manifest.file().contents.utf8).write(to: manifestURL, options: .atomic)
         }
-        let note = kept == 0 ? "" : "note: \(kept) edited file(s) kept; --force removes them too.\n"
+        let note =
+            kept.isEmpty
+            ? ""
+            : "note: \(kept.count) edited file(s) kept, and still recorded; --force removes them too.\n"
         return RunResult(exitCode: 0, standardOutput: output, standardError: note)
     }
 

@@ -59,7 +59,7 @@ enum PackagePlanner {
 
     /// The template folders for a package: `--templates` first, then its `.scaffold/templates`.
     static func templates(explicit: URL?, root: URL) -> TemplateSource {
-        let local = root.appendingPathComponent(".scaffold/templates")
+        let local = root.appendingPathComponent(TemplateCommands.defaultDirectory)
         var isDirectory: ObjCBool = false
         let hasLocal =
             FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory)

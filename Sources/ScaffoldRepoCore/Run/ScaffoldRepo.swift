@@ -81,10 +81,14 @@ public enum ScaffoldRepo {
     ) throws -> RunResult {
         let root = try DestinationResolver.existingFolder(
             directory, option: "regen", currentDirectory: currentDirectory)
-        guard let manifest = try Manifest.load(root: root), !manifest.models.isEmpty else {
+        guard let manifest = try Manifest.load(root: root) else {
             throw UsageError(
                 "'\(directory)' has no \(Manifest.path): give the folder of a package that "
                     + "scaffold-repo generated (or generated into)")
+        }
+        guard !manifest.models.isEmpty else {
+            throw UsageError(
+                "the manifest in '\(directory)' records no models; nothing to regenerate")
         }
         let requests = try manifest.models.map { model -> GenerateRequest in
             guard case .generate(var request, _)? = try? ArgumentParser.parse(model.arguments)

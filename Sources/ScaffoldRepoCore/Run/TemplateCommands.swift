@@ -2,22 +2,14 @@ import Foundation
 
 /// `scaffold-repo templates list [DIR]` and `scaffold-repo templates eject [DIR]`.
 enum TemplateCommands {
-    /// Where ejected templates go, and where a package's overrides are looked for.
+    /// Where, in a package, ejected templates go and overrides are looked for.
     static let defaultDirectory = ".scaffold/templates"
 
-    /// Every built-in template, and whether DIR (default `.scaffold/templates`) overrides it.
+    /// Every built-in template, and whether the package's `.scaffold/templates` overrides it.
     static func list(_ directory: String?, currentDirectory: URL) throws -> RunResult {
-        var overrides: [URL] = []
-        if let directory {
-            overrides = [
-                try DestinationResolver.existingFolder(
-                    directory, option: "templates list", currentDirectory: currentDirectory)
-            ]
-        } else {
-            let local = currentDirectory.appendingPathComponent(defaultDirectory)
-            if FileManager.default.fileExists(atPath: local.path) { overrides = [local] }
-        }
-        let source = TemplateSource(overrideDirectories: overrides)
+        let root = try DestinationResolver.existingFolder(
+            directory ?? ".", option: "templates list", currentDirectory: currentDirectory)
+        let source = PackagePlanner.templates(explicit: nil, root: root)
         var output = BuiltInTemplates.names.map { name in
             let status =
                 source.isDrifted(name)
@@ -29,11 +21,13 @@ enum TemplateCommands {
         return RunResult(exitCode: 0, standardOutput: output, standardError: "")
     }
 
-    /// The plan that writes every built-in template, marked with the built-in it came from.
+    /// The plan that writes every built-in template into the package's `.scaffold/templates`,
+    /// each marked with the built-in it came from.
     static func ejectPlan(
         _ directory: String?, force: Bool, currentDirectory: URL
     ) throws -> (changes: [PlannedChange], display: String) {
-        let path = directory ?? defaultDirectory
+        let package = directory.map { DestinationResolver.display($0) } ?? ""
+        let path = package.isEmpty ? defaultDirectory : package + "/" + defaultDirectory
         let root = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
         let files = BuiltInTemplates.names.map { name in
             GeneratedFile(

@@ -48,7 +48,8 @@ enum DefaultParser {
             guard isDecimalNumber(text), let value = Double(text), value.isFinite else {
                 let example =
                     base == .date
-                    ? "seconds since 1970, for example 0" : "a number, for example 0.5"
+                    ? "seconds since 1970, for example 0"
+                    : "a plain number such as 0.5 or -3 (no exponent)"
                 throw refuse("write \(example)")
             }
             return .number(String(value))

@@ -1,10 +1,10 @@
 /// Rules for the names that become Swift identifiers in generated code.
 enum Identifier {
-    /// ASCII letters, digits and `_`, not starting with a digit.
+    /// ASCII letters, digits and `_`, not starting with a digit, not only `_`.
     static func isValid(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else {
-            return false
-        }
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first),
+            name.contains(where: { $0 != "_" })
+        else { return false }
         return name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
                 || $0 == "_"
@@ -55,9 +55,10 @@ extension Identifier {
         "cache", "changed", "directory", "error", "files", "repository", "update",
     ]
 
-    /// Field names that clash with what every model has: `hashValue` from `Hashable`, and
-    /// `self`, which as an initializer parameter would hide the model being built.
-    static let reservedFieldNames: Set<String> = ["hashValue", "self"]
+    /// Field names that clash with what every model has: `hashValue` from `Hashable`,
+    /// `CodingKeys` from `Codable`, and `self`, which as an initializer parameter would hide the
+    /// model being built.
+    static let reservedFieldNames: Set<String> = ["CodingKeys", "hashValue", "self"]
 }
 
 /// Finds the likely intended word for a typo.

@@ -64,6 +64,23 @@ public indirect enum FieldType: Equatable, Sendable {
         }
     }
 
+    /// Whether this is a nested enum.
+    var isEnumeration: Bool {
+        if case .enumeration = self { return true }
+        return false
+    }
+
+    /// The same type with its nested enum named `name`.
+    func renamingEnum(to name: String) -> FieldType {
+        switch self {
+        case .base: self
+        case .enumeration(_, let cases): .enumeration(name: name, cases: cases)
+        case .optional(let inner): .optional(inner.renamingEnum(to: name))
+        case .array(let inner): .array(inner.renamingEnum(to: name))
+        case .dictionary(let inner): .dictionary(inner.renamingEnum(to: name))
+        }
+    }
+
     /// Every type this one is made of, itself included.
     var allTypes: [FieldType] {
         switch self {

@@ -20,6 +20,16 @@ public enum SpecParser {
             }
             fields.append(field)
         }
+        // A nested enum may not share its name with a field (`Status` beside `status:enum(…)`).
+        fields = fields.map { field in
+            guard
+                case .enumeration(let name, _)? = field.type.allTypes.first(where: \.isEnumeration),
+                fields.contains(where: { $0.name == name })
+            else { return field }
+            return Field(
+                name: field.name, type: field.type.renamingEnum(to: name + "Kind"),
+                defaultValue: field.defaultValue)
+        }
         let enumNames = fields.flatMap(\.type.allTypes).compactMap { type -> String? in
             if case .enumeration(let name, _) = type { return name }
             return nil
@@ -44,7 +54,7 @@ public enum SpecParser {
         guard case .base(let idType) = id.type, BaseType.idTypes.contains(idType) else {
             let allowed = BaseType.idTypes.map { "id:\($0.rawValue)" }.joined(separator: ", ")
             throw UsageError(
-                "'id:\(id.type.swiftSpelling)' cannot be an id; use one of \(allowed)")
+                "'id:\(SpecFormatter.spelling(id.type))' cannot be an id; use one of \(allowed)")
         }
         guard id.defaultValue == nil else {
             throw UsageError("the id field cannot have a default: every value needs its own id")
@@ -80,7 +90,7 @@ public enum SpecParser {
         }
         guard Identifier.isValid(token), token.contains(where: \.isLetter) else {
             throw UsageError(
-                "model name '\(token)' is not a Swift type name; use letters, digits and '_', "
+                "model name '\(token)' is not a Swift type name; use ASCII letters, digits and '_', "
                     + "starting with a letter, for example Question")
         }
         let name = Names.typeName(fromAnyCase: token)
@@ -89,7 +99,7 @@ public enum SpecParser {
         }
         guard !Identifier.reservedTypeNames.contains(name) else {
             throw UsageError(
-                "model name '\(token)' is a type the generated code uses, and would hide it; "
+                "model name '\(token)' is a name the generated code uses, and would hide it; "
                     + "choose another name, for example \(name)Record")
         }
         return name
@@ -104,13 +114,13 @@ public enum SpecParser {
         }
         guard Identifier.isValid(name) else {
             throw UsageError(
-                "field name '\(name)' in '\(token)' is not a Swift identifier; use letters, digits "
-                    + "and '_', starting with a letter, for example createdAt")
+                "field name '\(name)' in '\(token)' is not a Swift identifier; use ASCII letters, "
+                    + "digits and '_', starting with a letter, for example createdAt")
         }
         guard !Identifier.reservedFieldNames.contains(name) else {
             throw UsageError(
                 "field name '\(name)' in '\(token)' clashes with a member every model has; "
-                    + "choose another name, for example \(name)Value")
+                    + "choose another name")
         }
         let type =
             try typeText.map { try parseType($0, field: name, modelName: modelName, in: token) }
@@ -193,7 +203,7 @@ public enum SpecParser {
             .map { " Did you mean \($0)?" } ?? ""
         throw UsageError(
             "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "
-                + "[T] array, [String:T] dictionary, enum(a,b)")
+                + "[T] array, [String:T] dictionary, enum(a,b) (quote such fields in the shell)")
     }
 
     private static func topLevelColon(in text: String) -> String.Index? {

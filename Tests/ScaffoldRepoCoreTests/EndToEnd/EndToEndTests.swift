@@ -80,7 +80,7 @@ import Testing
         #expect(result.output == "")
         #expect(
             result.errors
-                == "error: unknown type 'Strng' in 'id:Strng'. Did you mean String? Types: String, Int, Int64, Double, Float, Bool, Date, UUID, URL, Decimal, Data; T? optional, [T] array, [String:T] dictionary, enum(a,b)\n"
+                == "error: unknown type 'Strng' in 'id:Strng'. Did you mean String? Types: String, Int, Int64, Double, Float, Bool, Date, UUID, URL, Decimal, Data; T? optional, [T] array, [String:T] dictionary, enum(a,b) (quote such fields in the shell)\n"
         )
         #expect(try TestPaths.files(below: folder).isEmpty)
     }

@@ -193,6 +193,10 @@ import Testing
             try TestPaths.files(below: folder.appendingPathComponent("Sources/App")) == [
                 "Item.swift", "Tag.swift", "TagListViewModel.swift", "TagRepository.swift",
             ])
+        // The edited file stays recorded, so destroy --force can still remove it.
+        #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Item", "Tag"])
+        let forced = run(["destroy", "Item", "--force"], in: folder)
+        #expect(forced.standardOutput.contains("delete    Sources/App/Item.swift\n"))
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Tag"])
     }
 
@@ -252,14 +256,18 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         _ = run(["templates", "eject", "mine"], in: folder)
-        try Data("// ours\n".utf8).write(to: folder.appendingPathComponent("mine/Model.swift.tmpl"))
+        try Data("// ours\n".utf8).write(
+            to: folder.appendingPathComponent("mine/.scaffold/templates/Model.swift.tmpl"))
 
         let again = run(["templates", "eject", "mine"], in: folder)
 
         #expect(again.exitCode == 1)
-        #expect(again.standardOutput.contains("conflict  mine/Model.swift.tmpl\n"))
         #expect(
-            TestPaths.text(folder.appendingPathComponent("mine/Model.swift.tmpl")) == "// ours\n")
+            again.standardOutput.contains("conflict  mine/.scaffold/templates/Model.swift.tmpl\n"))
+        #expect(
+            TestPaths.text(
+                folder.appendingPathComponent("mine/.scaffold/templates/Model.swift.tmpl"))
+                == "// ours\n")
     }
 
     /// Every package under Examples/ with a manifest: the README's first store and the

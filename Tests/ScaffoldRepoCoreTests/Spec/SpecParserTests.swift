@@ -75,6 +75,13 @@ import Testing
         #expect(spec.fields.map(\.type.swiftSpelling) == ["Int", "ErrorKind", "QuestionKind"])
     }
 
+    @Test func anEnumNamedLikeAFieldIsNamedKind() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Post", fieldTokens: ["id:Int", "status:enum(a,b)=a", "Status:String"])
+
+        #expect(spec.fields[1].type == .enumeration(name: "StatusKind", cases: ["a", "b"]))
+    }
+
     @Test func keywordFieldNamesAreAllowed() throws {
         let spec = try SpecParser.parse(
             modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
@@ -102,6 +109,9 @@ import Testing
         (["id:String", "2nd:String"], "field name '2nd'"),
         (["id:String", "my-field:String"], "field name 'my-field'"),
         (["id:String", "self:String"], "field name 'self'"),
+        (["id:String", "CodingKeys:String"], "field name 'CodingKeys'"),
+        (["id:String", "_"], "field name '_'"),
+        (["id:enum(a,b)"], "'id:enum(a,b)' cannot be an id"),
         (
             ["id:String", "tags:[Strin]"],
             "unknown type 'Strin' in 'tags:[Strin]'. Did you mean String?"
@@ -152,7 +162,7 @@ import Testing
         #expect {
             try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])
         } throws: { error in
-            (error as? UsageError)?.message.contains("is a type the generated code uses") == true
+            (error as? UsageError)?.message.contains("is a name the generated code uses") == true
         }
     }
 

@@ -30,13 +30,13 @@ public struct Lesson: Codable, Identifiable, Sendable, Hashable {
     /// field's default, so adding such a field never breaks stored data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(UUID.self, forKey: .id)
-        title = try container.decode(String.self, forKey: .title)
-        minutes =
+        self.id = try container.decode(UUID.self, forKey: .id)
+        self.title = try container.decode(String.self, forKey: .title)
+        self.minutes =
             try container.contains(.minutes)
             ? container.decode(Int.self, forKey: .minutes)
             : 0
-        tags =
+        self.tags =
             try container.contains(.tags)
             ? container.decode([String].self, forKey: .tags)
             : []

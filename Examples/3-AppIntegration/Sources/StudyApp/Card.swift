@@ -33,11 +33,11 @@ public struct Card: Codable, Identifiable, Sendable, Hashable {
     /// field's default, so adding such a field never breaks stored data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(UUID.self, forKey: .id)
-        deckID = try container.decode(UUID.self, forKey: .deckID)
-        front = try container.decode(String.self, forKey: .front)
-        back = try container.decode(String.self, forKey: .back)
-        learned =
+        self.id = try container.decode(UUID.self, forKey: .id)
+        self.deckID = try container.decode(UUID.self, forKey: .deckID)
+        self.front = try container.decode(String.self, forKey: .front)
+        self.back = try container.decode(String.self, forKey: .back)
+        self.learned =
             try container.contains(.learned)
             ? container.decode(Bool.self, forKey: .learned)
             : false

@@ -192,13 +192,14 @@ public actor CardRepository {
         files = nil
     }
 
+    // Workshop: the journal is what makes a save cost the same at any size: one short line is
+    // appended and synced, instead of every value being rewritten. The cache changes only
+    // after the disk has the change, so memory never claims what a crash would lose.
+
     /// Appends `record` to the journal and applies it. Writes a snapshot of the changed store
     /// instead when the journal would outgrow the snapshot, or when the record saves at least
     /// as many values as the store holds (encoding them costs about as much as the snapshot).
     /// Either way the change is on disk before the cache shows it.
-    // Workshop: the journal is what makes a save cost the same at any size: one short line is
-    // appended and synced, instead of every value being rewritten. The cache changes only
-    // after the disk has the change, so memory never claims what a crash would lose.
     private func write(_ record: JournalRecord) throws {
         guard let files else { throw CardRepositoryError.closed }
         if let saved = record.save?.count, saved >= cache.count {
@@ -290,7 +291,6 @@ public actor CardRepository {
         }
         // Workshop: a crash in the middle of an append leaves a line without its newline. The
         // save that wrote it never returned, so dropping it loses nothing anyone was promised.
-        // What follows the last newline is a record whose append was cut short: it is dropped.
         return (offset - data.startIndex, data.count)
     }
 
@@ -460,6 +460,7 @@ public actor CardRepository {
         // Workshop: rename(2) replaces a file atomically: readers, and a crash, see the old
         // snapshot or the new one, never half of one. Syncing the file first makes sure the
         // new one is complete on disk; syncing the folder makes the rename itself durable.
+
         /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
         func replaceSnapshot(with data: Data) throws {
             let temporary = snapshotURL.appendingPathExtension("tmp")

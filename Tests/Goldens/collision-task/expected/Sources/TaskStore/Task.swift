@@ -32,12 +32,12 @@ public struct Task: Codable, Identifiable, Sendable, Hashable {
     /// field's default, so adding such a field never breaks stored data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
-        title = try container.decode(String.self, forKey: .title)
-        status =
+        self.id = try container.decode(Int.self, forKey: .id)
+        self.title = try container.decode(String.self, forKey: .title)
+        self.status =
             try container.contains(.status)
             ? container.decode(Status.self, forKey: .status)
             : .todo
-        result = try container.decodeIfPresent(String.self, forKey: .result)
+        self.result = try container.decodeIfPresent(String.self, forKey: .result)
     }
 }

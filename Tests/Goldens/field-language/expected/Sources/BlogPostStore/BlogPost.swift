@@ -37,6 +37,8 @@ public struct BlogPost: Codable, Identifiable, Sendable, Hashable {
     public var `in`: Double
     public var `operator`: String
     public var `Type`: Int
+    public var container: Int
+    public var decoder: String
     public var link: URL
     public var due: Date
     public var owner: UUID?
@@ -61,6 +63,8 @@ public struct BlogPost: Codable, Identifiable, Sendable, Hashable {
         `in`: Double,
         `operator`: String,
         `Type`: Int,
+        container: Int,
+        decoder: String,
         link: URL = URL(string: "https://example.com")!,
         due: Date = Date(timeIntervalSince1970: 0.0),
         owner: UUID? = nil
@@ -84,6 +88,8 @@ public struct BlogPost: Codable, Identifiable, Sendable, Hashable {
         self.`in` = `in`
         self.`operator` = `operator`
         self.`Type` = `Type`
+        self.container = container
+        self.decoder = decoder
         self.link = link
         self.due = due
         self.owner = owner
@@ -93,52 +99,54 @@ public struct BlogPost: Codable, Identifiable, Sendable, Hashable {
     /// field's default, so adding such a field never breaks stored data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(UUID.self, forKey: .id)
-        title =
+        self.id = try container.decode(UUID.self, forKey: .id)
+        self.title =
             try container.contains(.title)
             ? container.decode(String.self, forKey: .title)
             : "Untitled"
-        body = try container.decodeIfPresent(String.self, forKey: .body)
-        views =
+        self.body = try container.decodeIfPresent(String.self, forKey: .body)
+        self.views =
             try container.contains(.views)
             ? container.decode(Int.self, forKey: .views)
             : 0
-        big = try container.decode(Int64.self, forKey: .big)
-        ratio =
+        self.big = try container.decode(Int64.self, forKey: .big)
+        self.ratio =
             try container.contains(.ratio)
             ? container.decode(Float.self, forKey: .ratio)
             : 0.5
-        price =
+        self.price =
             try container.contains(.price)
             ? container.decode(Decimal.self, forKey: .price)
             : Decimal(sign: .plus, exponent: -2, significand: 999)
-        raw = try container.decode(Data.self, forKey: .raw)
-        tags =
+        self.raw = try container.decode(Data.self, forKey: .raw)
+        self.tags =
             try container.contains(.tags)
             ? container.decode([String].self, forKey: .tags)
             : []
-        scores = try container.decode([String: Int].self, forKey: .scores)
-        notes = try container.decodeIfPresent([String].self, forKey: .notes)
-        status =
+        self.scores = try container.decode([String: Int].self, forKey: .scores)
+        self.notes = try container.decodeIfPresent([String].self, forKey: .notes)
+        self.status =
             try container.contains(.status)
             ? container.decode(Status.self, forKey: .status)
             : .draft
-        kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
-        `default` = try container.decode(String.self, forKey: .`default`)
-        `class` = try container.decode(Int.self, forKey: .`class`)
-        `func` = try container.decode(Bool.self, forKey: .`func`)
-        `in` = try container.decode(Double.self, forKey: .`in`)
-        `operator` = try container.decode(String.self, forKey: .`operator`)
-        `Type` = try container.decode(Int.self, forKey: .`Type`)
-        link =
+        self.kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
+        self.`default` = try container.decode(String.self, forKey: .`default`)
+        self.`class` = try container.decode(Int.self, forKey: .`class`)
+        self.`func` = try container.decode(Bool.self, forKey: .`func`)
+        self.`in` = try container.decode(Double.self, forKey: .`in`)
+        self.`operator` = try container.decode(String.self, forKey: .`operator`)
+        self.`Type` = try container.decode(Int.self, forKey: .`Type`)
+        self.container = try container.decode(Int.self, forKey: .container)
+        self.decoder = try container.decode(String.self, forKey: .decoder)
+        self.link =
             try container.contains(.link)
             ? container.decode(URL.self, forKey: .link)
             : URL(string: "https://example.com")!
-        due =
+        self.due =
             try container.contains(.due)
             ? container.decode(Date.self, forKey: .due)
             : Date(timeIntervalSince1970: 0.0)
-        owner =
+        self.owner =
             try container.contains(.owner)
             ? container.decodeIfPresent(UUID.self, forKey: .owner)
             : nil

@@ -26,6 +26,8 @@ enum BlogPostTestSupport {
             in: Double(number * 1_000 + revision) + 0.5,
             operator: "operator-\(number)-\(revision)",
             Type: number * 1_000 + revision,
+            container: number * 1_000 + revision,
+            decoder: "decoder-\(number)-\(revision)",
             link: URL(fileURLWithPath: "/link/\(number)/\(revision)"),
             due: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
             owner: sampleUUID(number * 1_000 + revision)

@@ -23,9 +23,9 @@ public struct Person: Codable, Identifiable, Sendable, Hashable {
     /// field's default, so adding such a field never breaks stored data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        name = try container.decode(String.self, forKey: .name)
-        nickname =
+        self.id = try container.decode(String.self, forKey: .id)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.nickname =
             try container.contains(.nickname)
             ? container.decodeIfPresent(String.self, forKey: .nickname)
             : nil
