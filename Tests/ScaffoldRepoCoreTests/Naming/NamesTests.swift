@@ -34,6 +34,7 @@ import Testing
         ("match", "matches"), ("question", "questions"), ("person", "people"),
         ("blogPerson", "blogPeople"),
         ("child", "children"), ("leaf", "leaves"), ("userID", "userIDs"), ("index", "indices"),
+        ("news", "newsItems"), ("series", "seriesItems"),
     ])
     func pluralsFollowEnglishSpelling(singular: String, plural: String) {
         #expect(Names.plural(of: singular) == plural)

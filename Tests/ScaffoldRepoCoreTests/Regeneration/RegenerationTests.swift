@@ -172,6 +172,24 @@ import Testing
         #expect(result.standardError.contains("has no .scaffold/manifest.json"))
     }
 
+    @Test(arguments: [
+        (#"{"manifestVersion":99,"models":[]}"#, "written by a newer scaffold-repo"),
+        (#"{"manifestVersion":1,"models":[]}"#, "records no models"),
+        ("not json", "is not a scaffold-repo manifest"),
+    ])
+    func aManifestThatCannotBeUsedIsBadInput(manifest: String, message: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(".scaffold"), withIntermediateDirectories: true)
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent(Manifest.path))
+
+        let result = run(["regen"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains(message))
+    }
+
     @Test func destroyRemovesUneditedFilesKeepsEditedOnesAndUpdatesTheManifest() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
