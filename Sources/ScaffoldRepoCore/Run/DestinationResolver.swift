@@ -49,8 +49,12 @@ enum DestinationResolver {
             let sources = try? existingFolder(
                 "Sources/\(target)", option: "--target", currentDirectory: root)
             guard sources != nil else {
+                let folders =
+                    (try? FileManager.default.contentsOfDirectory(
+                        atPath: root.appendingPathComponent("Sources").path))?.sorted() ?? []
+                let known = folders.isEmpty ? "" : " (it has: \(folders.joined(separator: ", ")))"
                 throw UsageError(
-                    "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'; "
+                    "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'\(known); "
                         + "give the name of one of its targets")
             }
             var notes: [String] = []

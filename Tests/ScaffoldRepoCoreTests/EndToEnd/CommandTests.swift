@@ -154,12 +154,15 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         try Data().write(to: folder.appendingPathComponent("Package.swift"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
 
         let result = ScaffoldRepo.run(
             ["Item", "id:Int", "--into", ".", "--target", "Missing"], currentDirectory: folder)
 
         #expect(result.exitCode == 2)
-        #expect(result.standardError.contains("there is no Sources/Missing"))
+        #expect(
+            result.standardError.contains("there is no Sources/Missing in '.' (it has: AppCore)"))
         #expect(try TestPaths.files(below: folder) == ["Package.swift"])
     }
 
