@@ -192,7 +192,7 @@ public enum ArgumentParser {
         USAGE
           scaffold-repo <Model> <field>... [--output DIR] [options]
           scaffold-repo <Model> <field>... --into PACKAGE_DIR --target NAME [options]
-          scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json]
+          scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json] [--templates DIR]
           scaffold-repo destroy <Model> [DIR] [--dry-run] [--force]
           scaffold-repo templates list [DIR]
           scaffold-repo templates eject [DIR] [--force]

@@ -52,13 +52,22 @@ enum Destroyer {
         guard options.mode == .apply else {
             return RunResult(exitCode: 0, standardOutput: output, standardError: "")
         }
+        // After --into, the target's folders belong to the package: Package.swift names them.
+        let protected =
+            entry.target.map { target in
+                ["Sources/\(target)", "Tests/\(target)Tests"].map {
+                    root.appendingPathComponent($0).standardizedFileURL.path
+                }
+            } ?? []
         for url in removals {
             try FileManager.default.removeItem(at: url)
-            removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: root)
+            removeEmptyFolders(
+                from: url.deletingLastPathComponent(), upTo: root, keeping: protected)
         }
         if manifest.models.isEmpty {
             try FileManager.default.removeItem(at: manifestURL)
-            removeEmptyFolders(from: manifestURL.deletingLastPathComponent(), upTo: root)
+            removeEmptyFolders(
+                from: manifestURL.deletingLastPathComponent(), upTo: root, keeping: [])
         } else {
             try Data(try manifest.file().contents.utf8).write(to: manifestURL, options: .atomic)
         }
@@ -69,11 +78,11 @@ enum Destroyer {
         return RunResult(exitCode: 0, standardOutput: output, standardError: note)
     }
 
-    /// Removes `folder` and its parents below `root` while they are empty.
-    private static func removeEmptyFolders(from folder: URL, upTo root: URL) {
+    /// Removes `folder` and its parents below `root` while they are empty, except `keeping`.
+    private static func removeEmptyFolders(from folder: URL, upTo root: URL, keeping: [String]) {
         var current = folder.standardizedFileURL
         let rootPath = root.standardizedFileURL.path
-        while current.path.count > rootPath.count,
+        while current.path.count > rootPath.count, !keeping.contains(current.path),
             (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.isEmpty == true
         {
             try? FileManager.default.removeItem(at: current)

@@ -123,7 +123,9 @@ public enum ScaffoldRepo {
         let differing = changes.filter(\.status.differs)
         var errors = warnings.map { $0 + "\n" }
         var exitCode: Int32 = 0
-        var shown = changes
+        // What a real run would do: with kept files blocking, nothing is written.
+        let blocks = keepingBlocks && !kept.isEmpty
+        let shown = blocks ? Planner.blocked(changes) : changes
         switch options.mode {
         case .dryRun, .check:
             if options.mode == .check, !differing.isEmpty {
@@ -135,8 +137,7 @@ public enum ScaffoldRepo {
                 )
             }
         case .apply:
-            if keepingBlocks, !kept.isEmpty {
-                shown = Planner.blocked(changes)
+            if blocks {
                 exitCode = 1
                 errors.append(
                     "error: \(kept.count) existing file(s) differ from the generated ones; nothing was written.\n"

@@ -115,7 +115,7 @@ public enum SpecParser {
         guard Identifier.isValid(name) else {
             throw UsageError(
                 "field name '\(name)' in '\(token)' is not a Swift identifier; use ASCII letters, "
-                    + "digits and '_', starting with a letter, for example createdAt")
+                    + "digits and '_', not starting with a digit, for example createdAt")
         }
         guard !Identifier.reservedFieldNames.contains(name) else {
             throw UsageError(

@@ -218,6 +218,44 @@ import Testing
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Tag"])
     }
 
+    @Test func destroyAfterIntoKeepsTheTargetsFolders() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        _ = run(["Item", "id:Int", "--into", ".", "--target", "App"], in: folder)
+
+        #expect(run(["destroy", "Item"], in: folder).exitCode == 0)
+
+        #expect(try TestPaths.files(below: folder) == ["Package.swift"])
+        for kept in ["Sources/App", "Tests/AppTests"] {
+            #expect(
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent(kept).path))
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent(".scaffold").path)
+        )
+    }
+
+    @Test func aDryRunShowsWhatABlockedRunWouldSkip() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        try Data("// mine\n".utf8).write(
+            to: folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Question.swift"))
+
+        let result = run(question + ["note:String?", "--dry-run"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput.contains(
+                "modified  QuestionStore/Sources/QuestionStore/Question.swift\n"))
+        #expect(
+            result.standardOutput.contains(
+                "skip      QuestionStore/Tests/QuestionStoreTests/QuestionTestSupport.swift\n"))
+    }
+
     @Test func destroyingTheLastModelRemovesTheManifestAndEmptyFolders() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
