@@ -46,4 +46,29 @@ import Testing
         }
         #expect(acknowledged.count > 24, "the child saved almost nothing; the test proves little")
     }
+
+    @Test func anotherProcessWritingTheFolderLocksThisOneOut() async throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let process = Process()
+        process.executableURL = try TestPaths.builtExecutable("StoreCrashChild")
+        process.arguments = [folder.path, "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Its first acknowledged save means it has the folder open.
+        _ = output.fileHandleForReading.availableData
+
+        #expect {
+            try EntryRepository(directory: folder)
+        } throws: { error in
+            guard case .locked = error as? EntryRepositoryError else { return false }
+            return true
+        }
+
+        kill(process.processIdentifier, SIGKILL)
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(throws: Never.self) { try EntryRepository(directory: folder) }
+    }
 }
