@@ -2,13 +2,16 @@ import Foundation
 
 /// Plans one or more models into one package root, with the manifest that records them.
 enum PackagePlanner {
-    /// The changes for `requests` (all into `root`) followed by the manifest's own change.
+    /// The changes for `requests` (all into `root`) followed by the manifest's own change, and
+    /// a warning for each file a model generated before but no longer does (an orphan: left on
+    /// disk and still recorded, so `destroy` can remove it).
     static func plan(
         _ requests: [GenerateRequest], root: URL, displayRoot: String, templates: TemplateSource,
         force: Bool
-    ) throws -> [PlannedChange] {
+    ) throws -> (changes: [PlannedChange], warnings: [String]) {
         var manifest = try Manifest.load(root: root) ?? Manifest()
         var changes: [PlannedChange] = []
+        var warnings: [String] = []
         for request in requests {
             let files = try Renderer.render(request, templates: templates)
             let recorded = manifest.model(named: request.spec.typeName)?.files ?? [:]
@@ -22,18 +25,29 @@ enum PackagePlanner {
                     change.status.isKept
                     ? recorded[change.file.path] : ContentHash.of(change.file.contents)
             }
+            for (path, hash) in recorded.sorted(by: { $0.key < $1.key })
+            where hashes[path] == nil
+                && FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+            {
+                hashes[path] = hash
+                let shown = displayRoot.isEmpty ? path : displayRoot + "/" + path
+                warnings.append(
+                    "warning: \(shown) was generated for \(request.spec.typeName) before but is not "
+                        + "any more; delete it, or 'scaffold-repo destroy' removes it with the model"
+                )
+            }
             manifest.record(entry(for: request, files: hashes))
         }
         // The manifest belongs to the generator: a difference is an update, never a conflict.
         let manifestChange = try Planner.plan(
             [try manifest.file()], root: root, displayRoot: displayRoot, force: true)
-        return changes
-            + manifestChange.map { change in
-                guard change.status == .force else { return change }
-                return PlannedChange(
-                    file: change.file, location: change.location, displayPath: change.displayPath,
-                    status: .update)
-            }
+        let manifestChanges = manifestChange.map { change in
+            guard change.status == .force else { return change }
+            return PlannedChange(
+                file: change.file, location: change.location, displayPath: change.displayPath,
+                status: .update)
+        }
+        return (changes + manifestChanges, warnings)
     }
 
     /// Everything a first run writes for `request`: the model's files and a new manifest,

@@ -67,12 +67,12 @@ public enum ScaffoldRepo {
                 $0, option: "--templates", currentDirectory: currentDirectory)
         }
         let templates = PackagePlanner.templates(explicit: explicit, root: target.root)
-        let changes = try PackagePlanner.plan(
+        let (changes, orphans) = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
         return try finish(
             changes, options, keepingBlocks: true, notes: target.notes,
-            warnings: templates.warnings())
+            warnings: templates.warnings() + orphans)
     }
 
     private static func regen(
@@ -107,10 +107,11 @@ public enum ScaffoldRepo {
                 $0, option: "--templates", currentDirectory: currentDirectory)
         }
         let templates = PackagePlanner.templates(explicit: explicit, root: root)
-        let changes = try PackagePlanner.plan(
+        let (changes, orphans) = try PackagePlanner.plan(
             requests, root: root, displayRoot: DestinationResolver.display(directory),
             templates: templates, force: options.force)
-        return try finish(changes, options, keepingBlocks: false, warnings: templates.warnings())
+        return try finish(
+            changes, options, keepingBlocks: false, warnings: templates.warnings() + orphans)
     }
 
     /// Reports the plan and, in `.apply` mode, writes it. With `keepingBlocks`, a kept file

@@ -162,6 +162,32 @@ import Testing
                 == "// written by older templates\n")
     }
 
+    @Test func aFileNoLongerGeneratedIsReportedAndStaysRecorded() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        for target in ["Old", "New"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("Sources/\(target)"),
+                withIntermediateDirectories: true)
+        }
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        _ = run(["Item", "id:Int", "--into", ".", "--target", "Old"], in: folder)
+
+        let moved = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
+
+        #expect(moved.exitCode == 0)
+        #expect(
+            moved.standardError.contains(
+                "warning: Sources/Old/Item.swift was generated for Item before but is not any more")
+        )
+        #expect(
+            try Manifest.load(root: folder)?.model(named: "Item")?.files["Sources/Old/Item.swift"]
+                != nil)
+        #expect(
+            run(["destroy", "Item"], in: folder).standardOutput.contains(
+                "delete    Sources/Old/Item.swift\n"))
+    }
+
     @Test func regenWithoutAManifestIsBadInput() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
