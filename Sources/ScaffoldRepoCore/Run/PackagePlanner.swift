@@ -71,7 +71,19 @@ enum PackagePlanner {
             target: target, files: files)
     }
 
-    /// The template folders for a package: `--templates` first, then its `.scaffold/templates`.
+    /// The template folders for a package: `--templates` (which must exist) first, then its
+    /// `.scaffold/templates`.
+    static func templates(
+        _ explicitPath: String?, root: URL, currentDirectory: URL
+    ) throws -> TemplateSource {
+        let explicit = try explicitPath.map {
+            try DestinationResolver.existingFolder(
+                $0, option: "--templates", currentDirectory: currentDirectory)
+        }
+        return templates(explicit: explicit, root: root)
+    }
+
+    /// The template folders for a package: `explicit` first, then its `.scaffold/templates`.
     static func templates(explicit: URL?, root: URL) -> TemplateSource {
         let local = root.appendingPathComponent(TemplateCommands.defaultDirectory)
         var isDirectory: ObjCBool = false

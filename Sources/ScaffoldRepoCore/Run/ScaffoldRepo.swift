@@ -2,8 +2,9 @@ import Foundation
 
 /// What a run printed and how it ended; the executable prints it and exits with `exitCode`.
 public struct RunResult: Equatable, Sendable {
-    /// 0 done or nothing to do, 1 a file differs (nothing written) or `--check` found a
-    /// difference, 2 bad input (nothing written).
+    /// 0 done or nothing to do (`regen` also when it keeps edited files), 1 generating found
+    /// an edited or unknown file (nothing written) or `--check` found a difference, 2 bad
+    /// input (nothing written).
     public var exitCode: Int32
     public var standardOutput: String
     public var standardError: String
@@ -62,11 +63,8 @@ public enum ScaffoldRepo {
     ) throws -> RunResult {
         let target = try DestinationResolver.resolve(
             request.destination, spec: request.spec, currentDirectory: currentDirectory)
-        let explicit = try request.templatesDirectory.map {
-            try DestinationResolver.existingFolder(
-                $0, option: "--templates", currentDirectory: currentDirectory)
-        }
-        let templates = PackagePlanner.templates(explicit: explicit, root: target.root)
+        let templates = try PackagePlanner.templates(
+            request.templatesDirectory, root: target.root, currentDirectory: currentDirectory)
         let (changes, orphans) = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
@@ -102,11 +100,8 @@ public enum ScaffoldRepo {
                 ?? .standalone(outputDirectory: directory)
             return request
         }
-        let explicit = try templatesDirectory.map {
-            try DestinationResolver.existingFolder(
-                $0, option: "--templates", currentDirectory: currentDirectory)
-        }
-        let templates = PackagePlanner.templates(explicit: explicit, root: root)
+        let templates = try PackagePlanner.templates(
+            templatesDirectory, root: root, currentDirectory: currentDirectory)
         let (changes, orphans) = try PackagePlanner.plan(
             requests, root: root, displayRoot: DestinationResolver.display(directory),
             templates: templates, force: options.force)
