@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// A golden case: the generated package for one command line, compiled and tested here.
@@ -10,6 +10,48 @@ func golden(_ module: String, root: String) -> [Target] {
             name: "\(module)Tests", dependencies: [.target(name: module)],
             path: "\(root)/Tests/\(module)Tests"),
     ]
+}
+
+/// The host settings matrix: the same two stores (a journal `Note`, a snapshot `Label`),
+/// generated with --into Tests/HostSettings/<target>, a small app package for each group of
+/// settings an app target can have; compiled here with those settings and warnings as errors,
+/// and their tests run. Each folder's own Package.swift declares the same settings.
+func hostSettingsTargets() -> [Target] {
+    let settings: [(target: String, settings: [SwiftSetting])] = [
+        // (a) The plain Swift 6 defaults.
+        ("Swift6Defaults", []),
+        // (b) What Xcode 26's app template turns on.
+        (
+            "MainActorByDefault",
+            [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]
+        ),
+        // (c) Swift 7's defaults for imports and existentials.
+        (
+            "Swift7Imports",
+            [
+                .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        ),
+        // (d) Swift 5 language mode with complete concurrency checking.
+        ("Swift5Mode", [.swiftLanguageMode(.v5), .enableUpcomingFeature("StrictConcurrency")]),
+    ]
+    return settings.flatMap { target, settings -> [Target] in
+        let all = settings + [.unsafeFlags(["-warnings-as-errors"])]
+        return [
+            .target(
+                name: target, path: "Tests/HostSettings/\(target)/Sources/\(target)",
+                swiftSettings: all),
+            .testTarget(
+                name: "\(target)Tests", dependencies: [.target(name: target)],
+                path: "Tests/HostSettings/\(target)/Tests/\(target)Tests", swiftSettings: all),
+        ]
+    }
 }
 
 let package = Package(
@@ -48,4 +90,5 @@ let package = Package(
         + golden("CacheStore", root: "Tests/Goldens/collision-cache/expected")
         + golden("PersonStore", root: "Tests/Goldens/plural-person/expected")
         + golden("SheepStore", root: "Tests/Goldens/plural-override/expected")
+        + hostSettingsTargets()
 )

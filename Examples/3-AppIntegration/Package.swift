@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // A small app package, written by hand; scaffold-repo added the Deck and Card stores to its

@@ -1,6 +1,10 @@
 /// Builds the values templates read: names, type spellings, literals and sample expressions.
 /// Templates hold the text; everything computed about a model is computed here.
 public enum RenderContext {
+    /// The oldest Swift toolchain that compiles the generated code: it marks types
+    /// `nonisolated` (Swift 6.1) so that a target's default isolation does not change them.
+    public static let minimumToolsVersion = (major: 6, minor: 1)
+
     /// The context for one model. `module` is the module the generated sources belong to, which
     /// the generated tests import.
     public static func make(
@@ -22,6 +26,11 @@ public enum RenderContext {
         }
         let idType = spec.idField?.type.swiftSpelling ?? "String"
         let usesUUID = spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
+        let foundationTypes: [FieldType] = [.date, .uuid, .url, .decimal, .data].map { .base($0) }
+        let modelUsesFoundation = spec.fields.contains { field in
+            field.type.allTypes.contains { foundationTypes.contains($0) }
+        }
+        let idUsesFoundation = spec.idField.map { foundationTypes.contains($0.type) } ?? false
         // swift-format wants imports sorted, and the module's name decides where it goes.
         let imports = { (frameworks: [String]) -> TemplateValue in
             .list(
@@ -45,6 +54,7 @@ public enum RenderContext {
             "journal": .flag(storage == .journal),
             "annotate": .flag(annotate),
             "module": .text(module),
+            "toolsVersion": .text("\(minimumToolsVersion.major).\(minimumToolsVersion.minor)"),
             "testModule": .text(module + "Tests"),
             "fields": .list(fields),
             "defaultedFields": .list(defaulted),
@@ -54,6 +64,12 @@ public enum RenderContext {
             // UUID is Comparable only on newer Apple systems; its string always is.
             "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),
             "usesUUID": .flag(usesUUID),
+            // The model's public API shows a Foundation type, so it imports Foundation publicly
+            // (a public import that no public declaration uses is a warning).
+            "modelUsesFoundation": .flag(modelUsesFoundation),
+            // The view-model's public API shows the id type, so it imports Foundation publicly
+            // when the id is a Foundation type (UUID).
+            "idUsesFoundation": .flag(idUsesFoundation),
         ]
     }
 

@@ -58,6 +58,14 @@ enum DestinationResolver {
                         + "give the name of one of its targets")
             }
             var notes: [String] = []
+            let minimum = RenderContext.minimumToolsVersion
+            if let tools = toolsVersion(of: manifestText), tools < minimum {
+                notes.append(
+                    "Note: the generated code needs Swift \(minimum.major).\(minimum.minor) or later "
+                        + "(it marks types nonisolated); Package.swift says \(tools.major).\(tools.minor), "
+                        + "so raise its first line to:\n    // swift-tools-version: "
+                        + "\(minimum.major).\(minimum.minor)\n")
+            }
             if !manifestText.contains(".macOS(") || !manifestText.contains(".iOS(") {
                 notes.append(
                     "Note: @Observable needs macOS 14 and iOS 17; if Package.swift does not say so "
@@ -74,6 +82,20 @@ enum DestinationResolver {
                 display.isEmpty ? "Next: swift test\n" : "Next: cd \(display) && swift test\n")
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
+    }
+
+    /// The `// swift-tools-version: X.Y` that a package manifest starts with, or nil.
+    static func toolsVersion(of manifest: String) -> (major: Int, minor: Int)? {
+        guard let first = manifest.split(separator: "\n", maxSplits: 1).first,
+            let colon = first.firstIndex(of: ":"),
+            first.lowercased().hasPrefix("// swift-tools-version")
+        else { return nil }
+        let numbers = first[first.index(after: colon)...].drop { $0 == " " }
+            .prefix { $0.isNumber || $0 == "." }
+            .split(separator: ".").compactMap { Int($0) }
+        guard numbers.count >= 2 else { return nil }
+        let (major, minor) = (numbers[0], numbers[1])
+        return (major, minor)
     }
 
     /// `path` resolved against `currentDirectory`; it must be an existing folder.

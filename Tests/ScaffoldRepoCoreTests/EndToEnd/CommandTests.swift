@@ -67,7 +67,7 @@ import Testing
         #expect(
             forced.standardOutput.contains(
                 "force     QuestionStore/Sources/QuestionStore/Question.swift\n"))
-        #expect(TestPaths.text(edited)?.contains("public struct Question") == true)
+        #expect(TestPaths.text(edited)?.contains("public nonisolated struct Question") == true)
     }
 
     @Test(arguments: [
@@ -148,6 +148,39 @@ import Testing
         let tests = TestPaths.text(
             folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))
         #expect(tests?.contains("import AppCore\n") == true)
+    }
+
+    @Test(arguments: [("5.9", true), ("6.0", true), ("6.1", false), ("6.2", false)])
+    func intoAPackageBelowTheMinimumToolsVersionIsToldToRaiseIt(
+        version: String, toldToRaise: Bool
+    ) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
+        try Data("// swift-tools-version: \(version)\nimport PackageDescription\n".utf8).write(
+            to: folder.appendingPathComponent("Package.swift"))
+
+        let result = ScaffoldRepo.run(
+            ["Item", "id:Int", "--into", ".", "--target", "AppCore"], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput.contains(
+                "Note: the generated code needs Swift 6.1 or later (it marks types nonisolated); "
+                    + "Package.swift says \(version), so raise its first line to:\n"
+                    + "    // swift-tools-version: 6.1\n") == toldToRaise)
+    }
+
+    @Test func theToolsVersionIsReadFromTheManifestsFirstLine() {
+        let read = { (text: String) in
+            DestinationResolver.toolsVersion(of: text).map { "\($0.major).\($0.minor)" }
+        }
+        #expect(read("// swift-tools-version: 6.0\nimport PackageDescription") == "6.0")
+        #expect(read("// swift-tools-version:5.9.2\n") == "5.9")
+        #expect(read("// Swift-Tools-Version: 6.2;(experimentalFeatures)\n") == "6.2")
+        #expect(read("import PackageDescription\n// swift-tools-version: 6.0") == nil)
+        #expect(read("") == nil)
     }
 
     @Test func intoAMissingTargetIsBadInput() throws {

@@ -61,7 +61,7 @@ import Testing
             at: folder.appendingPathComponent("Sources/Batch"), withIntermediateDirectories: true)
         try Data(
             """
-            // swift-tools-version: 6.0
+            // swift-tools-version: 6.1
             import PackageDescription
 
             let package = Package(

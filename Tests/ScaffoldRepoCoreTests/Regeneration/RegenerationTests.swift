@@ -135,7 +135,7 @@ import Testing
                 "modified  QuestionStore/\(model)\n"))
         let forced = run(["regen", "QuestionStore", "--force"], in: folder)
         #expect(forced.standardOutput.contains("force     QuestionStore/\(model)\n"))
-        #expect(text(package, model)?.contains("public struct Question") == true)
+        #expect(text(package, model)?.contains("public nonisolated struct Question") == true)
     }
 
     @Test func regenCheckTellsEditedFilesFromStaleOnesAndWritesNothing() throws {
@@ -352,31 +352,36 @@ import Testing
                 == "// ours\n")
     }
 
-    /// Every package under Examples/ with a manifest: the README's first store and the
-    /// workshop's steps.
-    static let examples: [String] = {
-        let examples = TestPaths.repositoryRoot.appendingPathComponent("Examples")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
+    /// Every package with a manifest under Examples/ (the README's first store and the
+    /// workshop's steps) and under Tests/HostSettings/ (the host settings matrix), relative to
+    /// the repository's root.
+    static let examples: [String] = ["Examples", "Tests/HostSettings"].flatMap { parent in
+        let folder = TestPaths.repositoryRoot.appendingPathComponent(parent)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.sorted().filter {
             FileManager.default.fileExists(
-                atPath: examples.appendingPathComponent("\($0)/\(Manifest.path)").path)
+                atPath: folder.appendingPathComponent("\($0)/\(Manifest.path)").path)
         }
-    }()
+        .map { "\(parent)/\($0)" }
+    }
 
     @Test(arguments: examples)
     func theExamplesAreUpToDateByRegenCheck(example: String) throws {
-        let folder = TestPaths.repositoryRoot.appendingPathComponent("Examples/\(example)")
+        let folder = TestPaths.repositoryRoot.appendingPathComponent(example)
 
         let result = ScaffoldRepo.run(
             ["regen", folder.path, "--check"], currentDirectory: TestPaths.repositoryRoot)
 
         #expect(
             result.exitCode == 0,
-            "Examples/\(example) is stale; run scaffold-repo regen Examples/\(example):\n\(result.standardOutput)\(result.standardError)"
+            "\(example) is stale; run scaffold-repo regen \(example):\n\(result.standardOutput)\(result.standardError)"
         )
     }
 
     @Test func theWorkshopHasItsThreeSteps() {
-        #expect(Self.examples.filter { $0.first?.isNumber == true }.count >= 3)
+        let steps = Self.examples.filter {
+            $0.hasPrefix("Examples/") && $0.dropFirst("Examples/".count).first?.isNumber == true
+        }
+        #expect(steps.count >= 3)
     }
 }

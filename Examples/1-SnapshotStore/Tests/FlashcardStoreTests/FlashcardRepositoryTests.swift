@@ -5,7 +5,7 @@ import Testing
 // Workshop: the same behaviours as FlashcardRepositoryXCTests.swift, written for Swift Testing:
 // `#expect` takes plain Swift expressions, `await` included, and shows the values on failure.
 /// The behaviour of ``FlashcardRepository`` and ``FlashcardListViewModel``, in Swift Testing.
-@Suite struct FlashcardRepositoryTests {
+@Suite nonisolated struct FlashcardRepositoryTests {
     private typealias Support = FlashcardTestSupport
 
     @Test func saveThenFind() async throws {

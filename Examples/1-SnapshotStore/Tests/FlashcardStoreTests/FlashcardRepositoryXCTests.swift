@@ -5,7 +5,7 @@ import XCTest
 // Workshop: the same behaviours as FlashcardRepositoryTests.swift, written for XCTest; compare the
 // two files to see the styles side by side. `async` test methods await the actor directly.
 /// The behaviour of ``FlashcardRepository`` and ``FlashcardListViewModel``, in XCTest.
-final class FlashcardRepositoryXCTests: XCTestCase {
+nonisolated final class FlashcardRepositoryXCTests: XCTestCase {
     private typealias Support = FlashcardTestSupport
 
     func testSaveThenFind() async throws {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // Workshop: a struct, not a class. Every copy is independent, so a value handed to the
 // repository actor and one handed back share no mutable state; that is what `Sendable`
@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
 /// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
-public struct Lesson: Codable, Identifiable, Sendable, Hashable {
+public nonisolated struct Lesson: Codable, Identifiable, Sendable, Hashable {
     public var id: UUID
     public var title: String
     public var minutes: Int

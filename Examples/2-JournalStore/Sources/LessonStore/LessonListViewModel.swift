@@ -1,5 +1,5 @@
-import Foundation
-import Observation
+public import Foundation
+public import Observation
 
 // Workshop: `@MainActor` because SwiftUI reads these properties on the main thread; the
 // repository does its work on its own actor, and each `await` below hops there and back.

@@ -5,7 +5,7 @@ import Testing
 // Workshop: the same behaviours as LessonRepositoryXCTests.swift, written for Swift Testing:
 // `#expect` takes plain Swift expressions, `await` included, and shows the values on failure.
 /// The behaviour of ``LessonRepository`` and ``LessonListViewModel``, in Swift Testing.
-@Suite struct LessonRepositoryTests {
+@Suite nonisolated struct LessonRepositoryTests {
     private typealias Support = LessonTestSupport
 
     @Test func saveThenFind() async throws {

@@ -5,7 +5,7 @@ import XCTest
 // Workshop: the same behaviours as LessonRepositoryTests.swift, written for XCTest; compare the
 // two files to see the styles side by side. `async` test methods await the actor directly.
 /// The behaviour of ``LessonRepository`` and ``LessonListViewModel``, in XCTest.
-final class LessonRepositoryXCTests: XCTestCase {
+nonisolated final class LessonRepositoryXCTests: XCTestCase {
     private typealias Support = LessonTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import LessonStore
 
 /// What the Lesson tests share: sample values and a private folder for each test.
-enum LessonTestSupport {
+nonisolated enum LessonTestSupport {
     /// A sample Lesson. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Lesson {
@@ -19,8 +19,9 @@ enum LessonTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "LessonStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("LessonStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

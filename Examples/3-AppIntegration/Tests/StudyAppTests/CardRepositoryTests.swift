@@ -5,7 +5,7 @@ import Testing
 // Workshop: the same behaviours as CardRepositoryXCTests.swift, written for Swift Testing:
 // `#expect` takes plain Swift expressions, `await` included, and shows the values on failure.
 /// The behaviour of ``CardRepository`` and ``CardListViewModel``, in Swift Testing.
-@Suite struct CardRepositoryTests {
+@Suite nonisolated struct CardRepositoryTests {
     private typealias Support = CardTestSupport
 
     @Test func saveThenFind() async throws {

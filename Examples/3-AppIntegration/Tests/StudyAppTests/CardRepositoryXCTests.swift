@@ -5,7 +5,7 @@ import XCTest
 // Workshop: the same behaviours as CardRepositoryTests.swift, written for XCTest; compare the
 // two files to see the styles side by side. `async` test methods await the actor directly.
 /// The behaviour of ``CardRepository`` and ``CardListViewModel``, in XCTest.
-final class CardRepositoryXCTests: XCTestCase {
+nonisolated final class CardRepositoryXCTests: XCTestCase {
     private typealias Support = CardTestSupport
 
     func testSaveThenFind() async throws {

@@ -5,7 +5,7 @@ import Testing
 // Workshop: the same behaviours as DeckRepositoryXCTests.swift, written for Swift Testing:
 // `#expect` takes plain Swift expressions, `await` included, and shows the values on failure.
 /// The behaviour of ``DeckRepository`` and ``DeckListViewModel``, in Swift Testing.
-@Suite struct DeckRepositoryTests {
+@Suite nonisolated struct DeckRepositoryTests {
     private typealias Support = DeckTestSupport
 
     @Test func saveThenFind() async throws {

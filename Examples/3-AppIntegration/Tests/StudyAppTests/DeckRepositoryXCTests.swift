@@ -5,7 +5,7 @@ import XCTest
 // Workshop: the same behaviours as DeckRepositoryTests.swift, written for XCTest; compare the
 // two files to see the styles side by side. `async` test methods await the actor directly.
 /// The behaviour of ``DeckRepository`` and ``DeckListViewModel``, in XCTest.
-final class DeckRepositoryXCTests: XCTestCase {
+nonisolated final class DeckRepositoryXCTests: XCTestCase {
     private typealias Support = DeckTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import StudyApp
 
 /// What the Deck tests share: sample values and a private folder for each test.
-enum DeckTestSupport {
+nonisolated enum DeckTestSupport {
     /// A sample Deck. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Deck {
@@ -17,8 +17,9 @@ enum DeckTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "StudyAppTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("StudyAppTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

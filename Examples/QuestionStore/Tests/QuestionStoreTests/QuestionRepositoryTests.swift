@@ -3,7 +3,7 @@ import QuestionStore
 import Testing
 
 /// The behaviour of ``QuestionRepository`` and ``QuestionListViewModel``, in Swift Testing.
-@Suite struct QuestionRepositoryTests {
+@Suite nonisolated struct QuestionRepositoryTests {
     private typealias Support = QuestionTestSupport
 
     @Test func saveThenFind() async throws {

@@ -3,7 +3,7 @@ import QuestionStore
 import XCTest
 
 /// The behaviour of ``QuestionRepository`` and ``QuestionListViewModel``, in XCTest.
-final class QuestionRepositoryXCTests: XCTestCase {
+nonisolated final class QuestionRepositoryXCTests: XCTestCase {
     private typealias Support = QuestionTestSupport
 
     func testSaveThenFind() async throws {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(Darwin)
     import Darwin
@@ -9,12 +9,12 @@ import Foundation
 #endif
 
 /// `close(2)`, under a name that the repository's own `close()` does not hide.
-private func closeDescriptor(_ descriptor: Int32) {
+private nonisolated func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
 
 /// What can go wrong when a ``NoteRepository`` opens, reads or writes its files.
-public enum NoteRepositoryError: Error, Equatable, CustomStringConvertible {
+public nonisolated enum NoteRepositoryError: Error, Equatable, CustomStringConvertible {
     /// A file exists but cannot be read.
     case unreadable(file: URL, reason: String)
     /// A file holds something other than what the repository wrote, starting at byte `offset`.
@@ -298,7 +298,7 @@ public actor NoteRepository {
 
     /// The snapshot file. Its schema version is decoded first, so a newer layout is refused
     /// before its values are misread.
-    private struct SnapshotFile: Codable {
+    private nonisolated struct SnapshotFile: Codable {
         var schemaVersion: Int
         var items: [Note]
 
@@ -317,12 +317,12 @@ public actor NoteRepository {
         }
     }
 
-    private struct NewerSchema: Error {
+    private nonisolated struct NewerSchema: Error {
         let found: Int
     }
 
     /// One change in the journal: values saved, ids deleted, or everything removed.
-    private struct JournalRecord: Codable {
+    private nonisolated struct JournalRecord: Codable {
         var save: [Note]?
         var delete: [UUID]?
         var removeAll: Bool?
@@ -354,7 +354,7 @@ public actor NoteRepository {
     }
 
     /// CRC-32 (the polynomial of zip and PNG), so a damaged record is found, not replayed.
-    private enum CRC32 {
+    private nonisolated enum CRC32 {
         static let table: [UInt32] = (0..<256).map { index in
             (0..<8).reduce(UInt32(index)) { crc, _ in
                 crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
@@ -383,7 +383,7 @@ public actor NoteRepository {
     // MARK: - Files
 
     /// The open lock and journal files, closed (and the lock released) when this goes away.
-    private final class OpenFiles {
+    private nonisolated final class OpenFiles {
         let directory: URL
         let snapshotURL: URL
         let journalURL: URL
@@ -505,7 +505,7 @@ public actor NoteRepository {
         }
     }
 
-    private struct POSIXFailure: Error, CustomStringConvertible {
+    private nonisolated struct POSIXFailure: Error, CustomStringConvertible {
         let description: String
 
         init(_ description: String) {

@@ -3,7 +3,7 @@ import NoteStore
 import Testing
 
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
-@Suite struct NoteRepositoryTests {
+@Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport
 
     @Test func saveThenFind() async throws {

@@ -3,7 +3,7 @@ import NoteStore
 import XCTest
 
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in XCTest.
-final class NoteRepositoryXCTests: XCTestCase {
+nonisolated final class NoteRepositoryXCTests: XCTestCase {
     private typealias Support = NoteTestSupport
 
     func testSaveThenFind() async throws {

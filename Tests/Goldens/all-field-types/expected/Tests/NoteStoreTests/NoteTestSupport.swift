@@ -2,7 +2,7 @@ import Foundation
 import NoteStore
 
 /// What the Note tests share: sample values and a private folder for each test.
-enum NoteTestSupport {
+nonisolated enum NoteTestSupport {
     /// A sample Note. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Note {
@@ -23,8 +23,9 @@ enum NoteTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "NoteStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("NoteStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

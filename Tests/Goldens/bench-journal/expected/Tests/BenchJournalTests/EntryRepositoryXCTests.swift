@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The behaviour of ``EntryRepository`` and ``EntryListViewModel``, in XCTest.
-final class EntryRepositoryXCTests: XCTestCase {
+nonisolated final class EntryRepositoryXCTests: XCTestCase {
     private typealias Support = EntryTestSupport
 
     func testSaveThenFind() async throws {

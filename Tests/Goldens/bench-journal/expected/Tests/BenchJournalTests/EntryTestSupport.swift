@@ -2,7 +2,7 @@ import BenchJournal
 import Foundation
 
 /// What the Entry tests share: sample values and a private folder for each test.
-enum EntryTestSupport {
+nonisolated enum EntryTestSupport {
     /// A sample Entry. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Entry {
@@ -18,8 +18,9 @@ enum EntryTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "BenchJournalTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("BenchJournalTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

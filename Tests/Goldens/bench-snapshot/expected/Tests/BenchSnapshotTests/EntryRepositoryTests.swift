@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The behaviour of ``EntryRepository`` and ``EntryListViewModel``, in Swift Testing.
-@Suite struct EntryRepositoryTests {
+@Suite nonisolated struct EntryRepositoryTests {
     private typealias Support = EntryTestSupport
 
     @Test func saveThenFind() async throws {

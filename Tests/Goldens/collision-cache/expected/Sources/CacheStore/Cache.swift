@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
 /// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
-public struct Cache: Codable, Identifiable, Sendable, Hashable {
+public nonisolated struct Cache: Codable, Identifiable, Sendable, Hashable {
     public var id: String
     public var value: Int
 

@@ -1,5 +1,4 @@
-import Foundation
-import Observation
+public import Observation
 
 /// The state of a screen that lists every ``Cache``.
 ///

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The behaviour of ``CacheRepository`` and ``CacheListViewModel``, in Swift Testing.
-@Suite struct CacheRepositoryTests {
+@Suite nonisolated struct CacheRepositoryTests {
     private typealias Support = CacheTestSupport
 
     @Test func saveThenFind() async throws {

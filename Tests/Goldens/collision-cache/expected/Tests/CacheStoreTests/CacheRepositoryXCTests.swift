@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The behaviour of ``CacheRepository`` and ``CacheListViewModel``, in XCTest.
-final class CacheRepositoryXCTests: XCTestCase {
+nonisolated final class CacheRepositoryXCTests: XCTestCase {
     private typealias Support = CacheTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import CacheStore
 import Foundation
 
 /// What the Cache tests share: sample values and a private folder for each test.
-enum CacheTestSupport {
+nonisolated enum CacheTestSupport {
     /// A sample Cache. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Cache {
@@ -15,8 +15,9 @@ enum CacheTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "CacheStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("CacheStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

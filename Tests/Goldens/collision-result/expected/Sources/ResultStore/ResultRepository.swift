@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 
 /// What can go wrong when a ``ResultRepository`` reads or writes its file.
-public enum ResultRepositoryError: Error, Equatable, CustomStringConvertible {
+public nonisolated enum ResultRepositoryError: Error, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read.
     case unreadable(file: URL, reason: String)
     /// The file was read but does not hold a list of ``Result`` values. It is left as it is.

@@ -3,7 +3,7 @@ import ResultStore
 import Testing
 
 /// The behaviour of ``ResultRepository`` and ``ResultListViewModel``, in Swift Testing.
-@Suite struct ResultRepositoryTests {
+@Suite nonisolated struct ResultRepositoryTests {
     private typealias Support = ResultTestSupport
 
     @Test func saveThenFind() async throws {

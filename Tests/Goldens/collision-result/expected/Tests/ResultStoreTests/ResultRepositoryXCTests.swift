@@ -3,7 +3,7 @@ import ResultStore
 import XCTest
 
 /// The behaviour of ``ResultRepository`` and ``ResultListViewModel``, in XCTest.
-final class ResultRepositoryXCTests: XCTestCase {
+nonisolated final class ResultRepositoryXCTests: XCTestCase {
     private typealias Support = ResultTestSupport
 
     func testSaveThenFind() async throws {

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
 /// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
-public struct Task: Codable, Identifiable, Sendable, Hashable {
+public nonisolated struct Task: Codable, Identifiable, Sendable, Hashable {
     /// The values of ``status``, stored as their names.
-    public enum Status: String, Codable, Sendable, Hashable, CaseIterable {
+    public nonisolated enum Status: String, Codable, Sendable, Hashable, CaseIterable {
         case todo
         case done
     }

@@ -3,7 +3,7 @@ import TaskStore
 import Testing
 
 /// The behaviour of ``TaskRepository`` and ``TaskListViewModel``, in Swift Testing.
-@Suite struct TaskRepositoryTests {
+@Suite nonisolated struct TaskRepositoryTests {
     private typealias Support = TaskTestSupport
 
     @Test func saveThenFind() async throws {

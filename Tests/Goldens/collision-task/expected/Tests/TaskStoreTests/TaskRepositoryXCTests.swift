@@ -3,7 +3,7 @@ import TaskStore
 import XCTest
 
 /// The behaviour of ``TaskRepository`` and ``TaskListViewModel``, in XCTest.
-final class TaskRepositoryXCTests: XCTestCase {
+nonisolated final class TaskRepositoryXCTests: XCTestCase {
     private typealias Support = TaskTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import TaskStore
 
 /// What the Task tests share: sample values and a private folder for each test.
-enum TaskTestSupport {
+nonisolated enum TaskTestSupport {
     /// A sample Task. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Task {
@@ -17,8 +17,9 @@ enum TaskTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "TaskStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("TaskStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

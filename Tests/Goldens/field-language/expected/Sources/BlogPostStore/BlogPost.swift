@@ -1,19 +1,19 @@
-import Foundation
+public import Foundation
 
 /// One BlogPost, as the app keeps it in memory and on disk.
 ///
 /// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
 /// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
-public struct BlogPost: Codable, Identifiable, Sendable, Hashable {
+public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
     /// The values of ``status``, stored as their names.
-    public enum Status: String, Codable, Sendable, Hashable, CaseIterable {
+    public nonisolated enum Status: String, Codable, Sendable, Hashable, CaseIterable {
         case draft
         case published
         case `default`
     }
 
     /// The values of ``kind``, stored as their names.
-    public enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
+    public nonisolated enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
         case a
         case b
     }

@@ -1,5 +1,5 @@
-import Foundation
-import Observation
+public import Foundation
+public import Observation
 
 /// The state of a screen that lists every ``BlogPost``.
 ///

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The behaviour of ``BlogPostRepository`` and ``BlogPostListViewModel``, in Swift Testing.
-@Suite struct BlogPostRepositoryTests {
+@Suite nonisolated struct BlogPostRepositoryTests {
     private typealias Support = BlogPostTestSupport
 
     @Test func saveThenFind() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The behaviour of ``BlogPostRepository`` and ``BlogPostListViewModel``, in XCTest.
-final class BlogPostRepositoryXCTests: XCTestCase {
+nonisolated final class BlogPostRepositoryXCTests: XCTestCase {
     private typealias Support = BlogPostTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import BlogPostStore
 import Foundation
 
 /// What the BlogPost tests share: sample values and a private folder for each test.
-enum BlogPostTestSupport {
+nonisolated enum BlogPostTestSupport {
     /// A sample BlogPost. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> BlogPost {
@@ -37,8 +37,9 @@ enum BlogPostTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "BlogPostStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("BlogPostStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

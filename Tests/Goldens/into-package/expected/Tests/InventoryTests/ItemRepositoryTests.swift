@@ -3,7 +3,7 @@ import Inventory
 import Testing
 
 /// The behaviour of ``ItemRepository`` and ``ItemListViewModel``, in Swift Testing.
-@Suite struct ItemRepositoryTests {
+@Suite nonisolated struct ItemRepositoryTests {
     private typealias Support = ItemTestSupport
 
     @Test func saveThenFind() async throws {

@@ -3,7 +3,7 @@ import Inventory
 import XCTest
 
 /// The behaviour of ``ItemRepository`` and ``ItemListViewModel``, in XCTest.
-final class ItemRepositoryXCTests: XCTestCase {
+nonisolated final class ItemRepositoryXCTests: XCTestCase {
     private typealias Support = ItemTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Inventory
 
 /// What the Item tests share: sample values and a private folder for each test.
-enum ItemTestSupport {
+nonisolated enum ItemTestSupport {
     /// A sample Item. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Item {
@@ -16,8 +16,9 @@ enum ItemTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "InventoryTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("InventoryTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

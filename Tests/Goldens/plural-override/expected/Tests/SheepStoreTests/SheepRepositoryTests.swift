@@ -3,7 +3,7 @@ import SheepStore
 import Testing
 
 /// The behaviour of ``SheepRepository`` and ``SheepListViewModel``, in Swift Testing.
-@Suite struct SheepRepositoryTests {
+@Suite nonisolated struct SheepRepositoryTests {
     private typealias Support = SheepTestSupport
 
     @Test func saveThenFind() async throws {

@@ -3,7 +3,7 @@ import SheepStore
 import XCTest
 
 /// The behaviour of ``SheepRepository`` and ``SheepListViewModel``, in XCTest.
-final class SheepRepositoryXCTests: XCTestCase {
+nonisolated final class SheepRepositoryXCTests: XCTestCase {
     private typealias Support = SheepTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import SheepStore
 
 /// What the Sheep tests share: sample values and a private folder for each test.
-enum SheepTestSupport {
+nonisolated enum SheepTestSupport {
     /// A sample Sheep. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Sheep {
@@ -15,8 +15,9 @@ enum SheepTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "SheepStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("SheepStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -3,7 +3,7 @@ import PersonStore
 import Testing
 
 /// The behaviour of ``PersonRepository`` and ``PersonListViewModel``, in Swift Testing.
-@Suite struct PersonRepositoryTests {
+@Suite nonisolated struct PersonRepositoryTests {
     private typealias Support = PersonTestSupport
 
     @Test func saveThenFind() async throws {

@@ -3,7 +3,7 @@ import PersonStore
 import XCTest
 
 /// The behaviour of ``PersonRepository`` and ``PersonListViewModel``, in XCTest.
-final class PersonRepositoryXCTests: XCTestCase {
+nonisolated final class PersonRepositoryXCTests: XCTestCase {
     private typealias Support = PersonTestSupport
 
     func testSaveThenFind() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import PersonStore
 
 /// What the Person tests share: sample values and a private folder for each test.
-enum PersonTestSupport {
+nonisolated enum PersonTestSupport {
     /// A sample Person. The same `number` always gives the same id; another `revision`
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Person {
@@ -16,8 +16,9 @@ enum PersonTestSupport {
     /// A new, empty folder of its own under the temporary directory, so tests that run in
     /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
     static func makeDirectory() throws -> URL {
+        let name = "PersonStoreTests-\(UUID().uuidString)"
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("PersonStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

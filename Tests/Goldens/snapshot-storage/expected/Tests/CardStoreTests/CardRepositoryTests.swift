@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The behaviour of ``CardRepository`` and ``CardListViewModel``, in Swift Testing.
-@Suite struct CardRepositoryTests {
+@Suite nonisolated struct CardRepositoryTests {
     private typealias Support = CardTestSupport
 
     @Test func saveThenFind() async throws {

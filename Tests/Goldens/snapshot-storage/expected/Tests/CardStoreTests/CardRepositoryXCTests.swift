@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The behaviour of ``CardRepository`` and ``CardListViewModel``, in XCTest.
-final class CardRepositoryXCTests: XCTestCase {
+nonisolated final class CardRepositoryXCTests: XCTestCase {
     private typealias Support = CardTestSupport
 
     func testSaveThenFind() async throws {

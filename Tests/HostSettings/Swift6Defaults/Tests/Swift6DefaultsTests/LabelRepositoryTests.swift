@@ -1,0 +1,172 @@
+import Foundation
+import Swift6Defaults
+import Testing
+
+/// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in Swift Testing.
+@Suite nonisolated struct LabelRepositoryTests {
+    private typealias Support = LabelTestSupport
+
+    @Test func saveThenFind() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+
+        #expect(await repository.find(by: Support.sample(1).id) == Support.sample(1))
+        #expect(await repository.find(by: Support.sample(2).id) == nil)
+    }
+
+    @Test func saveWithSameIDReplaces() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(1, revision: 1))
+
+        #expect(await repository.find(by: Support.sample(1).id) == Support.sample(1, revision: 1))
+        #expect(await repository.count == 1)
+    }
+
+    @Test func deleteRemoves() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(2))
+
+        try await repository.delete(Support.sample(1).id)
+
+        #expect(await repository.loadAll() == [Support.sample(2)])
+    }
+
+    @Test func reopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        for number in 0..<50 {
+            try await repository.save(Support.sample(number))
+        }
+        for number in stride(from: 0, to: 50, by: 3) {
+            try await repository.delete(Support.sample(number).id)
+        }
+        try await repository.save(contentsOf: (40..<60).map { Support.sample($0, revision: 1) })
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try LabelRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        #expect(after == before)
+        #expect(after.count == 46)
+    }
+
+    @Test func concurrentSavesAllLand() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 0..<100 {
+                group.addTask { try await repository.save(Support.sample(number)) }
+            }
+            try await group.waitForAll()
+        }
+
+        #expect(await repository.count == 100)
+        await repository.close()
+        let reopened = try LabelRepository(directory: directory)
+        #expect(await reopened.count == 100)
+    }
+
+    @Test func batchSaveDeleteAndRemoveAll() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
+        try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
+
+        #expect(await repository.loadAll() == (3..<10).map { Support.sample($0) })
+        try await repository.removeAll()
+        #expect(await repository.count == 0)
+        await repository.close()
+        let reopened = try LabelRepository(directory: directory)
+        #expect(await reopened.count == 0)
+    }
+
+    @Test func loadAllIsSortedByID() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        for number in [3, 1, 2, 10] {
+            try await repository.save(Support.sample(number))
+        }
+
+        let ids = await repository.loadAll().map(\.id)
+
+        #expect(ids == ids.sorted())
+        #expect(ids.count == 4)
+    }
+
+    @Test func missingFilesAreAnEmptyStore() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+
+        let repository = try LabelRepository(directory: directory.appendingPathComponent("new"))
+
+        #expect(await repository.count == 0)
+    }
+
+    @Test func corruptFileThrowsAndIsKept() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(LabelRepository.fileName)
+        let damaged = Data("[{\"not\": \"a Label\"".utf8)
+        try damaged.write(to: file)
+
+        let error = #expect(throws: LabelRepositoryError.self) {
+            try LabelRepository(directory: directory)
+        }
+
+        guard case .corrupt(let named, _, _) = error else {
+            Issue.record("expected a corrupt-file error, got \(String(describing: error))")
+            return
+        }
+        #expect(named.lastPathComponent == file.lastPathComponent)
+        #expect(try Data(contentsOf: file) == damaged)
+    }
+
+    @Test @MainActor func viewModelLoadsAddsAndDeletes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        let viewModel = LabelListViewModel(repository: repository)
+
+        await viewModel.load()
+        #expect(viewModel.labels == [Support.sample(1)])
+
+        await viewModel.add(Support.sample(2))
+        #expect(viewModel.labels == [Support.sample(1), Support.sample(2)])
+
+        await viewModel.delete(Support.sample(1).id)
+        #expect(viewModel.labels == [Support.sample(2)])
+        #expect(viewModel.error == nil)
+    }
+
+    @Test @MainActor func viewModelReportsAFailedSave() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        let viewModel = LabelListViewModel(repository: repository)
+        await repository.close()
+
+        await viewModel.add(Support.sample(1))
+
+        #expect(viewModel.error as? LabelRepositoryError == .closed)
+        #expect(viewModel.labels == [])
+        #expect(await repository.count == 0)
+    }
+}

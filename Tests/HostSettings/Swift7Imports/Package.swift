@@ -1,0 +1,22 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// An app package with Swift 7's defaults for imports and existentials, written by hand. scaffold-repo added a journal store (Note) and
+// a snapshot store (Label) to its target with --into. This repository's own Package.swift
+// builds the same folders with the same settings, so its `swift test` compiles and tests them.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .unsafeFlags(["-warnings-as-errors"]),
+]
+
+let package = Package(
+    name: "Swift7Imports",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    targets: [
+        .target(name: "Swift7Imports", swiftSettings: settings),
+        .testTarget(
+            name: "Swift7ImportsTests", dependencies: ["Swift7Imports"], swiftSettings: settings),
+    ]
+)

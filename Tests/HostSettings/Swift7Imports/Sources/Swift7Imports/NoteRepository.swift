@@ -1,0 +1,515 @@
+public import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `close(2)`, under a name that the repository's own `close()` does not hide.
+private nonisolated func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
+/// What can go wrong when a ``NoteRepository`` opens, reads or writes its files.
+public nonisolated enum NoteRepositoryError: Error, Equatable, CustomStringConvertible {
+    /// A file exists but cannot be read.
+    case unreadable(file: URL, reason: String)
+    /// A file holds something other than what the repository wrote, starting at byte `offset`.
+    /// The file is left exactly as it is.
+    case corrupt(file: URL, offset: Int, reason: String)
+    /// The snapshot was written by a newer version of the app, with a schema this code does not know.
+    case newerSchema(file: URL, found: Int, supported: Int)
+    /// Another repository, in this process or another one, has the folder open for writing.
+    case locked(file: URL)
+    /// A file cannot be written. The repository keeps the contents it had before the call.
+    case unwritable(file: URL, reason: String)
+    /// ``NoteRepository/close()`` was called; open a new repository to write again.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "cannot read \(file.path): \(reason)"
+        case .corrupt(let file, let offset, let reason):
+            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
+        case .newerSchema(let file, let found, let supported):
+            "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .locked(let file):
+            "\(file.path) is held by another NoteRepository; close that one first"
+        case .unwritable(let file, let reason):
+            "cannot write \(file.path): \(reason)"
+        case .closed:
+            "the NoteRepository was closed"
+        }
+    }
+}
+
+/// Stores ``Note`` values: in memory for fast reads, on disk in a snapshot and a journal.
+///
+/// An actor runs one call at a time, so concurrent saves cannot race on the cache or the files.
+/// Reads come from the in-memory cache. Every change is appended to the journal as one record
+/// and synced to disk before the call returns, so a save costs the same in a store of 100
+/// values as in one of 100,000. When the journal would grow past the snapshot (and past
+/// ``compactionFloor``), the whole store is written as a new snapshot instead, and the journal
+/// is emptied.
+///
+/// On disk, in ``directory``:
+/// - `notes.snapshot.json`: `{"items":[…],"schemaVersion":N}`, replaced atomically (written to
+///   a temporary file, synced, renamed, and the folder synced).
+/// - `notes.journal`: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays
+///   it over the snapshot. A last line without its newline is a write cut short by a crash:
+///   the call that wrote it never returned, so it is dropped. Any other damage throws
+///   ``NoteRepositoryError/corrupt(file:offset:reason:)`` and the file is left untouched.
+/// - `notes.lock`: holds an advisory lock while the repository is open, so a second
+///   repository cannot interleave its writes with this one's.
+public actor NoteRepository {
+    /// The version of the snapshot's layout. Raise it when Note changes incompatibly; a
+    /// snapshot with a higher version is refused instead of misread.
+    public static let schemaVersion = 1
+    public static let snapshotFileName = "notes.snapshot.json"
+    public static let journalFileName = "notes.journal"
+    public static let lockFileName = "notes.lock"
+    /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger,
+    /// before the store is compacted into a new snapshot.
+    public static let compactionFloor = 64 * 1024
+
+    /// The folder that holds the repository's files.
+    public nonisolated let directory: URL
+    public nonisolated var snapshotURL: URL {
+        directory.appendingPathComponent(Self.snapshotFileName)
+    }
+    public nonisolated var journalURL: URL {
+        directory.appendingPathComponent(Self.journalFileName)
+    }
+
+    private var cache: [UUID: Note]
+    private var files: OpenFiles?
+    private var snapshotSize: Int
+    private var journalSize: Int
+
+    /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
+    /// replays the journal. Missing files are an empty store.
+    ///
+    /// - Throws: ``NoteRepositoryError`` when another repository holds the folder, or a file
+    ///   cannot be read or is damaged. Damaged files are never taken for an empty store, so no
+    ///   later save can overwrite them.
+    public init(directory: URL) throws {
+        self.directory = directory
+        let files = try OpenFiles(directory: directory)
+        let snapshot = try Self.readSnapshot(files.snapshotURL)
+        var cache = snapshot.values
+        let replayed = try Self.replayJournal(files.journalURL, into: &cache)
+        if replayed.validSize < replayed.fileSize {
+            try files.truncateJournal(to: replayed.validSize)
+        }
+        self.cache = cache
+        self.files = files
+        self.snapshotSize = snapshot.size
+        self.journalSize = replayed.validSize
+    }
+
+    /// Opens the store in ``defaultDirectory()``.
+    public init() throws {
+        try self.init(directory: Self.defaultDirectory())
+    }
+
+    /// The folder `Swift7Imports` in the user's Application Support directory: in the app's
+    /// container on Apple platforms, and `$XDG_DATA_HOME` or `~/.local/share` on Linux.
+    public static func defaultDirectory() throws -> URL {
+        try FileManager.default
+            .url(
+                for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+                create: true
+            )
+            .appendingPathComponent("Swift7Imports", isDirectory: true)
+    }
+
+    // MARK: - Reading
+
+    /// How many values the store holds.
+    public var count: Int { cache.count }
+
+    /// The value with `id`, or nil when there is none.
+    public func find(by id: UUID) -> Note? {
+        cache[id]
+    }
+
+    /// Every value, sorted by id, so the order is the same on every run.
+    public func loadAll() -> [Note] {
+        cache.values.sorted { $0.id.uuidString < $1.id.uuidString }
+    }
+
+    // MARK: - Writing: each call is one durable write
+
+    /// Stores `note`, replacing the value with the same id.
+    public func save(_ note: Note) throws {
+        try write(JournalRecord(save: [note]))
+    }
+
+    /// Stores every value in `notes` at once; of values with the same id, the last wins.
+    public func save(contentsOf notes: [Note]) throws {
+        guard !notes.isEmpty else { return }
+        try write(JournalRecord(save: notes))
+    }
+
+    /// Removes the value with `id`, if there is one.
+    public func delete(_ id: UUID) throws {
+        try delete(ids: [id])
+    }
+
+    /// Removes the values with these ids; ids that are not stored are ignored.
+    public func delete(ids: [UUID]) throws {
+        let stored = ids.filter { cache[$0] != nil }
+        guard !stored.isEmpty else { return }
+        try write(JournalRecord(delete: stored))
+    }
+
+    /// Removes every value.
+    public func removeAll() throws {
+        guard !cache.isEmpty else { return }
+        try write(JournalRecord(removeAll: true))
+    }
+
+    /// Writes every value to a new snapshot and empties the journal. Writes do this by
+    /// themselves when the journal grows too long; call it to do it now.
+    public func compact() throws {
+        try writeSnapshot(of: cache)
+    }
+
+    /// Releases the folder's lock and files. Reads still answer from memory; writes throw
+    /// ``NoteRepositoryError/closed``.
+    public func close() {
+        files = nil
+    }
+
+    /// Appends `record` to the journal and applies it. Writes a snapshot of the changed store
+    /// instead when the journal would outgrow the snapshot, or when the record saves at least
+    /// as many values as the store holds (encoding them costs about as much as the snapshot).
+    /// Either way the change is on disk before the cache shows it.
+    private func write(_ record: JournalRecord) throws {
+        guard let files else { throw NoteRepositoryError.closed }
+        if let saved = record.save?.count, saved >= cache.count {
+            return try writeSnapshot(of: record.applied(to: cache))
+        }
+        let line = try record.encodedLine()
+        guard journalSize + line.count <= max(snapshotSize, Self.compactionFloor) else {
+            return try writeSnapshot(of: record.applied(to: cache))
+        }
+        try files.appendToJournal(line, at: journalSize)
+        journalSize += line.count
+        record.apply(to: &cache)  // In place: copying the cache would cost O(n) per save.
+    }
+
+    /// Replaces the snapshot with `values` and keeps them, then empties the journal. A crash in
+    /// between leaves the new snapshot and the old journal; replaying a journal over a snapshot
+    /// that already holds its changes gives the same values, so nothing is lost or doubled.
+    private func writeSnapshot(of values: [UUID: Note]) throws {
+        guard let files else { throw NoteRepositoryError.closed }
+        let sorted = values.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        let data: Data
+        do {
+            let snapshot = SnapshotFile(schemaVersion: Self.schemaVersion, items: sorted)
+            data = try Self.encoder().encode(snapshot)
+        } catch {
+            throw NoteRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
+        }
+        try files.replaceSnapshot(with: data)
+        cache = values
+        snapshotSize = data.count
+        // The change is durable now. If emptying the journal fails, its records replay over a
+        // snapshot that already holds them, which changes nothing; the next compaction retries.
+        if (try? files.truncateJournal(to: 0)) != nil {
+            journalSize = 0
+        }
+    }
+
+    // MARK: - Loading
+
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    private static func readSnapshot(
+        _ file: URL
+    ) throws -> (values: [UUID: Note], size: Int) {
+        guard let data = try readIfPresent(file) else { return ([:], 0) }
+        let snapshot: SnapshotFile
+        do {
+            snapshot = try JSONDecoder().decode(SnapshotFile.self, from: data)
+        } catch let newer as NewerSchema {
+            throw NoteRepositoryError.newerSchema(
+                file: file, found: newer.found, supported: schemaVersion)
+        } catch {
+            throw NoteRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        var values: [UUID: Note] = [:]
+        values.reserveCapacity(snapshot.items.count)
+        for value in snapshot.items where values.updateValue(value, forKey: value.id) != nil {
+            throw NoteRepositoryError.corrupt(
+                file: file, offset: 0, reason: "id \(value.id) appears twice")
+        }
+        return (values, data.count)
+    }
+
+    /// Applies the journal's records to `values`; returns how many bytes of it are whole records.
+    private static func replayJournal(
+        _ file: URL, into values: inout [UUID: Note]
+    ) throws -> (validSize: Int, fileSize: Int) {
+        guard let data = try readIfPresent(file) else { return (0, 0) }
+        let decoder = JSONDecoder()
+        var offset = data.startIndex
+        while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
+            let position = offset - data.startIndex
+            let line = data[offset..<newline]
+            let damaged = { (reason: String) in
+                NoteRepositoryError.corrupt(file: file, offset: position, reason: reason)
+            }
+            guard let space = line.lastIndex(of: UInt8(ascii: " ")),
+                let checksum = CRC32.parse(line[(space + 1)...])
+            else { throw damaged("no checksum") }
+            let payload = line[..<space]
+            guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
+            do {
+                try decoder.decode(JournalRecord.self, from: payload).apply(to: &values)
+            } catch {
+                throw damaged("\(error)")
+            }
+            offset = newline + 1
+        }
+        // What follows the last newline is a record whose append was cut short: it is dropped.
+        return (offset - data.startIndex, data.count)
+    }
+
+    private static func readIfPresent(_ file: URL) throws -> Data? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw NoteRepositoryError.unreadable(file: file, reason: error.localizedDescription)
+        }
+    }
+
+    // MARK: - File formats
+
+    /// The snapshot file. Its schema version is decoded first, so a newer layout is refused
+    /// before its values are misread.
+    private nonisolated struct SnapshotFile: Codable {
+        var schemaVersion: Int
+        var items: [Note]
+
+        init(schemaVersion: Int, items: [Note]) {
+            self.schemaVersion = schemaVersion
+            self.items = items
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+            guard schemaVersion <= NoteRepository.schemaVersion else {
+                throw NewerSchema(found: schemaVersion)
+            }
+            items = try container.decode([Note].self, forKey: .items)
+        }
+    }
+
+    private nonisolated struct NewerSchema: Error {
+        let found: Int
+    }
+
+    /// One change in the journal: values saved, ids deleted, or everything removed.
+    private nonisolated struct JournalRecord: Codable {
+        var save: [Note]?
+        var delete: [UUID]?
+        var removeAll: Bool?
+
+        init(save: [Note]? = nil, delete: [UUID]? = nil, removeAll: Bool? = nil) {
+            self.save = save
+            self.delete = delete
+            self.removeAll = removeAll
+        }
+
+        func apply(to values: inout [UUID: Note]) {
+            if removeAll == true { values.removeAll() }
+            for id in delete ?? [] { values[id] = nil }
+            for value in save ?? [] { values[value.id] = value }
+        }
+
+        func applied(to values: [UUID: Note]) -> [UUID: Note] {
+            var changed = values
+            apply(to: &changed)
+            return changed
+        }
+
+        /// `<JSON> <CRC-32 of the JSON, 8 hex digits>\n`; the JSON has no newline in it.
+        func encodedLine() throws -> Data {
+            var line = try NoteRepository.encoder().encode(self)
+            line.append(contentsOf: Array(" \(CRC32.format(CRC32.checksum(line)))\n".utf8))
+            return line
+        }
+    }
+
+    /// CRC-32 (the polynomial of zip and PNG), so a damaged record is found, not replayed.
+    private nonisolated enum CRC32 {
+        static let table: [UInt32] = (0..<256).map { index in
+            (0..<8).reduce(UInt32(index)) { crc, _ in
+                crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
+            }
+        }
+
+        static func checksum(_ bytes: Data) -> UInt32 {
+            ~bytes.reduce(~UInt32(0)) { crc, byte in
+                table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            }
+        }
+
+        /// Eight lower-case hex digits.
+        static func format(_ checksum: UInt32) -> String {
+            let digits = String(checksum, radix: 16)
+            return String(repeating: "0", count: 8 - digits.count) + digits
+        }
+
+        /// The checksum that `format` wrote, or nil.
+        static func parse(_ digits: Data) -> UInt32? {
+            guard digits.count == 8 else { return nil }
+            return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+        }
+    }
+
+    // MARK: - Files
+
+    /// The open lock and journal files, closed (and the lock released) when this goes away.
+    private nonisolated final class OpenFiles {
+        let directory: URL
+        let snapshotURL: URL
+        let journalURL: URL
+        private let lock: Int32
+        private let journal: Int32
+
+        init(directory: URL) throws {
+            self.directory = directory
+            snapshotURL = directory.appendingPathComponent(NoteRepository.snapshotFileName)
+            journalURL = directory.appendingPathComponent(NoteRepository.journalFileName)
+            let lockURL = directory.appendingPathComponent(NoteRepository.lockFileName)
+            do {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw NoteRepositoryError.unwritable(
+                    file: directory, reason: error.localizedDescription)
+            }
+            lock = try Self.openFile(lockURL)
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+                let busy = errno == EWOULDBLOCK
+                let reason = Self.lastError()
+                closeDescriptor(lock)
+                throw busy
+                    ? NoteRepositoryError.locked(file: lockURL)
+                    : NoteRepositoryError.unwritable(file: lockURL, reason: reason)
+            }
+            do {
+                journal = try Self.openFile(journalURL)
+            } catch {
+                closeDescriptor(lock)
+                throw error
+            }
+        }
+
+        deinit {
+            closeDescriptor(journal)
+            closeDescriptor(lock)
+        }
+
+        func appendToJournal(_ line: Data, at offset: Int) throws {
+            do {
+                try Self.write(line, to: journal, at: offset)
+                try Self.sync(journal)
+            } catch {
+                // Take back a partial record, so the next append does not follow damage.
+                _ = ftruncate(journal, off_t(offset))
+                throw NoteRepositoryError.unwritable(file: journalURL, reason: "\(error)")
+            }
+        }
+
+        func truncateJournal(to size: Int) throws {
+            guard ftruncate(journal, off_t(size)) == 0 else {
+                throw NoteRepositoryError.unwritable(file: journalURL, reason: Self.lastError())
+            }
+            do {
+                try Self.sync(journal)
+            } catch {
+                throw NoteRepositoryError.unwritable(file: journalURL, reason: "\(error)")
+            }
+        }
+
+        /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
+        func replaceSnapshot(with data: Data) throws {
+            let temporary = snapshotURL.appendingPathExtension("tmp")
+            do {
+                let file = try Self.openFile(temporary, truncating: true)
+                defer { closeDescriptor(file) }
+                try Self.write(data, to: file, at: 0)
+                try Self.sync(file)
+                guard rename(temporary.path, snapshotURL.path) == 0 else {
+                    throw POSIXFailure(Self.lastError())
+                }
+                let folder = try Self.openFile(directory, forReading: true)
+                defer { closeDescriptor(folder) }
+                try Self.sync(folder)
+            } catch {
+                throw NoteRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
+            }
+        }
+
+        private static func openFile(
+            _ url: URL, truncating: Bool = false, forReading: Bool = false
+        ) throws -> Int32 {
+            let flags = forReading ? O_RDONLY : O_RDWR | O_CREAT | (truncating ? O_TRUNC : 0)
+            let descriptor = open(url.path, flags | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw NoteRepositoryError.unwritable(file: url, reason: lastError())
+            }
+            return descriptor
+        }
+
+        private static func write(_ data: Data, to descriptor: Int32, at offset: Int) throws {
+            try data.withUnsafeBytes { buffer in
+                var written = 0
+                while written < buffer.count, let base = buffer.baseAddress {
+                    let result = pwrite(
+                        descriptor, base + written, buffer.count - written, off_t(offset + written))
+                    if result < 0 {
+                        guard errno == EINTR else { throw POSIXFailure(lastError()) }
+                        continue
+                    }
+                    written += result
+                }
+            }
+        }
+
+        /// Flushes to the storage device: `F_FULLFSYNC` on Apple platforms, where `fsync` only
+        /// reaches the drive's cache; `fsync` elsewhere.
+        private static func sync(_ descriptor: Int32) throws {
+            #if canImport(Darwin)
+                if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+            #endif
+            guard fsync(descriptor) == 0 else { throw POSIXFailure(lastError()) }
+        }
+
+        private static func lastError() -> String {
+            String(cString: strerror(errno))
+        }
+    }
+
+    private nonisolated struct POSIXFailure: Error, CustomStringConvertible {
+        let description: String
+
+        init(_ description: String) {
+            self.description = description
+        }
+    }
+}

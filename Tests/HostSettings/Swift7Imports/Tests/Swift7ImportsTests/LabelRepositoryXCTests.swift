@@ -1,0 +1,184 @@
+import Foundation
+import Swift7Imports
+import XCTest
+
+/// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in XCTest.
+nonisolated final class LabelRepositoryXCTests: XCTestCase {
+    private typealias Support = LabelTestSupport
+
+    func testSaveThenFind() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1))
+        let missing = await repository.find(by: Support.sample(2).id)
+        XCTAssertNil(missing)
+    }
+
+    func testSaveWithSameIDReplaces() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(1, revision: 1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1, revision: 1))
+        let count = await repository.count
+        XCTAssertEqual(count, 1)
+    }
+
+    func testDeleteRemoves() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(2))
+
+        try await repository.delete(Support.sample(1).id)
+
+        let all = await repository.loadAll()
+        XCTAssertEqual(all, [Support.sample(2)])
+    }
+
+    func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        for number in 0..<50 {
+            try await repository.save(Support.sample(number))
+        }
+        for number in stride(from: 0, to: 50, by: 3) {
+            try await repository.delete(Support.sample(number).id)
+        }
+        try await repository.save(contentsOf: (40..<60).map { Support.sample($0, revision: 1) })
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try LabelRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(after.count, 46)
+    }
+
+    func testConcurrentSavesAllLand() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 0..<100 {
+                group.addTask { try await repository.save(Support.sample(number)) }
+            }
+            try await group.waitForAll()
+        }
+
+        let count = await repository.count
+        XCTAssertEqual(count, 100)
+        await repository.close()
+        let reopened = try LabelRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 100)
+    }
+
+    func testBatchSaveDeleteAndRemoveAll() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+
+        try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
+        try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
+
+        let afterDelete = await repository.loadAll()
+        XCTAssertEqual(afterDelete, (3..<10).map { Support.sample($0) })
+        try await repository.removeAll()
+        let afterRemoveAll = await repository.count
+        XCTAssertEqual(afterRemoveAll, 0)
+        await repository.close()
+        let reopened = try LabelRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 0)
+    }
+
+    func testLoadAllIsSortedByID() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        for number in [3, 1, 2, 10] {
+            try await repository.save(Support.sample(number))
+        }
+
+        let ids = await repository.loadAll().map(\.id)
+
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(ids.count, 4)
+    }
+
+    func testMissingFilesAreAnEmptyStore() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+
+        let repository = try LabelRepository(directory: directory.appendingPathComponent("new"))
+
+        let count = await repository.count
+        XCTAssertEqual(count, 0)
+    }
+
+    func testCorruptFileThrowsAndIsKept() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(LabelRepository.fileName)
+        let damaged = Data("[{\"not\": \"a Label\"".utf8)
+        try damaged.write(to: file)
+
+        XCTAssertThrowsError(try LabelRepository(directory: directory)) { error in
+            guard case .corrupt(let named, _, _) = error as? LabelRepositoryError else {
+                return XCTFail("expected a corrupt-file error, got \(error)")
+            }
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue("\(error)".contains(file.lastPathComponent))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), damaged)
+    }
+
+    @MainActor
+    func testViewModelLoadsAddsAndDeletes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        let viewModel = LabelListViewModel(repository: repository)
+
+        await viewModel.load()
+        XCTAssertEqual(viewModel.labels, [Support.sample(1)])
+
+        await viewModel.add(Support.sample(2))
+        XCTAssertEqual(viewModel.labels, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.delete(Support.sample(1).id)
+        XCTAssertEqual(viewModel.labels, [Support.sample(2)])
+        XCTAssertNil(viewModel.error)
+    }
+
+    @MainActor
+    func testViewModelReportsAFailedSave() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        let viewModel = LabelListViewModel(repository: repository)
+        await repository.close()
+
+        await viewModel.add(Support.sample(1))
+
+        XCTAssertEqual(viewModel.error as? LabelRepositoryError, .closed)
+        XCTAssertEqual(viewModel.labels, [])
+        let count = await repository.count
+        XCTAssertEqual(count, 0)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Swift7Imports
+
+/// What the Label tests share: sample values and a private folder for each test.
+nonisolated enum LabelTestSupport {
+    /// A sample Label. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> Label {
+        Label(
+            id: number,
+            name: "name-\(number)-\(revision)",
+            color: "color-\(number)-\(revision)"
+        )
+    }
+
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let name = "Swift7ImportsTests-\(UUID().uuidString)"
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The size of a file in bytes; 0 when it does not exist.
+    static func fileSize(_ file: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? Int) ?? 0
+    }
+}
