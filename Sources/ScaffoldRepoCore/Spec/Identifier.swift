@@ -43,7 +43,7 @@ extension Identifier {
         "Date", "Decodable", "Dictionary", "Double", "Encodable", "Equatable", "Error",
         "FileHandle", "FileManager", "Foundation", "Glibc", "Hashable", "Identifiable", "Int",
         "Int32", "Issue", "JSONDecoder", "JSONEncoder", "JournalRecord", "MainActor", "Musl",
-        "Never", "NewerSchema", "Observable", "Observation", "OpenFiles", "Optional",
+        "Never", "NewerSchema", "ObjCBool", "Observable", "Observation", "OpenFiles", "Optional",
         "POSIXFailure", "Sendable", "Set", "SnapshotFile", "String", "Suite", "Test", "Testing",
         "UInt32", "UInt8", "URL", "UUID", "Void", "XCTest", "XCTestCase",
     ]

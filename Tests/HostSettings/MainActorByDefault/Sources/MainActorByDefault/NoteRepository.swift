@@ -57,8 +57,11 @@ public nonisolated enum NoteRepositoryError: Error, Equatable, CustomStringConve
 /// is emptied.
 ///
 /// On disk, in ``directory``:
-/// - `notes.snapshot.json`: `{"items":[…],"schemaVersion":N}`, replaced atomically (written to
-///   a temporary file, synced, renamed, and the folder synced).
+/// - `notes.snapshot.json`: `{"items":[…],"schemaVersion":N}` on one line, then the line
+///   `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is found instead
+///   of read as a value. Replaced atomically: written to `notes.snapshot.json.tmp`, synced,
+///   renamed, and the folder synced; a temporary file that a failed write or a crash left is
+///   removed, and never read.
 /// - `notes.journal`: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays
 ///   it over the snapshot. A last line without its newline is a write cut short by a crash:
 ///   the call that wrote it never returned, so it is dropped. Any other damage throws
@@ -101,13 +104,22 @@ public actor NoteRepository {
         let files = try OpenFiles(directory: directory)
         let snapshot = try Self.readSnapshot(files.snapshotURL)
         var cache = snapshot.values
-        let replayed = try Self.replayJournal(files.journalURL, into: &cache)
+        var replayed = try Self.replayJournal(files.journalURL, into: &cache)
+        var snapshotSize = snapshot.size
+        // A snapshot written before snapshots had a checksum is rewritten with one now, when
+        // the folder can be written, and by the next compaction otherwise.
+        if !snapshot.isChecked, let data = try? Self.snapshotData(of: cache),
+            (try? files.replaceSnapshot(with: data)) != nil
+        {
+            snapshotSize = data.count
+            if (try? files.truncateJournal(to: 0)) != nil { replayed.validSize = 0 }
+        }
         if replayed.validSize < replayed.fileSize {
             try files.truncateJournal(to: replayed.validSize)
         }
         self.cache = cache
         self.files = files
-        self.snapshotSize = snapshot.size
+        self.snapshotSize = snapshotSize
         self.journalSize = replayed.validSize
     }
 
@@ -208,11 +220,9 @@ public actor NoteRepository {
     /// that already holds its changes gives the same values, so nothing is lost or doubled.
     private func writeSnapshot(of values: [UUID: Note]) throws {
         guard let files else { throw NoteRepositoryError.closed }
-        let sorted = values.values.sorted { $0.id.uuidString < $1.id.uuidString }
         let data: Data
         do {
-            let snapshot = SnapshotFile(schemaVersion: Self.schemaVersion, items: sorted)
-            data = try Self.encoder().encode(snapshot)
+            data = try Self.snapshotData(of: values)
         } catch {
             throw NoteRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
         }
@@ -234,13 +244,28 @@ public actor NoteRepository {
         return encoder
     }
 
+    /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
+    private static func snapshotData(of values: [UUID: Note]) throws -> Data {
+        let sorted = values.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        let snapshot = SnapshotFile(schemaVersion: schemaVersion, items: sorted)
+        return CRC32.sealed(try encoder().encode(snapshot))
+    }
+
+    /// The snapshot's values and size, and whether it had a checksum (one written before
+    /// snapshots had checksums has none, and is read once so that it can be rewritten).
     private static func readSnapshot(
         _ file: URL
-    ) throws -> (values: [UUID: Note], size: Int) {
-        guard let data = try readIfPresent(file) else { return ([:], 0) }
+    ) throws -> (values: [UUID: Note], size: Int, isChecked: Bool) {
+        guard let data = try readIfPresent(file) else { return ([:], 0, true) }
+        let contents: CRC32.Contents
+        do {
+            contents = try CRC32.unsealed(data)
+        } catch {
+            throw NoteRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
         let snapshot: SnapshotFile
         do {
-            snapshot = try JSONDecoder().decode(SnapshotFile.self, from: data)
+            snapshot = try JSONDecoder().decode(SnapshotFile.self, from: contents.json)
         } catch let newer as NewerSchema {
             throw NoteRepositoryError.newerSchema(
                 file: file, found: newer.found, supported: schemaVersion)
@@ -253,7 +278,7 @@ public actor NoteRepository {
             throw NoteRepositoryError.corrupt(
                 file: file, offset: 0, reason: "id \(value.id) appears twice")
         }
-        return (values, data.count)
+        return (values, data.count, contents.isChecked)
     }
 
     /// Applies the journal's records to `values`; returns how many bytes of it are whole records.
@@ -282,11 +307,33 @@ public actor NoteRepository {
             offset = newline + 1
         }
         // What follows the last newline is a record whose append was cut short: it is dropped.
+        // Unless it is a whole record whose newline was damaged: a cut-short append cannot end
+        // in anything but a prefix of its line.
+        let rest = data[offset...]
+        if let space = rest.lastIndex(of: UInt8(ascii: " ")), rest.endIndex - space == 10,
+            let checksum = CRC32.parse(rest[(space + 1)..<(rest.endIndex - 1)]),
+            CRC32.checksum(rest[..<space]) == checksum
+        {
+            throw NoteRepositoryError.corrupt(
+                file: file, offset: offset - data.startIndex, reason: "damaged line end")
+        }
         return (offset - data.startIndex, data.count)
     }
 
     private static func readIfPresent(_ file: URL) throws -> Data? {
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            // A link to a file that is gone is not an empty store: it may point to a volume
+            // that is not mounted, and a save would replace the link.
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
+                throw NoteRepositoryError.unreadable(
+                    file: file, reason: "it is a symbolic link to a file that does not exist")
+            }
+            return nil
+        }
+        guard !isDirectory.boolValue else {
+            throw NoteRepositoryError.unreadable(file: file, reason: "it is a folder, not a file")
+        }
         do {
             return try Data(contentsOf: file)
         } catch {
@@ -355,6 +402,40 @@ public actor NoteRepository {
 
     /// CRC-32 (the polynomial of zip and PNG), so a damaged record is found, not replayed.
     private nonisolated enum CRC32 {
+        /// What a snapshot file holds: its JSON, and whether a checksum line vouched for it.
+        struct Contents {
+            let json: Data
+            let isChecked: Bool
+        }
+
+        struct Mismatch: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        /// `json`, then the line `crc32 <8 hex digits>` with its checksum.
+        static func sealed(_ json: Data) -> Data {
+            json + Data("\ncrc32 \(format(checksum(json)))\n".utf8)
+        }
+
+        /// The JSON of a file that `sealed` wrote, checked. A file without the checksum line
+        /// was written before there was one: its JSON is returned unchecked.
+        static func unsealed(_ data: Data) throws -> Contents {
+            let trailer = Data("\ncrc32 ".utf8)
+            let start = data.endIndex - trailer.count - 9
+            guard data.count >= trailer.count + 9,
+                data[start..<(start + trailer.count)] == trailer, data.last == UInt8(ascii: "\n")
+            else {
+                return Contents(json: data, isChecked: false)
+            }
+            let json = data[..<start]
+            guard let expected = parse(data[(start + trailer.count)..<(data.endIndex - 1)]),
+                checksum(json) == expected
+            else {
+                throw Mismatch(description: "wrong checksum")
+            }
+            return Contents(json: json, isChecked: true)
+        }
+
         static let table: [UInt32] = (0..<256).map { index in
             (0..<8).reduce(UInt32(index)) { crc, _ in
                 crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
@@ -387,12 +468,15 @@ public actor NoteRepository {
         let directory: URL
         let snapshotURL: URL
         let journalURL: URL
+        /// Where a new snapshot is written before it replaces the old one.
+        let temporaryURL: URL
         private let lock: Int32
         private let journal: Int32
 
         init(directory: URL) throws {
             self.directory = directory
             snapshotURL = directory.appendingPathComponent(NoteRepository.snapshotFileName)
+            temporaryURL = snapshotURL.appendingPathExtension("tmp")
             journalURL = directory.appendingPathComponent(NoteRepository.journalFileName)
             let lockURL = directory.appendingPathComponent(NoteRepository.lockFileName)
             do {
@@ -417,6 +501,8 @@ public actor NoteRepository {
                 closeDescriptor(lock)
                 throw error
             }
+            // A snapshot that a crash cut short; the lock makes sure no one is writing it.
+            _ = unlink(temporaryURL.path)
         }
 
         deinit {
@@ -447,15 +533,20 @@ public actor NoteRepository {
         }
 
         /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
+        /// When any step fails, the temporary file is removed: on a full disk it would hold on
+        /// to the very space that ran out.
         func replaceSnapshot(with data: Data) throws {
-            let temporary = snapshotURL.appendingPathExtension("tmp")
             do {
-                let file = try Self.openFile(temporary, truncating: true)
-                defer { closeDescriptor(file) }
-                try Self.write(data, to: file, at: 0)
-                try Self.sync(file)
-                guard rename(temporary.path, snapshotURL.path) == 0 else {
-                    throw POSIXFailure(Self.lastError())
+                try writeTemporary(data)
+            } catch {
+                _ = unlink(temporaryURL.path)
+                throw NoteRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
+            }
+            do {
+                guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
+                    let failure = POSIXFailure(Self.lastError())
+                    _ = unlink(temporaryURL.path)
+                    throw failure
                 }
                 let folder = try Self.openFile(directory, forReading: true)
                 defer { closeDescriptor(folder) }
@@ -463,6 +554,13 @@ public actor NoteRepository {
             } catch {
                 throw NoteRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
             }
+        }
+
+        private func writeTemporary(_ data: Data) throws {
+            let file = try Self.openFile(temporaryURL, truncating: true)
+            defer { closeDescriptor(file) }
+            try Self.write(data, to: file, at: 0)
+            try Self.sync(file)
         }
 
         private static func openFile(

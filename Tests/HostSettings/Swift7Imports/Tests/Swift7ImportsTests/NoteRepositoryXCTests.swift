@@ -147,6 +147,95 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: file), damaged)
     }
 
+    func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        var bytes = try Data(contentsOf: file)
+        // Any byte of the JSON: many flips, say a letter in a string, would still decode.
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: file)
+
+        XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
+            guard case .corrupt(let named, _, let reason) = error as? NoteRepositoryError else {
+                return XCTFail("expected a corrupt-file error, got \(error)")
+            }
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue(reason.contains("checksum"))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), bytes)
+    }
+
+    func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        let values = (0..<3).map { Support.sample($0) }
+        try Support.fileWithoutChecksum(values).write(to: file)
+
+        let repository = try NoteRepository(directory: directory)
+
+        let loaded = await repository.loadAll()
+        XCTAssertEqual(loaded, values)
+        let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
+        await repository.close()
+        let reopened = try await NoteRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, values)
+    }
+
+    func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try FileManager.default.createSymbolicLink(
+            at: file, withDestinationURL: directory.appendingPathComponent("gone"))
+        func expectUnreadable() {
+            XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
+                guard case .unreadable(let named, _) = error as? NoteRepositoryError else {
+                    return XCTFail("expected an unreadable-file error, got \(error)")
+                }
+                XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            }
+        }
+
+        expectUnreadable()
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        expectUnreadable()
+    }
+
+    func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        // A folder where the write must put a file makes it fail, as a full disk would.
+        let blocker = try Support.blockWrites(in: directory)
+
+        do {
+            try await repository.compact()
+            XCTFail("the write succeeded")
+        } catch {
+            guard case .unwritable = error as? NoteRepositoryError else {
+                return XCTFail("expected an unwritable-file error, got \(error)")
+            }
+        }
+        let kept = await repository.loadAll()
+        XCTAssertEqual(kept, (0..<3).map { Support.sample($0) })
+        XCTAssertEqual(Support.leftovers(in: directory), [])
+
+        try FileManager.default.removeItem(at: blocker)
+        try await repository.save(Support.sample(3))
+        try await repository.compact()
+        await repository.close()
+        let reopened = try await NoteRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, (0..<4).map { Support.sample($0) })
+    }
+
     func testJSONWrittenBeforeTheDefaultedFieldsExistedDecodesToTheDefaults() throws {
         let encoded = try JSONEncoder().encode(Support.sample(1))
         var object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])

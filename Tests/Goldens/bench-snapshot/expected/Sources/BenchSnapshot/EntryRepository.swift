@@ -4,7 +4,8 @@ public import Foundation
 public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read.
     case unreadable(file: URL, reason: String)
-    /// The file was read but does not hold a list of ``Entry`` values. It is left as it is.
+    /// The file was read but does not hold a list of ``Entry`` values, or its checksum does
+    /// not match. It is left as it is.
     case corrupt(file: URL, offset: Int, reason: String)
     /// The file cannot be written. The repository keeps the contents it had before the call.
     case unwritable(file: URL, reason: String)
@@ -32,6 +33,10 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
 /// returns, by writing a new file and renaming it over the old one, so a crash leaves either
 /// the old file or the new one, never a mix. Simple, but a save costs more as the store grows;
 /// the journal store (`--storage journal`) does not.
+///
+/// The file, `entries.json`, holds the values as a JSON array, then the line
+/// `crc32 <8 hex digits>`: the CRC-32 of the array, so a damaged byte is found instead of read
+/// as a value.
 public actor EntryRepository {
     /// The name of the file the repository keeps in its directory.
     public static let fileName = "entries.json"
@@ -49,7 +54,13 @@ public actor EntryRepository {
     ///   is never taken for an empty store, so no later save can overwrite it.
     public init(directory: URL) throws {
         fileURL = directory.appendingPathComponent(Self.fileName)
-        cache = try Self.readFile(fileURL)
+        let file = try Self.readFile(fileURL)
+        cache = file.values
+        // A file written before files had a checksum is rewritten with one now, when the
+        // folder can be written, and by the next save otherwise.
+        if !file.isChecked {
+            try? Self.write(file.values, to: fileURL)
+        }
     }
 
     /// Opens the store in ``defaultDirectory()``.
@@ -123,16 +134,16 @@ public actor EntryRepository {
         guard !isClosed else { throw EntryRepositoryError.closed }
         var changed = cache
         update(&changed)
-        try writeFile(changed)
+        try Self.write(changed, to: fileURL)
         cache = changed
     }
 
-    private func writeFile(_ values: [String: Entry]) throws {
+    private static func write(_ values: [String: Entry], to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let sorted = values.values.sorted { $0.id < $1.id }
         do {
-            let data = try encoder.encode(sorted)
+            let data = CRC32.sealed(try encoder.encode(sorted))
             try FileManager.default.createDirectory(
                 at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: fileURL, options: .atomic)
@@ -142,8 +153,24 @@ public actor EntryRepository {
         }
     }
 
-    private static func readFile(_ file: URL) throws -> [String: Entry] {
-        guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
+    /// The file's values, and whether a checksum vouched for them (a file written before files
+    /// had checksums has none).
+    private static func readFile(
+        _ file: URL
+    ) throws -> (values: [String: Entry], isChecked: Bool) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            // A link to a file that is gone is not an empty store: it may point to a volume
+            // that is not mounted, and a save would replace the link.
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
+                throw EntryRepositoryError.unreadable(
+                    file: file, reason: "it is a symbolic link to a file that does not exist")
+            }
+            return ([:], true)
+        }
+        guard !isDirectory.boolValue else {
+            throw EntryRepositoryError.unreadable(file: file, reason: "it is a folder, not a file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: file)
@@ -151,9 +178,11 @@ public actor EntryRepository {
             throw EntryRepositoryError.unreadable(
                 file: file, reason: error.localizedDescription)
         }
+        let contents: CRC32.Contents
         let values: [Entry]
         do {
-            values = try JSONDecoder().decode([Entry].self, from: data)
+            contents = try CRC32.unsealed(data)
+            values = try JSONDecoder().decode([Entry].self, from: contents.json)
         } catch {
             throw EntryRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
         }
@@ -164,6 +193,58 @@ public actor EntryRepository {
                     file: file, offset: 0, reason: "id \(value.id) appears twice")
             }
         }
-        return cache
+        return (cache, contents.isChecked)
+    }
+
+    /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.
+    private nonisolated enum CRC32 {
+        /// What the file holds: its JSON, and whether a checksum line vouched for it.
+        struct Contents {
+            let json: Data
+            let isChecked: Bool
+        }
+
+        struct Mismatch: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        static let table: [UInt32] = (0..<256).map { index in
+            (0..<8).reduce(UInt32(index)) { crc, _ in
+                crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
+            }
+        }
+
+        static func checksum(_ bytes: Data) -> UInt32 {
+            ~bytes.reduce(~UInt32(0)) { crc, byte in
+                table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            }
+        }
+
+        /// `json`, then the line `crc32 <8 hex digits>` with its checksum.
+        static func sealed(_ json: Data) -> Data {
+            let digits = String(checksum(json), radix: 16)
+            let padded = String(repeating: "0", count: 8 - digits.count) + digits
+            return json + Data("\ncrc32 \(padded)\n".utf8)
+        }
+
+        /// The JSON of a file that `sealed` wrote, checked. A file without the checksum line
+        /// was written before there was one: its JSON is returned unchecked.
+        static func unsealed(_ data: Data) throws -> Contents {
+            let trailer = Data("\ncrc32 ".utf8)
+            let start = data.endIndex - trailer.count - 9
+            guard data.count >= trailer.count + 9,
+                data[start..<(start + trailer.count)] == trailer, data.last == UInt8(ascii: "\n")
+            else {
+                return Contents(json: data, isChecked: false)
+            }
+            let json = data[..<start]
+            let digits = data[(start + trailer.count)..<(data.endIndex - 1)]
+            guard let expected = UInt32(String(decoding: digits, as: UTF8.self), radix: 16),
+                checksum(json) == expected
+            else {
+                throw Mismatch(description: "wrong checksum")
+            }
+            return Contents(json: json, isChecked: true)
+        }
     }
 }

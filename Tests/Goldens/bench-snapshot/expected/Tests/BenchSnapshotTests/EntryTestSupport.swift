@@ -34,4 +34,31 @@ nonisolated enum EntryTestSupport {
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
         return (attributes?[.size] as? Int) ?? 0
     }
+
+    /// The file that holds the values.
+    static let storeFileName = EntryRepository.fileName
+
+    /// The store file for `values` as it was written before it had a checksum line.
+    static func fileWithoutChecksum(_ values: [Entry]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(values)
+    }
+
+    /// Puts a folder, with a file in it, where the next write of the store file must put its
+    /// file, so that the write fails; remove the folder to let writes succeed again.
+    static func blockWrites(in directory: URL) throws -> URL {
+        let blocker = directory.appendingPathComponent(storeFileName)
+        try FileManager.default.removeItem(at: blocker)
+        try FileManager.default.createDirectory(
+            at: blocker.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        return blocker
+    }
+
+    /// Files in `directory` that the store did not name: temporary files a write left behind.
+    static func leftovers(in directory: URL) -> [String] {
+        let known = [storeFileName]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { !known.contains($0) }.sorted()
+    }
 }

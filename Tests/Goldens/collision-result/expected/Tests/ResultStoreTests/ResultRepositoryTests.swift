@@ -138,6 +138,100 @@ import Testing
         #expect(try Data(contentsOf: file) == damaged)
     }
 
+    @Test func aFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try ResultRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        var bytes = try Data(contentsOf: file)
+        // Any byte of the JSON: many flips, say a letter in a string, would still decode.
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: file)
+
+        let error = #expect(throws: ResultRepositoryError.self) {
+            try ResultRepository(directory: directory)
+        }
+
+        guard case .corrupt(let named, _, let reason) = error else {
+            Issue.record("expected a corrupt-file error, got \(String(describing: error))")
+            return
+        }
+        #expect(named.lastPathComponent == file.lastPathComponent)
+        #expect(reason.contains("checksum"))
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test func aFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        let values = (0..<3).map { Support.sample($0) }
+        try Support.fileWithoutChecksum(values).write(to: file)
+
+        let repository = try ResultRepository(directory: directory)
+
+        #expect(await repository.loadAll() == values)
+        let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        #expect(rewritten.split(separator: "\n").last?.hasPrefix("crc32 ") == true)
+        await repository.close()
+        let reopened = try ResultRepository(directory: directory)
+        #expect(await reopened.loadAll() == values)
+    }
+
+    @Test func aFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try FileManager.default.createSymbolicLink(
+            at: file, withDestinationURL: directory.appendingPathComponent("gone"))
+
+        #expect {
+            try ResultRepository(directory: directory)
+        } throws: { error in
+            guard case .unreadable(let named, _) = error as? ResultRepositoryError else {
+                return false
+            }
+            return named.lastPathComponent == file.lastPathComponent
+        }
+
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        #expect {
+            try ResultRepository(directory: directory)
+        } throws: { error in
+            guard case .unreadable(let named, _) = error as? ResultRepositoryError else {
+                return false
+            }
+            return named.lastPathComponent == file.lastPathComponent
+        }
+    }
+
+    @Test func aFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try ResultRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        // A folder where the write must put a file makes it fail, as a full disk would.
+        let blocker = try Support.blockWrites(in: directory)
+
+        await #expect {
+            try await repository.save(Support.sample(3))
+        } throws: { error in
+            guard case .unwritable = error as? ResultRepositoryError else { return false }
+            return true
+        }
+        #expect(await repository.loadAll() == (0..<3).map { Support.sample($0) })
+        #expect(Support.leftovers(in: directory).isEmpty)
+
+        try FileManager.default.removeItem(at: blocker)
+        try await repository.save(Support.sample(3))
+        await repository.close()
+        let reopened = try ResultRepository(directory: directory)
+        #expect(await reopened.loadAll() == (0..<4).map { Support.sample($0) })
+    }
+
     @Test @MainActor func viewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -33,4 +33,34 @@ nonisolated enum TaskTestSupport {
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
         return (attributes?[.size] as? Int) ?? 0
     }
+
+    /// The file that holds the values: the snapshot (the journal holds the changes since).
+    static let storeFileName = TaskRepository.snapshotFileName
+
+    /// The store file for `values` as it was written before it had a checksum line.
+    static func fileWithoutChecksum(_ values: [Task]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let items = try encoder.encode(values)
+        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+    }
+
+    /// Puts a folder, with a file in it, where the next write of the store file must put its
+    /// file, so that the write fails; remove the folder to let writes succeed again.
+    static func blockWrites(in directory: URL) throws -> URL {
+        let blocker = directory.appendingPathComponent(storeFileName + ".tmp")
+        try FileManager.default.createDirectory(
+            at: blocker.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        return blocker
+    }
+
+    /// Files in `directory` that the store did not name: temporary files a write left behind.
+    static func leftovers(in directory: URL) -> [String] {
+        let known = [
+            storeFileName, storeFileName + ".tmp", TaskRepository.journalFileName,
+            TaskRepository.lockFileName,
+        ]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { !known.contains($0) }.sorted()
+    }
 }
