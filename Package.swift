@@ -67,12 +67,18 @@ let package = Package(
         .plugin(
             name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
         .executableTarget(name: "TemplateEmbedder"),
-        // Proof of the generated stores' promises: a benchmark and a crash test's child process.
+        // Proof of the generated stores' promises: a benchmark, and the crash and fault tests'
+        // child processes.
         .executableTarget(name: "StoreBench", dependencies: ["BenchJournal", "BenchSnapshot"]),
         .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal"]),
+        .executableTarget(
+            name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
         .testTarget(
             name: "ScaffoldRepoCoreTests",
-            dependencies: ["ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "BenchJournal"]),
+            dependencies: [
+                "ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "StoreFaultChild",
+                "BenchJournal", "BenchSnapshot",
+            ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
         // The workshop's steps, generated with --annotate.

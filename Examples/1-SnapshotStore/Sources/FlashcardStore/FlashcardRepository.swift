@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// What can go wrong when a ``FlashcardRepository`` reads or writes its file.
 public nonisolated enum FlashcardRepositoryError: Error, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read.
@@ -159,7 +167,7 @@ public actor FlashcardRepository {
             try data.write(to: fileURL, options: .atomic)
         } catch {
             throw FlashcardRepositoryError.unwritable(
-                file: fileURL, reason: error.localizedDescription)
+                file: fileURL, reason: systemReason(error))
         }
     }
 
@@ -171,24 +179,27 @@ public actor FlashcardRepository {
         _ file: URL
     ) throws -> (values: [UUID: Flashcard], isChecked: Bool) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
-            // A link to a file that is gone is not an empty store: it may point to a volume
-            // that is not mounted, and a save would replace the link.
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
-                throw FlashcardRepositoryError.unreadable(
-                    file: file, reason: "it is a symbolic link to a file that does not exist")
-            }
-            return ([:], true)
-        }
-        guard !isDirectory.boolValue else {
-            throw FlashcardRepositoryError.unreadable(file: file, reason: "it is a folder, not a file")
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
+            throw FlashcardRepositoryError.unreadable(
+                file: file, reason: "it is a folder, not a file")
         }
         let data: Data
         do {
             data = try Data(contentsOf: file)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            // A link to a file that is gone may point to a volume that is not mounted, and a
+            // save would replace the link: that is not an empty store.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil
+            else {
+                throw FlashcardRepositoryError.unreadable(
+                    file: file, reason: "it is a symbolic link to a file that does not exist")
+            }
+            return ([:], true)
         } catch {
             throw FlashcardRepositoryError.unreadable(
-                file: file, reason: error.localizedDescription)
+                file: file, reason: systemReason(error))
         }
         let contents: CRC32.Contents
         let values: [Flashcard]
@@ -206,6 +217,15 @@ public actor FlashcardRepository {
             }
         }
         return (cache, contents.isChecked)
+    }
+
+    /// The operating system's reason for a failed Foundation file call ("Permission denied",
+    /// "No space left on device"), which Foundation's own description often leaves out.
+    private static func systemReason(_ error: any Error) -> String {
+        guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError else {
+            return error.localizedDescription
+        }
+        return String(cString: strerror(posix.code.rawValue))
     }
 
     /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.

@@ -162,7 +162,8 @@ nonisolated final class FlashcardRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try FlashcardRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? FlashcardRepositoryError else {
+            let failure = error as? FlashcardRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -197,7 +198,8 @@ nonisolated final class FlashcardRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try FlashcardRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? FlashcardRepositoryError else {
+                let failure = error as? FlashcardRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)

@@ -162,7 +162,8 @@ nonisolated final class LessonRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try LessonRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? LessonRepositoryError else {
+            let failure = error as? LessonRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -197,7 +198,8 @@ nonisolated final class LessonRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try LessonRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? LessonRepositoryError else {
+                let failure = error as? LessonRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)

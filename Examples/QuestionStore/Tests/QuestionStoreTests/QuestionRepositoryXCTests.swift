@@ -160,7 +160,8 @@ nonisolated final class QuestionRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try QuestionRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? QuestionRepositoryError else {
+            let failure = error as? QuestionRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -195,7 +196,8 @@ nonisolated final class QuestionRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try QuestionRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? QuestionRepositoryError else {
+                let failure = error as? QuestionRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)

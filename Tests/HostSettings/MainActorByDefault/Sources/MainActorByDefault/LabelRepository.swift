@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// What can go wrong when a ``LabelRepository`` reads or writes its file.
 public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read.
@@ -149,7 +157,7 @@ public actor LabelRepository {
             try data.write(to: fileURL, options: .atomic)
         } catch {
             throw LabelRepositoryError.unwritable(
-                file: fileURL, reason: error.localizedDescription)
+                file: fileURL, reason: systemReason(error))
         }
     }
 
@@ -159,24 +167,27 @@ public actor LabelRepository {
         _ file: URL
     ) throws -> (values: [Int: Label], isChecked: Bool) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
-            // A link to a file that is gone is not an empty store: it may point to a volume
-            // that is not mounted, and a save would replace the link.
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
-                throw LabelRepositoryError.unreadable(
-                    file: file, reason: "it is a symbolic link to a file that does not exist")
-            }
-            return ([:], true)
-        }
-        guard !isDirectory.boolValue else {
-            throw LabelRepositoryError.unreadable(file: file, reason: "it is a folder, not a file")
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
+            throw LabelRepositoryError.unreadable(
+                file: file, reason: "it is a folder, not a file")
         }
         let data: Data
         do {
             data = try Data(contentsOf: file)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            // A link to a file that is gone may point to a volume that is not mounted, and a
+            // save would replace the link: that is not an empty store.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil
+            else {
+                throw LabelRepositoryError.unreadable(
+                    file: file, reason: "it is a symbolic link to a file that does not exist")
+            }
+            return ([:], true)
         } catch {
             throw LabelRepositoryError.unreadable(
-                file: file, reason: error.localizedDescription)
+                file: file, reason: systemReason(error))
         }
         let contents: CRC32.Contents
         let values: [Label]
@@ -194,6 +205,15 @@ public actor LabelRepository {
             }
         }
         return (cache, contents.isChecked)
+    }
+
+    /// The operating system's reason for a failed Foundation file call ("Permission denied",
+    /// "No space left on device"), which Foundation's own description often leaves out.
+    private static func systemReason(_ error: any Error) -> String {
+        guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError else {
+            return error.localizedDescription
+        }
+        return String(cString: strerror(posix.code.rawValue))
     }
 
     /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.

@@ -320,25 +320,38 @@ public actor NoteRepository {
         return (offset - data.startIndex, data.count)
     }
 
+    /// The file's bytes, or nil when there is no file. A file that cannot be read, a folder
+    /// and a link to nothing all throw: none of them is an empty store.
     private static func readIfPresent(_ file: URL) throws -> Data? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
-            // A link to a file that is gone is not an empty store: it may point to a volume
-            // that is not mounted, and a save would replace the link.
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
+            throw NoteRepositoryError.unreadable(
+                file: file, reason: "it is a folder, not a file")
+        }
+        do {
+            return try Data(contentsOf: file)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            // A link to a file that is gone may point to a volume that is not mounted.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil
+            else {
                 throw NoteRepositoryError.unreadable(
                     file: file, reason: "it is a symbolic link to a file that does not exist")
             }
             return nil
-        }
-        guard !isDirectory.boolValue else {
-            throw NoteRepositoryError.unreadable(file: file, reason: "it is a folder, not a file")
-        }
-        do {
-            return try Data(contentsOf: file)
         } catch {
-            throw NoteRepositoryError.unreadable(file: file, reason: error.localizedDescription)
+            throw NoteRepositoryError.unreadable(file: file, reason: systemReason(error))
         }
+    }
+
+    /// The operating system's reason for a failed Foundation file call ("Permission denied",
+    /// "No space left on device"), which Foundation's own description often leaves out.
+    private static func systemReason(_ error: any Error) -> String {
+        guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError else {
+            return error.localizedDescription
+        }
+        return String(cString: strerror(posix.code.rawValue))
     }
 
     // MARK: - File formats
@@ -484,7 +497,7 @@ public actor NoteRepository {
                     at: directory, withIntermediateDirectories: true)
             } catch {
                 throw NoteRepositoryError.unwritable(
-                    file: directory, reason: error.localizedDescription)
+                    file: directory, reason: NoteRepository.systemReason(error))
             }
             lock = try Self.openFile(lockURL)
             guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {

@@ -160,7 +160,8 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? NoteRepositoryError else {
+            let failure = error as? NoteRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -195,7 +196,8 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try NoteRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? NoteRepositoryError else {
+                let failure = error as? NoteRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)

@@ -160,7 +160,8 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try EntryRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? EntryRepositoryError else {
+            let failure = error as? EntryRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -195,7 +196,8 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try EntryRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? EntryRepositoryError else {
+                let failure = error as? EntryRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)

@@ -160,7 +160,8 @@ nonisolated final class TaskRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try TaskRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? TaskRepositoryError else {
+            let failure = error as? TaskRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -195,7 +196,8 @@ nonisolated final class TaskRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try TaskRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? TaskRepositoryError else {
+                let failure = error as? TaskRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)

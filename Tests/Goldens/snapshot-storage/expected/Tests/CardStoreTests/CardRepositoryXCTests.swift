@@ -160,7 +160,8 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
         try bytes.write(to: file)
 
         XCTAssertThrowsError(try CardRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, let reason) = error as? CardRepositoryError else {
+            let failure = error as? CardRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
                 return XCTFail("expected a corrupt-file error, got \(error)")
             }
             XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
@@ -195,7 +196,8 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
         func expectUnreadable() {
             XCTAssertThrowsError(try CardRepository(directory: directory)) { error in
-                guard case .unreadable(let named, _) = error as? CardRepositoryError else {
+                let failure = error as? CardRepositoryError
+                guard case .unreadable(let named, _) = failure else {
                     return XCTFail("expected an unreadable-file error, got \(error)")
                 }
                 XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
