@@ -77,7 +77,7 @@ let package = Package(
             name: "ScaffoldRepoCoreTests",
             dependencies: [
                 "ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "StoreFaultChild",
-                "BenchJournal", "BenchSnapshot",
+                "BenchJournal", "BenchSnapshot", "BookV1", "BookV2",
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
@@ -96,5 +96,9 @@ let package = Package(
         + golden("CacheStore", root: "Tests/Goldens/collision-cache/expected")
         + golden("PersonStore", root: "Tests/Goldens/plural-person/expected")
         + golden("SheepStore", root: "Tests/Goldens/plural-override/expected")
+        // A model and its next version (a field renamed, one removed, two added), whose stores
+        // the evolution tests write with the first and open with the second.
+        + golden("BookV1", root: "Tests/Goldens/evolution-v1/expected")
+        + golden("BookV2", root: "Tests/Goldens/evolution-v2/expected")
         + hostSettingsTargets()
 )

@@ -1,7 +1,7 @@
 /// The hand-written command-line parser: argv (without the program name) to an `Invocation`.
 public enum ArgumentParser {
     private static let valueOptions = [
-        "--output", "--into", "--target", "--templates", "--storage", "--plural",
+        "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
     ]
     private static let flagOptions = [
         "--force", "--dry-run", "--check", "--json", "--annotate", "--help", "-h", "--version",
@@ -9,8 +9,8 @@ public enum ArgumentParser {
     /// The options each command takes; anything else is refused, not ignored.
     private static let commandOptions: [String: Set<String>] = [
         "generate": [
-            "--output", "--into", "--target", "--templates", "--storage", "--plural", "--force",
-            "--dry-run", "--check", "--json", "--annotate",
+            "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
+            "--force", "--dry-run", "--check", "--json", "--annotate",
         ],
         "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
         "destroy": ["--force", "--dry-run"],
@@ -105,9 +105,12 @@ public enum ArgumentParser {
                     "no model given; for example: scaffold-repo Question id:String text:String "
                         + "(run 'scaffold-repo --help' for more)")
             }
-            let spec = try SpecParser.parse(
+            var spec = try SpecParser.parse(
                 modelName: modelName, fieldTokens: Array(operands.dropFirst()),
                 plural: values["--plural"])
+            if let renames = values["--rename"] {
+                try SpecParser.applyRenames(renames, to: &spec)
+            }
             let request = GenerateRequest(
                 spec: spec, destination: try destination(values),
                 templatesDirectory: values["--templates"],
@@ -181,6 +184,7 @@ public enum ArgumentParser {
         case "--into": "PACKAGE_DIR"
         case "--storage": "journal"
         case "--plural": "people"
+        case "--rename": "title=headline"
         default: "DIR"
         }
     }
@@ -225,6 +229,9 @@ public enum ArgumentParser {
           --storage journal   snapshot + append-only journal: fast at any size (default)
           --storage snapshot  one JSON file rewritten on every save: the simple pattern
           --plural NAME       the plural variable name when English rules get it wrong
+          --rename OLD=NEW[,OLD=NEW...]
+                              field NEW was called OLD: stored values under OLD are read into
+                              NEW (recorded, so regen and later runs keep reading them)
           --annotate          add comments that explain the pattern (for workshops)
           --force             overwrite files that differ, edited ones included
           --dry-run           print the plan and diffs; write nothing; exit 0
@@ -237,7 +244,8 @@ public enum ArgumentParser {
 
         STATUSES
           create, identical, update (stale: still as generated, so updated), modified (edited
-          by hand: kept), conflict (unknown file: kept), force, skip (not written because of a
+          by hand: kept), conflict (unknown file: kept), owned (Package.swift or .gitignore
+          edited by hand: yours, kept, never blocks), force, skip (not written because of a
           conflict)
 
         EXIT CODES

@@ -18,12 +18,15 @@ public enum ChangeStatus: String, Equatable, Sendable {
     case force
     /// The file would be written, but another file is in conflict, so nothing is written.
     case skip
+    /// A package-level file (`Package.swift`, `.gitignore`) that a person edited: it is theirs
+    /// now, kept as it is, and never blocks a run or fails `--check`; `--force` overwrites it.
+    case owned
 
     /// Whether applying the plan writes this file.
     public var writes: Bool { self == .create || self == .update || self == .force }
 
-    /// Whether the file on disk differs from what would be generated.
-    public var differs: Bool { self != .identical }
+    /// Whether the file on disk differs from what would be generated, in a way that matters.
+    public var differs: Bool { self != .identical && self != .owned }
 
     /// Whether the file is kept because a person may have written it.
     public var isKept: Bool { self == .conflict || self == .modified }
@@ -60,7 +63,9 @@ public enum Planner {
             case Data(file.contents.utf8)?: status = .identical
             case let existing? where recorded[file.path] == ContentHash.of(existing):
                 status = .update
-            default: status = force ? .force : recorded[file.path] == nil ? .conflict : .modified
+            case _ where force: status = .force
+            case _ where file.isOwnedOnceEdited: status = .owned
+            default: status = recorded[file.path] == nil ? .conflict : .modified
             }
             return PlannedChange(
                 file: file, location: location, displayPath: displayPath, status: status)

@@ -59,6 +59,14 @@ public enum RenderContext {
             "fields": .list(fields),
             "defaultedFields": .list(defaulted),
             "hasDefaults": .flag(!defaulted.isEmpty),
+            // Fields renamed with --rename: their former JSON keys are still read.
+            "formerKeys": .list(
+                spec.fields.compactMap(\.formerName).map {
+                    .object(["identifier": .text(Identifier.escaped($0))])
+                }),
+            "hasFormerNames": .flag(spec.fields.contains { $0.formerName != nil }),
+            "hasCustomDecoding": .flag(
+                !defaulted.isEmpty || spec.fields.contains { $0.formerName != nil }),
             "enums": .list(enums),
             "idType": .text(idType),
             // UUID is Comparable only on newer Apple systems; its string always is.
@@ -90,6 +98,12 @@ public enum RenderContext {
             "defaultArgument": .text(defaultArgument.map { " = \($0)" } ?? ""),
             "defaultLiteral": .text(literal ?? ""),
             "hasDefault": .flag(literal != nil),
+            "hasFormerName": .flag(field.formerName != nil),
+            "formerIdentifier": .text(field.formerName.map(Identifier.escaped) ?? ""),
+            // The former key is required only when the field has neither a default nor `?`.
+            "formerDecodeMethod": .text(
+                literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"),
+            "formerFallback": .text(literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""),
             "sample": .text(SampleValues.expression(for: field, model: model)),
         ])
     }

@@ -4,10 +4,14 @@ import Foundation
 public struct GeneratedFile: Equatable, Sendable {
     public let path: String
     public let contents: String
+    /// A package-level file (`Package.swift`, `.gitignore`) that belongs to the person once
+    /// they edit it: it is then reported `owned`, kept, and never blocks a run.
+    public let isOwnedOnceEdited: Bool
 
-    public init(path: String, contents: String) {
+    public init(path: String, contents: String, isOwnedOnceEdited: Bool = false) {
         self.path = path
         self.contents = contents
+        self.isOwnedOnceEdited = isOwnedOnceEdited
     }
 }
 
@@ -47,7 +51,9 @@ public enum Renderer {
             for: spec, module: module, storage: storage, annotate: request.annotate)
         return try outputs.map { output in
             let text = try templates.template(named: output.template).render(context)
-            return GeneratedFile(path: output.path, contents: normalized(text))
+            return GeneratedFile(
+                path: output.path, contents: normalized(text),
+                isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests))
         }
         .sorted { $0.path < $1.path }
     }

@@ -2,17 +2,25 @@ import Foundation
 
 /// Plans one or more models into one package root, with the manifest that records them.
 enum PackagePlanner {
-    /// The changes for `requests` (all into `root`) followed by the manifest's own change, and
-    /// a warning for each file a model generated before but no longer does (an orphan: left on
-    /// disk and still recorded, so `destroy` can remove it).
+    /// The changes for `requests` (all into `root`) followed by the manifest's own change; a
+    /// warning for each file a model generated before but no longer does (an orphan: left on
+    /// disk and still recorded, so `destroy` can remove it); and, for a model generated before,
+    /// what its changes do to stored data. Throws when a change would stop stored data opening.
     static func plan(
         _ requests: [GenerateRequest], root: URL, displayRoot: String, templates: TemplateSource,
         force: Bool
-    ) throws -> (changes: [PlannedChange], warnings: [String]) {
+    ) throws -> (changes: [PlannedChange], warnings: [String], evolution: [String]) {
         var manifest = try Manifest.load(root: root) ?? Manifest()
         var changes: [PlannedChange] = []
         var warnings: [String] = []
-        for request in requests {
+        var evolution: [String] = []
+        for var request in requests {
+            if let previous = try manifest.model(named: request.spec.typeName).map(recordedRequest)
+            {
+                let report = try ModelEvolution.check(&request.spec, previous: previous.spec)
+                evolution += report.lines
+                warnings += report.warnings
+            }
             let files = try Renderer.render(request, templates: templates)
             let recorded = manifest.model(named: request.spec.typeName)?.files ?? [:]
             let modelChanges = try Planner.plan(
@@ -22,7 +30,7 @@ enum PackagePlanner {
             var hashes: [String: String] = [:]
             for change in modelChanges {
                 hashes[change.file.path] =
-                    change.status.isKept
+                    change.status.isKept || change.status == .owned
                     ? recorded[change.file.path] : ContentHash.of(change.file.contents)
             }
             for (path, hash) in recorded.sorted(by: { $0.key < $1.key })
@@ -47,7 +55,22 @@ enum PackagePlanner {
                 file: change.file, location: change.location, displayPath: change.displayPath,
                 status: .update)
         }
-        return (changes + manifestChanges, warnings)
+        return (changes + manifestChanges, warnings, evolution)
+    }
+
+    /// The request that the manifest's record of a model makes, as `regen` runs it.
+    static func recordedRequest(_ model: Manifest.Model) throws -> GenerateRequest {
+        do {
+            guard case .generate(let request, _) = try ArgumentParser.parse(model.arguments) else {
+                throw UsageError("not a model")
+            }
+            return request
+        } catch let error as UsageError {
+            throw UsageError(
+                "the manifest's command line for \(model.name) does not parse "
+                    + "(\(error.message)): \(model.arguments.joined(separator: " ")); fix "
+                    + Manifest.path)
+        }
     }
 
     /// Everything a first run writes for `request`: the model's files and a new manifest,

@@ -65,12 +65,12 @@ public enum ScaffoldRepo {
             request.destination, spec: request.spec, currentDirectory: currentDirectory)
         let templates = try PackagePlanner.templates(
             request.templatesDirectory, root: target.root, currentDirectory: currentDirectory)
-        let (changes, orphans) = try PackagePlanner.plan(
+        let (changes, orphans, evolution) = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
         return try finish(
             changes, options, keepingBlocks: true, notes: target.notes,
-            warnings: templates.warnings() + orphans)
+            warnings: templates.warnings() + orphans, preface: evolution)
     }
 
     private static func regen(
@@ -89,12 +89,7 @@ public enum ScaffoldRepo {
                 "the manifest in '\(directory)' records no models; nothing to regenerate")
         }
         let requests = try manifest.models.map { model -> GenerateRequest in
-            guard case .generate(var request, _)? = try? ArgumentParser.parse(model.arguments)
-            else {
-                throw UsageError(
-                    "the manifest's command line for \(model.name) does not parse: "
-                        + "\(model.arguments.joined(separator: " ")); fix \(Manifest.path)")
-            }
+            var request = try PackagePlanner.recordedRequest(model)
             request.destination =
                 model.target.map { .into(packageDirectory: directory, target: $0) }
                 ?? .standalone(outputDirectory: directory)
@@ -102,18 +97,20 @@ public enum ScaffoldRepo {
         }
         let templates = try PackagePlanner.templates(
             templatesDirectory, root: root, currentDirectory: currentDirectory)
-        let (changes, orphans) = try PackagePlanner.plan(
+        let (changes, orphans, evolution) = try PackagePlanner.plan(
             requests, root: root, displayRoot: DestinationResolver.display(directory),
             templates: templates, force: options.force)
         return try finish(
-            changes, options, keepingBlocks: false, warnings: templates.warnings() + orphans)
+            changes, options, keepingBlocks: false, warnings: templates.warnings() + orphans,
+            preface: evolution)
     }
 
     /// Reports the plan and, in `.apply` mode, writes it. With `keepingBlocks`, a kept file
     /// (conflict or modified) stops every write; without, the other files are still written.
+    /// `preface` lines come before the statuses (on stderr with `--json`).
     static func finish(
         _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
-        notes: [String] = [], warnings: [String] = []
+        notes: [String] = [], warnings: [String] = [], preface: [String] = []
     ) throws -> RunResult {
         let kept = changes.filter(\.status.isKept)
         let differing = changes.filter(\.status.differs)
@@ -150,9 +147,9 @@ public enum ScaffoldRepo {
         if options.json {
             return RunResult(
                 exitCode: exitCode, standardOutput: PlanReport.json(shown, exitCode: exitCode),
-                standardError: errors.joined())
+                standardError: preface.map { $0 + "\n" }.joined() + errors.joined())
         }
-        var output = PlanReport.statusLines(shown)
+        var output = preface.map { $0 + "\n" }.joined() + PlanReport.statusLines(shown)
         if options.mode != .apply {
             output += PlanReport.diffs(changes)
         } else if exitCode == 0 {

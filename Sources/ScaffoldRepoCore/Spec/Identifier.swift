@@ -41,7 +41,8 @@ extension Identifier {
     static let reservedTypeNames: Set<String> = [
         "Any", "Array", "Bool", "CRC32", "Codable", "CustomStringConvertible", "Darwin", "Data",
         "Date", "Decodable", "Dictionary", "Double", "Encodable", "Equatable", "Error",
-        "FileHandle", "FileManager", "Foundation", "Glibc", "Hashable", "Identifiable", "Int",
+        "FileHandle", "FileManager", "FormerKeys", "Foundation", "Glibc", "Hashable",
+        "Identifiable", "Int",
         "Int32", "Issue", "JSONDecoder", "JSONEncoder", "JournalRecord", "MainActor", "Musl",
         "Never", "NewerSchema", "ObjCBool", "Observable", "Observation", "OpenFiles", "Optional",
         "POSIXFailure", "Sendable", "Set", "SnapshotFile", "String", "Suite", "Test", "Testing",

@@ -24,11 +24,17 @@ public struct Field: Equatable, Sendable {
     public var type: FieldType
     /// The value a missing JSON key and a missing init argument take.
     public var defaultValue: DefaultValue?
+    /// The name the field had before `--rename`: stored values under that JSON key are read
+    /// into this field.
+    public var formerName: String?
 
-    public init(name: String, type: FieldType, defaultValue: DefaultValue? = nil) {
+    public init(
+        name: String, type: FieldType, defaultValue: DefaultValue? = nil, formerName: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
+        self.formerName = formerName
     }
 }
 
@@ -71,6 +77,12 @@ public indirect enum FieldType: Equatable, Sendable {
     }
 
     /// The same type with its nested enum named `name`.
+    /// The cases, when this is an enum.
+    var enumCases: [String] {
+        if case .enumeration(_, let cases) = self { return cases }
+        return []
+    }
+
     func renamingEnum(to name: String) -> FieldType {
         switch self {
         case .base: self

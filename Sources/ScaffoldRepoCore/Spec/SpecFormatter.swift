@@ -6,6 +6,10 @@ enum SpecFormatter {
         var arguments = [request.spec.typeName] + request.spec.fields.map(token)
         arguments += ["--storage", request.storage.rawValue]
         if let plural = request.spec.plural { arguments += ["--plural", plural] }
+        let renames = request.spec.fields.compactMap { field in
+            field.formerName.map { "\($0)=\(field.name)" }
+        }
+        if !renames.isEmpty { arguments += ["--rename", renames.joined(separator: ",")] }
         if request.annotate { arguments.append("--annotate") }
         return arguments
     }

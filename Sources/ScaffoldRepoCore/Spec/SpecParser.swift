@@ -7,6 +7,37 @@ import Foundation
 /// for the defaults.
 public enum SpecParser {
     /// Parses and checks a whole model specification.
+    /// Records `--rename OLD=NEW,...` on the fields it names: each NEW must be a field of
+    /// `spec` other than `id`, and no OLD may still be one.
+    public static func applyRenames(_ list: String, to spec: inout ModelSpec) throws {
+        var seen: Set<String> = []
+        for pair in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", omittingEmptySubsequences: false).map(
+                String.init)
+            guard parts.count == 2, Identifier.isValid(parts[0]), Identifier.isValid(parts[1])
+            else {
+                throw UsageError(
+                    "--rename '\(pair)' is not OLD=NEW; write the field's former and current "
+                        + "names, for example --rename title=headline")
+            }
+            let (old, new) = (parts[0], parts[1])
+            guard let index = spec.fields.firstIndex(where: { $0.name == new }), new != "id" else {
+                throw UsageError(
+                    "--rename '\(pair)': \(spec.typeName) has no field '\(new)' to rename "
+                        + "(and id cannot be renamed); NEW must be one of the fields given")
+            }
+            guard !spec.fields.contains(where: { $0.name == old }) else {
+                throw UsageError(
+                    "--rename '\(pair)': '\(old)' is still a field of \(spec.typeName); drop it "
+                        + "from the fields, or do not rename it")
+            }
+            guard seen.insert(old).inserted, spec.fields[index].formerName == nil else {
+                throw UsageError("--rename '\(pair)': each name is renamed once; give it once")
+            }
+            spec.fields[index].formerName = old
+        }
+    }
+
     public static func parse(
         modelName: String, fieldTokens: [String], plural: String? = nil
     ) throws -> ModelSpec {

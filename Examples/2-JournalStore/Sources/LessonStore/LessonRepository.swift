@@ -20,6 +20,10 @@ public nonisolated enum LessonRepositoryError: Error, Equatable, CustomStringCon
     /// A file holds something other than what the repository wrote, starting at byte `offset`.
     /// The file is left exactly as it is.
     case corrupt(file: URL, offset: Int, reason: String)
+    /// A file's bytes are intact (its checksum matches) but hold values that do not fit the
+    /// current ``Lesson``: the model changed in a way stored data does not follow. The file
+    /// is left as it is; change the model so that it reads the values again.
+    case incompatible(file: URL, reason: String)
     /// The snapshot was written by a newer version of the app, with a schema this code does not know.
     case newerSchema(file: URL, found: Int, supported: Int)
     /// Another repository, in this process or another one, has the folder open for writing.
@@ -35,6 +39,10 @@ public nonisolated enum LessonRepositoryError: Error, Equatable, CustomStringCon
             "cannot read \(file.path): \(reason)"
         case .corrupt(let file, let offset, let reason):
             "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
+        case .incompatible(let file, let reason):
+            "\(file.path) holds Lesson values that do not fit the current model and was left "
+                + "untouched: \(reason). The data is intact: do not delete the file; change the "
+                + "model so it reads them again (a default, an optional field, --rename)"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .locked(let file):
@@ -281,7 +289,7 @@ public actor LessonRepository {
             throw LessonRepositoryError.newerSchema(
                 file: file, found: newer.found, supported: schemaVersion)
         } catch {
-            throw LessonRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
+            throw misfit(error, file: file, isChecked: contents.isChecked)
         }
         var values: [UUID: Lesson] = [:]
         values.reserveCapacity(snapshot.items.count)
@@ -313,7 +321,8 @@ public actor LessonRepository {
             do {
                 try decoder.decode(JournalRecord.self, from: payload).apply(to: &values)
             } catch {
-                throw damaged("\(error)")
+                throw LessonRepositoryError.incompatible(
+                    file: file, reason: "the record at byte \(position): \(error)")
             }
             offset = newline + 1
         }
@@ -330,6 +339,18 @@ public actor LessonRepository {
                 file: file, offset: offset - data.startIndex, reason: "damaged line end")
         }
         return (offset - data.startIndex, data.count)
+    }
+
+    /// The error for JSON that did not decode. A file whose checksum matched is intact, so its
+    /// values do not fit the model; so do values of the wrong type or with keys missing in an
+    /// older file without a checksum, whose broken JSON is damage.
+    private static func misfit(
+        _ error: any Error, file: URL, isChecked: Bool
+    ) -> LessonRepositoryError {
+        if !isChecked, case DecodingError.dataCorrupted = error {
+            return .corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        return .incompatible(file: file, reason: "\(error)")
     }
 
     /// The file's bytes, or nil when there is no file. A file that cannot be read, a folder
@@ -468,9 +489,14 @@ public actor LessonRepository {
         }
 
         static func checksum(_ bytes: Data) -> UInt32 {
-            ~bytes.reduce(~UInt32(0)) { crc, byte in
-                table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            let table = Self.table  // Read once: a snapshot has millions of bytes.
+            var crc = ~UInt32(0)
+            bytes.withUnsafeBytes { buffer in
+                for byte in buffer {
+                    crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+                }
             }
+            return ~crc
         }
 
         /// Eight lower-case hex digits.

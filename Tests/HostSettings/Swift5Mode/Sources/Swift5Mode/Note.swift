@@ -34,8 +34,9 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         self.createdAt = createdAt
     }
 
-    /// Decodes JSON written before the fields with defaults existed: a missing key takes the
-    /// field's default, so adding such a field never breaks stored data.
+    /// Decodes JSON written by earlier versions of the model: a missing key takes the field's
+    /// default, and a renamed field reads its former key, so such changes never break stored
+    /// data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(UUID.self, forKey: .id)

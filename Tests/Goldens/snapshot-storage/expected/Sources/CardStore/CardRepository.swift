@@ -15,6 +15,10 @@ public nonisolated enum CardRepositoryError: Error, Equatable, CustomStringConve
     /// The file was read but does not hold a list of ``Card`` values, or its checksum does
     /// not match. It is left as it is.
     case corrupt(file: URL, offset: Int, reason: String)
+    /// A file's bytes are intact (its checksum matches) but hold values that do not fit the
+    /// current ``Card``: the model changed in a way stored data does not follow. The file
+    /// is left as it is; change the model so that it reads the values again.
+    case incompatible(file: URL, reason: String)
     /// The file cannot be written. The repository keeps the contents it had before the call.
     case unwritable(file: URL, reason: String)
     /// ``CardRepository/close()`` was called; open a new repository to write again.
@@ -26,6 +30,10 @@ public nonisolated enum CardRepositoryError: Error, Equatable, CustomStringConve
             "cannot read \(file.path): \(reason)"
         case .corrupt(let file, _, let reason):
             "\(file.path) is not a Card store and was left untouched: \(reason)"
+        case .incompatible(let file, let reason):
+            "\(file.path) holds Card values that do not fit the current model and was left "
+                + "untouched: \(reason). The data is intact: do not delete the file; change the "
+                + "model so it reads them again (a default, an optional field, --rename)"
         case .unwritable(let file, let reason):
             "cannot write \(file.path): \(reason)"
         case .closed:
@@ -190,12 +198,21 @@ public actor CardRepository {
                 file: file, reason: systemReason(error))
         }
         let contents: CRC32.Contents
-        let values: [Card]
         do {
             contents = try CRC32.unsealed(data)
-            values = try JSONDecoder().decode([Card].self, from: contents.json)
         } catch {
             throw CardRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        let values: [Card]
+        do {
+            values = try JSONDecoder().decode([Card].self, from: contents.json)
+        } catch {
+            // Intact bytes (the checksum matched) that do not decode do not fit the model; so
+            // do values of the wrong type or with keys missing in a file without a checksum.
+            if !contents.isChecked, case DecodingError.dataCorrupted = error {
+                throw CardRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
+            }
+            throw CardRepositoryError.incompatible(file: file, reason: "\(error)")
         }
         var cache: [UUID: Card] = [:]
         for value in values {
@@ -235,9 +252,14 @@ public actor CardRepository {
         }
 
         static func checksum(_ bytes: Data) -> UInt32 {
-            ~bytes.reduce(~UInt32(0)) { crc, byte in
-                table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            let table = Self.table  // Read once: a snapshot has millions of bytes.
+            var crc = ~UInt32(0)
+            bytes.withUnsafeBytes { buffer in
+                for byte in buffer {
+                    crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+                }
             }
+            return ~crc
         }
 
         /// `json`, then the line `crc32 <8 hex digits>` with its checksum.

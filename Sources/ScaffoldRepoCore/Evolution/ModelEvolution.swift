@@ -1,0 +1,217 @@
+/// How a model changed since it was last generated, judged by what the change does to the values
+/// an app has already stored with the previous model. The generator knows both models (the
+/// previous one from the manifest), so a change that would make stored data fail to open is
+/// refused before it ships, instead of being found on users' devices.
+struct ModelEvolution: Equatable {
+    /// What one change does to stored data.
+    enum Effect: Equatable {
+        /// Old data opens, with the values it has.
+        case compatible
+        /// Old data opens, but stored values of a removed field are dropped on the next write.
+        case dropsValues
+        /// Old data would not open: the run is refused.
+        case breaksStoredData
+    }
+
+    struct Change: Equatable {
+        let effect: Effect
+        /// One line for a person: the field, what happens to stored data, and the fix.
+        let message: String
+    }
+
+    let model: String
+    let changes: [Change]
+
+    /// Compares `previous` (as the manifest recorded it) with `next`. Renames in `next` say
+    /// which removed field an added one continues.
+    init(previous: ModelSpec, next: ModelSpec) {
+        model = next.typeName
+        var changes: [Change] = []
+        let before = Dictionary(
+            previous.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let continued = Set(next.fields.compactMap(\.formerName) + next.fields.map(\.name))
+        var added: [Field] = []
+        for field in next.fields {
+            if let old = before[field.name] {
+                changes += Self.compare(old, field, model: model)
+            } else if let formerName = field.formerName, let old = before[formerName] {
+                changes.append(
+                    Change(
+                        effect: .compatible,
+                        message: "renamed \(formerName) to \(field.name): stored \(formerName) "
+                            + "values are read into \(field.name)"))
+                changes += Self.compare(old, field, model: model)
+            } else if field.formerName != nil,
+                previous.fields.contains(where: {
+                    $0.name == field.name
+                })
+            {
+                continue
+            } else {
+                added.append(field)
+                changes.append(Self.addition(field, model: model))
+            }
+        }
+        for old in previous.fields where !continued.contains(old.name) {
+            var message =
+                "removed \(old.name): its stored values are dropped when the store next "
+                + "rewrites its file"
+            let sameType = added.filter { $0.type == old.type }.map(\.name)
+            if let candidate = sameType.first {
+                message +=
+                    "; if \(candidate) is \(old.name) renamed, say so and keep them: "
+                    + "--rename \(old.name)=\(candidate)"
+            }
+            changes.append(Change(effect: .dropsValues, message: message))
+        }
+        self.changes = changes
+    }
+
+    /// The changes that refuse the run.
+    var refusals: [Change] { changes.filter { $0.effect == .breaksStoredData } }
+
+    private static func addition(_ field: Field, model: String) -> Change {
+        let token = SpecFormatter.token(field)
+        if field.type.isOptional {
+            return Change(
+                effect: .compatible,
+                message: "added \(token): stored values load with \(field.name) = nil")
+        }
+        if field.defaultValue != nil {
+            return Change(
+                effect: .compatible,
+                message: "added \(token): stored values load with the default")
+        }
+        let base = SpecFormatter.spelling(field.type)
+        return Change(
+            effect: .breaksStoredData,
+            message: "\(field.name):\(base) is a new required field without a default: stores "
+                + "saved by the previous \(model) have no \(field.name), so they would not "
+                + "open. Give it a default (\(field.name):\(base)=\(Self.exampleDefault(field.type))) "
+                + "or make it optional (\(field.name):\(base)?)")
+    }
+
+    private static func compare(_ old: Field, _ new: Field, model: String) -> [Change] {
+        let (was, now) = (SpecFormatter.spelling(old.type), SpecFormatter.spelling(new.type))
+        let (oldShape, newShape) = (shape(old.type), shape(new.type))
+        let widened = !old.type.isOptional && newShape == .optional(oldShape)
+        guard oldShape == newShape || widened else {
+            let what = new.name == "id" ? "the id type" : new.name
+            return [
+                Change(
+                    effect: .breaksStoredData,
+                    message: "\(what) changes type from \(was) to \(now): stores saved by the "
+                        + "previous \(model) hold \(was) values, so they would not open. Keep the "
+                        + "type, or add a field with another name for the new type (scaffold-repo "
+                        + "does not generate migrations that convert values yet)")
+            ]
+        }
+        var changes: [Change] = []
+        if widened {
+            changes.append(
+                Change(effect: .compatible, message: "\(new.name) is optional now (was \(was))"))
+        }
+        let oldCases = old.type.allTypes.flatMap(\.enumCases)
+        let newCases = new.type.allTypes.flatMap(\.enumCases)
+        let removed = oldCases.filter { !newCases.contains($0) }
+        let addedCases = newCases.filter { !oldCases.contains($0) }
+        if !removed.isEmpty {
+            changes.append(
+                Change(
+                    effect: .breaksStoredData,
+                    message: "\(new.name) no longer has the case(s) "
+                        + "\(removed.joined(separator: ", ")), which stored values may hold, so "
+                        + "stores saved by the previous \(model) would not open. Keep every case "
+                        + "and add new ones: \(new.name):\(SpecFormatter.spelling(old.type))"))
+        } else if !addedCases.isEmpty {
+            changes.append(
+                Change(
+                    effect: .compatible,
+                    message: "\(new.name) has new case(s) \(addedCases.joined(separator: ", "))"))
+        }
+        return changes
+    }
+
+    /// The type with enum names and cases left out: what must stay the same for stored JSON to
+    /// decode, apart from the cases.
+    private static func shape(_ type: FieldType) -> FieldType {
+        switch type {
+        case .base: type
+        case .enumeration: .enumeration(name: "", cases: [])
+        case .optional(let inner): .optional(shape(inner))
+        case .array(let inner): .array(shape(inner))
+        case .dictionary(let inner): .dictionary(shape(inner))
+        }
+    }
+
+    private static func exampleDefault(_ type: FieldType) -> String {
+        switch type {
+        case .base(.string): "\"\""
+        case .base(.bool): "false"
+        case .base(.int), .base(.int64), .base(.double), .base(.float), .base(.decimal): "0"
+        case .base(.date): "0"
+        case .array, .dictionary: "[]"
+        case .enumeration(_, let cases): cases.first ?? "a"
+        default: "…"
+        }
+    }
+}
+
+extension ModelEvolution {
+    /// What a run prints about a model generated before: lines before the file statuses, and
+    /// warnings for stderr.
+    struct Report {
+        var lines: [String] = []
+        var warnings: [String] = []
+    }
+
+    /// Compares `spec` with the `previous` spec the manifest recorded: keeps the renames
+    /// recorded before (stored data may still use the old names), checks the new ones, and
+    /// throws a `UsageError` naming every change that would stop stored data opening.
+    static func check(_ spec: inout ModelSpec, previous: ModelSpec) throws -> Report {
+        for index in spec.fields.indices where spec.fields[index].formerName == nil {
+            let name = spec.fields[index].name
+            if let former = previous.fields.first(where: { $0.name == name })?.formerName,
+                !spec.fields.contains(where: { $0.name == former })
+            {
+                spec.fields[index].formerName = former
+            }
+        }
+        for field in spec.fields {
+            guard let former = field.formerName,
+                !previous.fields.contains(where: {
+                    $0.name == field.name && $0.formerName == former
+                })
+            else { continue }
+            guard previous.fields.contains(where: { $0.name == former }) else {
+                throw UsageError(
+                    "--rename \(former)=\(field.name): the \(spec.typeName) generated before has "
+                        + "no field '\(former)'; give the name it had then")
+            }
+            guard !previous.fields.contains(where: { $0.name == field.name }) else {
+                throw UsageError(
+                    "--rename \(former)=\(field.name): '\(field.name)' was already a field of the "
+                        + "\(spec.typeName) generated before; rename to a name it did not have")
+            }
+        }
+        let evolution = ModelEvolution(previous: previous, next: spec)
+        guard evolution.refusals.isEmpty else {
+            throw UsageError(
+                "\(spec.typeName) cannot change this way: apps that saved data with the "
+                    + "\(spec.typeName) generated before could not open it. Nothing was written.\n"
+                    + evolution.refusals.map { "  - " + $0.message }.joined(separator: "\n"))
+        }
+        var report = Report()
+        guard !evolution.changes.isEmpty else { return report }
+        report.lines.append("\(spec.typeName) changed since it was last generated:")
+        for change in evolution.changes {
+            let label = change.effect == .dropsValues ? "warning" : "note"
+            report.lines.append(
+                "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(change.message)")
+            if change.effect == .dropsValues {
+                report.warnings.append("warning: \(spec.typeName): \(change.message)")
+            }
+        }
+        return report
+    }
+}

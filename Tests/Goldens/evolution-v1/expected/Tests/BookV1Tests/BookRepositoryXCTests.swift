@@ -1,0 +1,374 @@
+import BookV1
+import Foundation
+import XCTest
+
+/// The behaviour of ``BookRepository`` and ``BookListViewModel``, in XCTest.
+nonisolated final class BookRepositoryXCTests: XCTestCase {
+    private typealias Support = BookTestSupport
+
+    func testSaveThenFind() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1))
+        let missing = await repository.find(by: Support.sample(2).id)
+        XCTAssertNil(missing)
+    }
+
+    func testSaveWithSameIDReplaces() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(1, revision: 1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1, revision: 1))
+        let count = await repository.count
+        XCTAssertEqual(count, 1)
+    }
+
+    func testDeleteRemoves() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(2))
+
+        try await repository.delete(Support.sample(1).id)
+
+        let all = await repository.loadAll()
+        XCTAssertEqual(all, [Support.sample(2)])
+    }
+
+    func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        for number in 0..<50 {
+            try await repository.save(Support.sample(number))
+        }
+        for number in stride(from: 0, to: 50, by: 3) {
+            try await repository.delete(Support.sample(number).id)
+        }
+        try await repository.save(contentsOf: (40..<60).map { Support.sample($0, revision: 1) })
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try BookRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(after.count, 46)
+    }
+
+    func testConcurrentSavesAllLand() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 0..<100 {
+                group.addTask { try await repository.save(Support.sample(number)) }
+            }
+            try await group.waitForAll()
+        }
+
+        let count = await repository.count
+        XCTAssertEqual(count, 100)
+        await repository.close()
+        let reopened = try BookRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 100)
+    }
+
+    func testBatchSaveDeleteAndRemoveAll() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+
+        try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
+        try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
+
+        let afterDelete = await repository.loadAll()
+        XCTAssertEqual(afterDelete, (3..<10).map { Support.sample($0) })
+        try await repository.removeAll()
+        let afterRemoveAll = await repository.count
+        XCTAssertEqual(afterRemoveAll, 0)
+        await repository.close()
+        let reopened = try BookRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 0)
+    }
+
+    func testLoadAllIsSortedByID() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        for number in [3, 1, 2, 10] {
+            try await repository.save(Support.sample(number))
+        }
+
+        let ids = await repository.loadAll().map(\.id.uuidString)
+
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(ids.count, 4)
+    }
+
+    func testMissingFilesAreAnEmptyStore() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+
+        let repository = try BookRepository(directory: directory.appendingPathComponent("new"))
+
+        let count = await repository.count
+        XCTAssertEqual(count, 0)
+    }
+
+    func testCorruptFileThrowsAndIsKept() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(BookRepository.snapshotFileName)
+        let damaged = Data("[{\"not\": \"a Book\"".utf8)
+        try damaged.write(to: file)
+
+        XCTAssertThrowsError(try BookRepository(directory: directory)) { error in
+            guard case .corrupt(let named, _, _) = error as? BookRepositoryError else {
+                return XCTFail("expected a corrupt-file error, got \(error)")
+            }
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue("\(error)".contains(file.lastPathComponent))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), damaged)
+    }
+
+    func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        var bytes = try Data(contentsOf: file)
+        // Any byte of the JSON: many flips, say a letter in a string, would still decode.
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: file)
+
+        XCTAssertThrowsError(try BookRepository(directory: directory)) { error in
+            let failure = error as? BookRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
+                return XCTFail("expected a corrupt-file error, got \(error)")
+            }
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue(reason.contains("checksum"))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), bytes)
+    }
+
+    func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        let values = (0..<3).map { Support.sample($0) }
+        try Support.fileWithoutChecksum(values).write(to: file)
+
+        let repository = try BookRepository(directory: directory)
+
+        let loaded = await repository.loadAll()
+        XCTAssertEqual(loaded, values)
+        let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
+        await repository.close()
+        let reopened = try await BookRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, values)
+    }
+
+    func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try FileManager.default.createSymbolicLink(
+            at: file, withDestinationURL: directory.appendingPathComponent("gone"))
+        func expectUnreadable() {
+            XCTAssertThrowsError(try BookRepository(directory: directory)) { error in
+                let failure = error as? BookRepositoryError
+                guard case .unreadable(let named, _) = failure else {
+                    return XCTFail("expected an unreadable-file error, got \(error)")
+                }
+                XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            }
+        }
+
+        expectUnreadable()
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        expectUnreadable()
+    }
+
+    func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        // A folder where the write must put a file makes it fail, as a full disk would.
+        let blocker = try Support.blockWrites(in: directory)
+
+        do {
+            try await repository.compact()
+            XCTFail("the write succeeded")
+        } catch {
+            guard case .unwritable = error as? BookRepositoryError else {
+                return XCTFail("expected an unwritable-file error, got \(error)")
+            }
+        }
+        let kept = await repository.loadAll()
+        XCTAssertEqual(kept, (0..<3).map { Support.sample($0) })
+        XCTAssertEqual(Support.leftovers(in: directory), [])
+
+        try FileManager.default.removeItem(at: blocker)
+        try await repository.save(Support.sample(3))
+        try await repository.compact()
+        await repository.close()
+        let reopened = try await BookRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, (0..<4).map { Support.sample($0) })
+    }
+
+    func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        for number in 0..<20 {
+            try await repository.save(Support.sample(number))
+        }
+        try await repository.delete(Support.sample(5).id)
+        XCTAssertGreaterThan(Support.fileSize(repository.journalURL), 0)
+
+        try await repository.compact()
+        XCTAssertEqual(Support.fileSize(repository.journalURL), 0)
+        // A batch larger than the compaction floor is written as a snapshot by itself.
+        try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
+        XCTAssertEqual(Support.fileSize(repository.journalURL), 0)
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try BookRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(after.count, 10_019)
+    }
+
+    func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        // A crash in the middle of an append leaves a record without its newline.
+        let journal = try FileHandle(forWritingTo: repository.journalURL)
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("{\"save\":[{\"id\"".utf8))
+        try journal.close()
+
+        let reopened = try BookRepository(directory: directory)
+        try await reopened.save(Support.sample(3))
+        await reopened.close()
+
+        let again = try BookRepository(directory: directory)
+        let all = await again.loadAll()
+        XCTAssertEqual(all, (0..<4).map { Support.sample($0) })
+    }
+
+    func testADamagedJournalThrowsWithItsPositionAndIsKept() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        // A batch as large as the store goes to the snapshot; the single saves to the journal.
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        try await repository.save(Support.sample(3))
+        try await repository.save(Support.sample(4))
+        await repository.close()
+        var bytes = try Data(contentsOf: repository.journalURL)
+        let secondRecord = try XCTUnwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        bytes[secondRecord + 2] ^= 0x01
+        try bytes.write(to: repository.journalURL)
+
+        XCTAssertThrowsError(try BookRepository(directory: directory)) { error in
+            guard case .corrupt(let file, let offset, _) = error as? BookRepositoryError else {
+                return XCTFail("expected a corrupt-journal error, got \(error)")
+            }
+            XCTAssertEqual(file.lastPathComponent, BookRepository.journalFileName)
+            XCTAssertEqual(offset, secondRecord)
+        }
+        XCTAssertEqual(try Data(contentsOf: repository.journalURL), bytes)
+    }
+
+    func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try BookRepository(directory: directory)
+
+        XCTAssertThrowsError(try BookRepository(directory: directory)) { error in
+            guard case .locked = error as? BookRepositoryError else {
+                return XCTFail("expected a locked error, got \(error)")
+            }
+        }
+
+        await first.close()
+        XCTAssertNoThrow(try BookRepository(directory: directory))
+    }
+
+    func testASnapshotFromANewerSchemaIsRefused() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let newer = BookRepository.schemaVersion + 1
+        let file = directory.appendingPathComponent(BookRepository.snapshotFileName)
+        try Data("{\"items\":[],\"schemaVersion\":\(newer)}".utf8).write(to: file)
+
+        XCTAssertThrowsError(try BookRepository(directory: directory)) { error in
+            XCTAssertEqual(
+                error as? BookRepositoryError,
+                .newerSchema(file: file, found: newer, supported: BookRepository.schemaVersion))
+        }
+    }
+
+    @MainActor
+    func testViewModelLoadsAddsAndDeletes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        let viewModel = BookListViewModel(repository: repository)
+
+        await viewModel.load()
+        XCTAssertEqual(viewModel.books, [Support.sample(1)])
+
+        await viewModel.add(Support.sample(2))
+        XCTAssertEqual(viewModel.books, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.delete(Support.sample(1).id)
+        XCTAssertEqual(viewModel.books, [Support.sample(2)])
+        XCTAssertNil(viewModel.error)
+    }
+
+    @MainActor
+    func testViewModelReportsAFailedSave() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BookRepository(directory: directory)
+        let viewModel = BookListViewModel(repository: repository)
+        await repository.close()
+
+        await viewModel.add(Support.sample(1))
+
+        XCTAssertEqual(viewModel.error as? BookRepositoryError, .closed)
+        XCTAssertEqual(viewModel.books, [])
+        let count = await repository.count
+        XCTAssertEqual(count, 0)
+    }
+}

@@ -1,0 +1,157 @@
+import BookV1
+import BookV2
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+/// What each kind of change to a model does to data stored with the previous one.
+@Suite struct ModelEvolutionTests {
+    static func spec(_ tokens: [String], rename: String? = nil) throws -> ModelSpec {
+        var spec = try SpecParser.parse(modelName: "Book", fieldTokens: ["id:UUID"] + tokens)
+        if let rename { try SpecParser.applyRenames(rename, to: &spec) }
+        return spec
+    }
+
+    static func effects(
+        from old: [String], to new: [String], rename: String? = nil
+    ) throws -> [ModelEvolution.Effect] {
+        ModelEvolution(previous: try spec(old), next: try spec(new, rename: rename))
+            .changes.map(\.effect)
+    }
+
+    @Test(arguments: [
+        (["title"], ["title", "pages:Int?"]),  // a new optional field
+        (["title"], ["title", "pages:Int=0"]),  // a new field with a default
+        (["rating:Int"], ["rating:Int?"]),  // a field that becomes optional
+        (["s:enum(a,b)"], ["s:enum(a,b,c)"]),  // a new enum case
+        (["title"], ["headline"]),  // a rename (below)
+    ])
+    func compatibleChangesAreNotes(old: [String], new: [String]) throws {
+        let rename = new == ["headline"] ? "title=headline" : nil
+        #expect(try Self.effects(from: old, to: new, rename: rename) == [.compatible])
+    }
+
+    @Test(arguments: [
+        (["title"], ["title", "pages:Int"]),  // a new required field without a default
+        (["rating:Int?"], ["rating:String?"]),  // a type change
+        (["rating:Int?"], ["rating:Int"]),  // optional to required
+        (["s:enum(a,b)"], ["s:enum(a)"]),  // a removed enum case
+    ])
+    func breakingChangesAreRefused(old: [String], new: [String]) throws {
+        #expect(try Self.effects(from: old, to: new) == [.breaksStoredData])
+    }
+
+    @Test func anIDTypeChangeIsRefusedByName() throws {
+        let previous = try Self.spec(["title"])
+        var next = try SpecParser.parse(modelName: "Book", fieldTokens: ["id:Int", "title"])
+
+        #expect {
+            try ModelEvolution.check(&next, previous: previous)
+        } throws: { error in
+            let message = (error as? UsageError)?.message ?? ""
+            return message.contains("the id type changes type from UUID to Int")
+                && message.contains("Nothing was written")
+        }
+    }
+
+    @Test func aRemovedFieldWarnsAndSuggestsARenameToAnAddedFieldOfItsType() throws {
+        let evolution = ModelEvolution(
+            previous: try Self.spec(["title", "rating:Int?"]),
+            next: try Self.spec(["headline=Untitled", "rating:Int?"]))
+
+        #expect(evolution.changes.map(\.effect) == [.compatible, .dropsValues])
+        #expect(evolution.changes[1].message.contains("--rename title=headline"))
+    }
+
+    @Test func aNewRequiredFieldIsRefusedWithBothFixes() throws {
+        var next = try Self.spec(["title", "pages:Int"])
+
+        #expect {
+            try ModelEvolution.check(&next, previous: try Self.spec(["title"]))
+        } throws: { error in
+            let message = (error as? UsageError)?.message ?? ""
+            return message.contains("pages:Int=0") && message.contains("pages:Int?")
+        }
+    }
+
+    @Test func aRecordedRenameIsKeptWhenTheModelIsGeneratedAgainWithoutIt() throws {
+        let previous = try Self.spec(["headline"], rename: "title=headline")
+        var next = try Self.spec(["headline", "pages:Int?"])
+
+        _ = try ModelEvolution.check(&next, previous: previous)
+
+        #expect(next.fields.first { $0.name == "headline" }?.formerName == "title")
+    }
+
+    @Test(arguments: [
+        ("title=missing", "has no field 'missing'"),
+        ("headline=title", "'headline' is still a field"),
+        ("x=id", "id cannot be renamed"),
+        ("title", "is not OLD=NEW"),
+    ])
+    func badRenamesAreRefused(rename: String, message: String) throws {
+        var spec = try SpecParser.parse(
+            modelName: "Book", fieldTokens: ["id:UUID", "title", "headline"])
+
+        #expect {
+            try SpecParser.applyRenames(rename, to: &spec)
+        } throws: { error in
+            (error as? UsageError)?.message.contains(message) == true
+        }
+    }
+
+    // MARK: - Stored data, written by one version and opened by the next
+
+    /// BookV1 (`title`, `rating:Int?`) and BookV2 (`title` renamed to `headline`, `rating`
+    /// removed, `pages:Int?` and `status=draft` added) are the goldens evolution-v1 and -v2,
+    /// compiled into this package: a store BookV1 wrote opens with BookV2, values carried over.
+    @Test func aStoreWrittenByTheFirstVersionOpensWithTheNextAndKeepsItsValues() async throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let ids = (0..<5).map { UUID(uuidString: "00000000-0000-4000-8000-00000000000\($0)")! }
+        let first = try BookV1.BookRepository(directory: folder)
+        // A batch goes to the snapshot, single saves to the journal: both are read back.
+        try await first.save(
+            contentsOf: ids.prefix(3).map { BookV1.Book(id: $0, title: "t\($0)", rating: 4) })
+        for id in ids.dropFirst(3) {
+            try await first.save(BookV1.Book(id: id, title: "t\(id)", rating: nil))
+        }
+        await first.close()
+
+        let next = try BookV2.BookRepository(directory: folder)
+
+        let expected = ids.map {
+            BookV2.Book(id: $0, headline: "t\($0)", pages: nil, status: .draft)
+        }
+        #expect(await next.loadAll() == expected)
+        // Written back under the new names, the values survive a compaction and a reopen.
+        try await next.compact()
+        await next.close()
+        let again = try BookV2.BookRepository(directory: folder)
+        #expect(await again.loadAll() == expected)
+    }
+
+    @Test func aStoreThatDoesNotFitTheModelIsIncompatibleNotDamaged() async throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let snapshot = folder.appendingPathComponent(BookV2.BookRepository.snapshotFileName)
+        // Intact JSON, with its checksum line, that lacks the required `headline` (and `title`).
+        let json = Data(
+            #"{"items":[{"id":"00000000-0000-4000-8000-000000000001"}],"schemaVersion":1}"#.utf8)
+        let first = try BookV1.BookRepository(directory: folder)
+        await first.close()
+        try json.write(to: snapshot)
+
+        #expect {
+            try BookV2.BookRepository(directory: folder)
+        } throws: { error in
+            guard case .incompatible(let file, _) = error as? BookV2.BookRepositoryError else {
+                return false
+            }
+            return file.lastPathComponent == snapshot.lastPathComponent
+                && !"\(error)".contains("damaged") && "\(error)".contains("do not delete")
+        }
+        #expect(try Data(contentsOf: snapshot) == json)
+    }
+}
