@@ -4,13 +4,14 @@ public enum ArgumentParser {
         "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
     ]
     private static let flagOptions = [
-        "--force", "--dry-run", "--check", "--json", "--annotate", "--help", "-h", "--version",
+        "--force", "--dry-run", "--check", "--json", "--annotate", "--migrate", "--help", "-h",
+        "--version",
     ]
     /// The options each command takes; anything else is refused, not ignored.
     private static let commandOptions: [String: Set<String>] = [
         "generate": [
             "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
-            "--force", "--dry-run", "--check", "--json", "--annotate",
+            "--force", "--dry-run", "--check", "--json", "--annotate", "--migrate",
         ],
         "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
         "destroy": ["--force", "--dry-run"],
@@ -111,11 +112,12 @@ public enum ArgumentParser {
             if let renames = values["--rename"] {
                 try SpecParser.applyRenames(renames, to: &spec)
             }
-            let request = GenerateRequest(
+            var request = GenerateRequest(
                 spec: spec, destination: try destination(values),
                 templatesDirectory: values["--templates"],
                 storage: try storage(values["--storage"]),
                 annotate: flags.contains("--annotate"))
+            request.migrate = flags.contains("--migrate")
             return .generate(request, options)
         }
     }
@@ -233,6 +235,9 @@ public enum ArgumentParser {
                               field NEW was called OLD: stored values under OLD are read into
                               NEW (recorded, so regen and later runs keep reading them)
           --annotate          add comments that explain the pattern (for workshops)
+          --migrate           let a change that stored data would not survive through: the
+                              model gets a new schema version, a frozen type for the old one,
+                              and a migration file (yours) that opening old stores runs
           --force             overwrite files that differ, edited ones included
           --dry-run           print the plan and diffs; write nothing; exit 0
           --check             print the plan and diffs; write nothing; exit 1 if anything differs

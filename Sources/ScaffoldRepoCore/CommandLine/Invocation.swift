@@ -49,6 +49,10 @@ public struct GenerateRequest: Equatable, Sendable {
     public var storage: Storage
     /// Add comments that explain the pattern, for workshops.
     public var annotate: Bool
+    /// Let a change that stored data would not survive through, with a migration (`--migrate`).
+    public var migrate = false
+    /// The schema versions, from the manifest: not part of the command line.
+    public var history = ModelHistory()
 
     public init(
         spec: ModelSpec, destination: Destination, templatesDirectory: String? = nil,

@@ -17,6 +17,8 @@ struct ModelEvolution: Equatable {
         let effect: Effect
         /// One line for a person: the field, what happens to stored data, and the fix.
         let message: String
+        /// The change alone, for when a migration takes care of it.
+        var what: String = ""
     }
 
     let model: String
@@ -88,7 +90,8 @@ struct ModelEvolution: Equatable {
             message: "\(field.name):\(base) is a new required field without a default: stores "
                 + "saved by the previous \(model) have no \(field.name), so they would not "
                 + "open. Give it a default (\(field.name):\(base)=\(Self.exampleDefault(field.type))) "
-                + "or make it optional (\(field.name):\(base)?)")
+                + "or make it optional (\(field.name):\(base)?)",
+            what: "added \(field.name):\(base), without a default")
     }
 
     private static func compare(_ old: Field, _ new: Field, model: String) -> [Change] {
@@ -102,8 +105,8 @@ struct ModelEvolution: Equatable {
                     effect: .breaksStoredData,
                     message: "\(what) changes type from \(was) to \(now): stores saved by the "
                         + "previous \(model) hold \(was) values, so they would not open. Keep the "
-                        + "type, or add a field with another name for the new type (scaffold-repo "
-                        + "does not generate migrations that convert values yet)")
+                        + "type, or add a field with another name for the new type",
+                    what: "\(what) changes type from \(was) to \(now)")
             ]
         }
         var changes: [Change] = []
@@ -122,7 +125,8 @@ struct ModelEvolution: Equatable {
                     message: "\(new.name) no longer has the case(s) "
                         + "\(removed.joined(separator: ", ")), which stored values may hold, so "
                         + "stores saved by the previous \(model) would not open. Keep every case "
-                        + "and add new ones: \(new.name):\(SpecFormatter.spelling(old.type))"))
+                        + "and add new ones: \(new.name):\(SpecFormatter.spelling(old.type))",
+                    what: "\(new.name) no longer has \(removed.joined(separator: ", "))"))
         } else if !addedCases.isEmpty {
             changes.append(
                 Change(
@@ -168,7 +172,29 @@ extension ModelEvolution {
     /// Compares `spec` with the `previous` spec the manifest recorded: keeps the renames
     /// recorded before (stored data may still use the old names), checks the new ones, and
     /// throws a `UsageError` naming every change that would stop stored data opening.
-    static func check(_ spec: inout ModelSpec, previous: ModelSpec) throws -> Report {
+    static func check(
+        _ request: inout GenerateRequest, previous: ModelSpec, history: ModelHistory
+    ) throws -> Report {
+        request.history = history
+        var report = try check(&request.spec, previous: previous, migrate: request.migrate)
+        if request.migrate {
+            request.history.freeze(previous)
+            let step = request.history.current - 1
+            report.lines.append(
+                "  note     migrating: \(request.spec.typeName) is schema version "
+                    + "\(request.history.current) now; stores written by version \(step) open "
+                    + "through \(Names(request.spec).type).V\(step).migrated() in "
+                    + "\(Names(request.spec).migrationFile(from: step)) (written once; yours to edit)"
+            )
+        }
+        return report
+    }
+
+    /// Compares `spec` with `previous`; with `migrate`, a breaking change goes through (a
+    /// migration will carry stored values over) instead of being refused.
+    static func check(
+        _ spec: inout ModelSpec, previous: ModelSpec, migrate: Bool = false
+    ) throws -> Report {
         for index in spec.fields.indices where spec.fields[index].formerName == nil {
             let name = spec.fields[index].name
             if let former = previous.fields.first(where: { $0.name == name })?.formerName,
@@ -195,19 +221,31 @@ extension ModelEvolution {
             }
         }
         let evolution = ModelEvolution(previous: previous, next: spec)
-        guard evolution.refusals.isEmpty else {
+        if previous.idField?.type != spec.idField?.type {
+            throw UsageError(
+                "\(spec.typeName): the id type cannot change from "
+                    + "\(previous.idField.map { SpecFormatter.spelling($0.type) } ?? "?") to "
+                    + "\(spec.idField.map { SpecFormatter.spelling($0.type) } ?? "?"), not even "
+                    + "with --migrate: stored changes and other models refer to values by id. "
+                    + "Keep the id type. Nothing was written.")
+        }
+        guard evolution.refusals.isEmpty || migrate else {
             throw UsageError(
                 "\(spec.typeName) cannot change this way: apps that saved data with the "
                     + "\(spec.typeName) generated before could not open it. Nothing was written.\n"
-                    + evolution.refusals.map { "  - " + $0.message }.joined(separator: "\n"))
+                    + evolution.refusals.map { "  - " + $0.message }.joined(separator: "\n")
+                    + "\n  Or keep the change and migrate stored values: add --migrate")
         }
         var report = Report()
         guard !evolution.changes.isEmpty else { return report }
         report.lines.append("\(spec.typeName) changed since it was last generated:")
         for change in evolution.changes {
-            let label = change.effect == .dropsValues ? "warning" : "note"
+            let migrated = change.effect == .breaksStoredData
+            let label = change.effect == .dropsValues ? "warning" : migrated ? "migrate" : "note"
+            let message =
+                migrated ? change.what + ": the migration converts stored values" : change.message
             report.lines.append(
-                "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(change.message)")
+                "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(message)")
             if change.effect == .dropsValues {
                 report.warnings.append("warning: \(spec.typeName): \(change.message)")
             }

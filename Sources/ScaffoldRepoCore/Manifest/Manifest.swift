@@ -18,6 +18,16 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var target: String?
         /// Each generated file's path (relative to the package root) and content hash.
         public var files: [String: String]
+        /// The model's schema version, when a migration raised it above 1.
+        public var schemaVersion: Int?
+        /// The fields of each earlier schema version, in the field language, oldest first.
+        public var previousVersions: [PreviousVersion]?
+    }
+
+    /// An earlier schema version of a model, kept so stores written by it can still be read.
+    public struct PreviousVersion: Codable, Equatable, Sendable {
+        public var version: Int
+        public var fields: [String]
     }
 
     public var manifestVersion = 1

@@ -34,6 +34,13 @@ public struct Names: Equatable, Sendable {
     public var listViewModel: String { type + "ListViewModel" }
     /// The standalone package and its library module, `QuestionStore`.
     public var storePackage: String { type + "Store" }
+    /// The file that migrates values stored by schema version `version` to the next one:
+    /// `QuestionMigration1.swift`. Written once; it belongs to the person.
+    public func migrationFile(from version: Int) -> String { type + "Migration\(version).swift" }
+
+    /// The file with the frozen earlier versions of the model: `QuestionVersions.swift`.
+    public var versionsFile: String { type + "Versions.swift" }
+
     /// The namespace of the test helpers, `QuestionTestSupport`.
     public var testSupport: String { type + "TestSupport" }
     /// The JSON file of the snapshot store, `questions.json`.

@@ -18,8 +18,9 @@ public enum ChangeStatus: String, Equatable, Sendable {
     case force
     /// The file would be written, but another file is in conflict, so nothing is written.
     case skip
-    /// A package-level file (`Package.swift`, `.gitignore`) that a person edited: it is theirs
-    /// now, kept as it is, and never blocks a run or fails `--check`; `--force` overwrites it.
+    /// A package-level file (`Package.swift`, `.gitignore`) that a person edited, or a
+    /// migration file once written: it is theirs, kept as it is, and never blocks a run or
+    /// fails `--check`; `--force` overwrites only the package-level ones.
     case owned
 
     /// Whether applying the plan writes this file.
@@ -61,6 +62,7 @@ public enum Planner {
             switch try existingContents(at: location, displayPath: displayPath) {
             case nil: status = .create
             case Data(file.contents.utf8)?: status = .identical
+            case _ where file.isWrittenOnce: status = .owned
             case let existing? where recorded[file.path] == ContentHash.of(existing):
                 status = .update
             case _ where force: status = .force

@@ -8,27 +8,19 @@ public enum RenderContext {
     /// The context for one model. `module` is the module the generated sources belong to, which
     /// the generated tests import.
     public static func make(
-        for spec: ModelSpec, module: String, storage: Storage = .journal, annotate: Bool = false
+        for spec: ModelSpec, module: String, storage: Storage = .journal, annotate: Bool = false,
+        history: ModelHistory = ModelHistory()
     ) -> [String: TemplateValue] {
         let names = Names(spec)
-        let fields = spec.fields.map { fieldContext($0, model: names.type) }
-        let defaulted = zip(spec.fields, fields).filter { $0.0.defaultValue != nil }.map(\.1)
-        let enums = spec.fields.flatMap { field in
-            field.type.allTypes.compactMap { type -> TemplateValue? in
-                guard case .enumeration(let name, let cases) = type else { return nil }
-                let caseNames = cases.map {
-                    TemplateValue.object(["identifier": .text(Identifier.escaped($0))])
-                }
-                return .object([
-                    "name": .text(name), "fieldName": .text(field.name), "cases": .list(caseNames),
-                ])
-            }
-        }
         let idType = spec.idField?.type.swiftSpelling ?? "String"
-        let usesUUID = spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
+        let usesUUID = ([spec] + history.previous.map(\.spec)).contains { spec in
+            spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
+        }
         let foundationTypes: [FieldType] = [.date, .uuid, .url, .decimal, .data].map { .base($0) }
-        let modelUsesFoundation = spec.fields.contains { field in
-            field.type.allTypes.contains { foundationTypes.contains($0) }
+        let usesFoundation = { (spec: ModelSpec) in
+            spec.fields.contains { field in
+                field.type.allTypes.contains { foundationTypes.contains($0) }
+            }
         }
         let idUsesFoundation = spec.idField.map { foundationTypes.contains($0.type) } ?? false
         // swift-format wants imports sorted, and the module's name decides where it goes.
@@ -36,7 +28,7 @@ public enum RenderContext {
             .list(
                 (frameworks + ["Foundation", module]).sorted().map { .object(["name": .text($0)]) })
         }
-        return [
+        var context: [String: TemplateValue] = [
             "supportImports": imports([]),
             "xctestImports": imports(["XCTest"]),
             "swiftTestingImports": imports(["Testing"]),
@@ -56,6 +48,55 @@ public enum RenderContext {
             "module": .text(module),
             "toolsVersion": .text("\(minimumToolsVersion.major).\(minimumToolsVersion.minor)"),
             "testModule": .text(module + "Tests"),
+            "idType": .text(idType),
+            // UUID is Comparable only on newer Apple systems; its string always is.
+            "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),
+            "usesUUID": .flag(usesUUID),
+            // The model's public API shows a Foundation type, so it imports Foundation publicly
+            // (a public import that no public declaration uses is a warning).
+            "modelUsesFoundation": .flag(usesFoundation(spec)),
+            // The view-model's public API shows the id type, so it imports Foundation publicly
+            // when the id is a Foundation type (UUID).
+            "idUsesFoundation": .flag(idUsesFoundation),
+            // The schema version the manifest records: 1, plus one per --migrate.
+            "schemaVersion": .text(String(history.current)),
+            "currentVersionName": .text("V\(history.current)"),
+            "hasVersions": .flag(!history.previous.isEmpty),
+            "versionsUseFoundation": .flag(history.previous.contains { usesFoundation($0.spec) }),
+            "versions": .list(
+                history.previous.map { version in
+                    var values = shape(of: version.spec, model: "\(names.type).V\(version.number)")
+                    values["number"] = .text(String(version.number))
+                    values["name"] = .text("V\(version.number)")
+                    values["nextNumber"] = .text(String(version.number + 1))
+                    values["migrationFile"] = .text(names.migrationFile(from: version.number))
+                    // From this version to the current one: one step per later version.
+                    values["chain"] = .text(
+                        String(repeating: ".migrated()", count: history.current - version.number))
+                    return .object(values)
+                }),
+        ]
+        context.merge(shape(of: spec, model: names.type)) { _, shape in shape }
+        return context
+    }
+
+    /// What the model's type is made of, for the current model or a frozen earlier version
+    /// (`model` then names it, `Question.V1`): fields, enums, and how JSON decodes into it.
+    static func shape(of spec: ModelSpec, model: String) -> [String: TemplateValue] {
+        let fields = spec.fields.map { fieldContext($0, model: model) }
+        let defaulted = zip(spec.fields, fields).filter { $0.0.defaultValue != nil }.map(\.1)
+        let enums = spec.fields.flatMap { field in
+            field.type.allTypes.compactMap { type -> TemplateValue? in
+                guard case .enumeration(let name, let cases) = type else { return nil }
+                let caseNames = cases.map {
+                    TemplateValue.object(["identifier": .text(Identifier.escaped($0))])
+                }
+                return .object([
+                    "name": .text(name), "fieldName": .text(field.name), "cases": .list(caseNames),
+                ])
+            }
+        }
+        return [
             "fields": .list(fields),
             "defaultedFields": .list(defaulted),
             "hasDefaults": .flag(!defaulted.isEmpty),
@@ -68,16 +109,35 @@ public enum RenderContext {
             "hasCustomDecoding": .flag(
                 !defaulted.isEmpty || spec.fields.contains { $0.formerName != nil }),
             "enums": .list(enums),
-            "idType": .text(idType),
-            // UUID is Comparable only on newer Apple systems; its string always is.
-            "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),
-            "usesUUID": .flag(usesUUID),
-            // The model's public API shows a Foundation type, so it imports Foundation publicly
-            // (a public import that no public declaration uses is a warning).
-            "modelUsesFoundation": .flag(modelUsesFoundation),
-            // The view-model's public API shows the id type, so it imports Foundation publicly
-            // when the id is a Foundation type (UUID).
-            "idUsesFoundation": .flag(idUsesFoundation),
+        ]
+    }
+
+    /// The context of the migration file from schema version `version` (with `old`'s fields)
+    /// to the next one (`new`'s): one argument per field of the new version, each taken from
+    /// the old value where it still fits, else a placeholder marked for a decision.
+    static func migration(
+        from version: Int, old: ModelSpec, new: ModelSpec, model: String
+    ) -> [String: TemplateValue] {
+        let target = "\(model).V\(version + 1)"
+        let assignments = new.fields.map { field -> TemplateValue in
+            let source =
+                old.fields.first { $0.name == field.name }
+                ?? field.formerName.flatMap { former in old.fields.first { $0.name == former } }
+            let (value, comment) = MigrationValues.expression(
+                for: field, from: source, targetType: target)
+            return .object([
+                "label": .text(Identifier.label(field.name)),
+                "value": .text(value),
+                "comment": .text(comment ?? ""),
+                "hasComment": .flag(comment != nil),
+            ])
+        }
+        return [
+            "fromVersion": .text(String(version)),
+            "toVersion": .text(String(version + 1)),
+            "fromName": .text("V\(version)"),
+            "toName": .text("V\(version + 1)"),
+            "assignments": .list(assignments),
         ]
     }
 

@@ -7,11 +7,18 @@ public struct GeneratedFile: Equatable, Sendable {
     /// A package-level file (`Package.swift`, `.gitignore`) that belongs to the person once
     /// they edit it: it is then reported `owned`, kept, and never blocks a run.
     public let isOwnedOnceEdited: Bool
+    /// A file written once and then the person's whatever it holds, `--force` or not: a
+    /// migration, whose body they complete.
+    public let isWrittenOnce: Bool
 
-    public init(path: String, contents: String, isOwnedOnceEdited: Bool = false) {
+    public init(
+        path: String, contents: String, isOwnedOnceEdited: Bool = false,
+        isWrittenOnce: Bool = false
+    ) {
         self.path = path
         self.contents = contents
         self.isOwnedOnceEdited = isOwnedOnceEdited
+        self.isWrittenOnce = isWrittenOnce
     }
 }
 
@@ -47,15 +54,32 @@ public enum Renderer {
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
             ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
         ]
+        let history = request.history
+        if !history.previous.isEmpty {
+            outputs.append(("ModelVersions.swift.tmpl", sources + names.versionsFile))
+        }
         let context = RenderContext.make(
-            for: spec, module: module, storage: storage, annotate: request.annotate)
-        return try outputs.map { output in
+            for: spec, module: module, storage: storage, annotate: request.annotate,
+            history: history)
+        var files = try outputs.map { output in
             let text = try templates.template(named: output.template).render(context)
             return GeneratedFile(
                 path: output.path, contents: normalized(text),
                 isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests))
         }
-        .sorted { $0.path < $1.path }
+        // One migration per step between versions, written once: the person completes it.
+        let specs = history.previous.map(\.spec) + [spec]
+        for (index, version) in history.previous.enumerated() {
+            let step = RenderContext.migration(
+                from: version.number, old: version.spec, new: specs[index + 1], model: names.type)
+            let text = try templates.template(named: "ModelMigration.swift.tmpl")
+                .render(context.merging(step) { _, step in step })
+            files.append(
+                GeneratedFile(
+                    path: sources + names.migrationFile(from: version.number),
+                    contents: normalized(text), isWrittenOnce: true))
+        }
+        return files.sorted { $0.path < $1.path }
     }
 
     /// LF line ends, no trailing spaces, exactly one final newline: the same bytes everywhere.

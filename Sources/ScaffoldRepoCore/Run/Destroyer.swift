@@ -40,10 +40,9 @@ enum Destroyer {
         if kept.isEmpty {
             manifest.remove(named: name)
         } else {
-            manifest.record(
-                Manifest.Model(
-                    name: entry.name, arguments: entry.arguments, target: entry.target, files: kept)
-            )
+            var updated = entry
+            updated.files = kept
+            manifest.record(updated)
         }
         let manifestURL = root.appendingPathComponent(Manifest.path)
         output += PlanReport.line(

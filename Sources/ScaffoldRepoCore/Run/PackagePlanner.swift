@@ -15,9 +15,10 @@ enum PackagePlanner {
         var warnings: [String] = []
         var evolution: [String] = []
         for var request in requests {
-            if let previous = try manifest.model(named: request.spec.typeName).map(recordedRequest)
-            {
-                let report = try ModelEvolution.check(&request.spec, previous: previous.spec)
+            if let record = manifest.model(named: request.spec.typeName) {
+                let previous = try recordedRequest(record)
+                let report = try ModelEvolution.check(
+                    &request, previous: previous.spec, history: previous.history)
                 evolution += report.lines
                 warnings += report.warnings
             }
@@ -61,9 +62,10 @@ enum PackagePlanner {
     /// The request that the manifest's record of a model makes, as `regen` runs it.
     static func recordedRequest(_ model: Manifest.Model) throws -> GenerateRequest {
         do {
-            guard case .generate(let request, _) = try ArgumentParser.parse(model.arguments) else {
+            guard case .generate(var request, _) = try ArgumentParser.parse(model.arguments) else {
                 throw UsageError("not a model")
             }
+            request.history = try model.history(typeName: request.spec.typeName)
             return request
         } catch let error as UsageError {
             throw UsageError(
@@ -89,9 +91,17 @@ enum PackagePlanner {
     {
         var target: String?
         if case .into(_, let name) = request.destination { target = name }
+        let history = request.history
         return Manifest.Model(
             name: request.spec.typeName, arguments: SpecFormatter.arguments(for: request),
-            target: target, files: files)
+            target: target, files: files,
+            schemaVersion: history.current > 1 ? history.current : nil,
+            previousVersions: history.previous.isEmpty
+                ? nil
+                : history.previous.map {
+                    Manifest.PreviousVersion(
+                        version: $0.number, fields: $0.spec.fields.map(SpecFormatter.token))
+                })
     }
 
     /// The template folders for a package: `--templates` (which must exist) first, then its

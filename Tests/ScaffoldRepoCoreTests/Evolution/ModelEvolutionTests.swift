@@ -50,7 +50,8 @@ import Testing
             try ModelEvolution.check(&next, previous: previous)
         } throws: { error in
             let message = (error as? UsageError)?.message ?? ""
-            return message.contains("the id type changes type from UUID to Int")
+            return message.contains(
+                "the id type cannot change from UUID to Int, not even with --migrate")
                 && message.contains("Nothing was written")
         }
     }

@@ -19,6 +19,8 @@ public nonisolated enum FlashcardRepositoryError: Error, Equatable, CustomString
     /// current ``Flashcard``: the model changed in a way stored data does not follow. The file
     /// is left as it is; change the model so that it reads the values again.
     case incompatible(file: URL, reason: String)
+    /// The file was written by a newer version of the app, with a schema this code does not know.
+    case newerSchema(file: URL, found: Int, supported: Int)
     /// The file cannot be written. The repository keeps the contents it had before the call.
     case unwritable(file: URL, reason: String)
     /// ``FlashcardRepository/close()`` was called; open a new repository to write again.
@@ -34,6 +36,8 @@ public nonisolated enum FlashcardRepositoryError: Error, Equatable, CustomString
             "\(file.path) holds Flashcard values that do not fit the current model and was left "
                 + "untouched: \(reason). The data is intact: do not delete the file; change the "
                 + "model so it reads them again (a default, an optional field, --rename)"
+        case .newerSchema(let file, let found, let supported):
+            "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .unwritable(let file, let reason):
             "cannot write \(file.path): \(reason)"
         case .closed:
@@ -55,12 +59,16 @@ public nonisolated enum FlashcardRepositoryError: Error, Equatable, CustomString
 /// the old file or the new one, never a mix. Simple, but a save costs more as the store grows;
 /// the journal store (`--storage journal`) does not.
 ///
-/// The file, `flashcards.json`, holds the values as a JSON array, then the line
+/// The file, `flashcards.json`, holds `{"items":[…],"schemaVersion":N}`, then the line
 /// `crc32 <8 hex digits>`: the CRC-32 of the array, so a damaged byte is found instead of read
 /// as a value.
 public actor FlashcardRepository {
     /// The name of the file the repository keeps in its directory.
     public static let fileName = "flashcards.json"
+    /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
+    /// raises it with each `--migrate`; do not edit it here. A file written by an earlier
+    /// version is migrated when it opens; a higher version is refused instead of misread.
+    public static let schemaVersion = 1
 
     /// The file that holds the stored values.
     public nonisolated let fileURL: URL
@@ -79,9 +87,9 @@ public actor FlashcardRepository {
         fileURL = directory.appendingPathComponent(Self.fileName)
         let file = try Self.readFile(fileURL)
         cache = file.values
-        // A file written before files had a checksum is rewritten with one now, when the
-        // folder can be written, and by the next save otherwise.
-        if !file.isChecked {
+        // A file written before files had a checksum, or by an earlier schema version, is
+        // rewritten now, when the folder can be written, and by the next save otherwise.
+        if !file.isCurrent {
             try? Self.write(file.values, to: fileURL)
         }
     }
@@ -169,7 +177,8 @@ public actor FlashcardRepository {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let sorted = values.values.sorted { $0.id.uuidString < $1.id.uuidString }
         do {
-            let data = CRC32.sealed(try encoder.encode(sorted))
+            let stored = StoredFile(schemaVersion: schemaVersion, items: sorted)
+            let data = CRC32.sealed(try encoder.encode(stored))
             try FileManager.default.createDirectory(
                 at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: fileURL, options: .atomic)
@@ -181,11 +190,11 @@ public actor FlashcardRepository {
 
     // Workshop: a file that exists but does not decode throws. Treating it as an empty store
     // would let the next save overwrite the user's data with nothing.
-    /// The file's values, and whether a checksum vouched for them (a file written before files
-    /// had checksums has none).
+    /// The file's values, migrated to the current schema version, and whether the file is
+    /// current: written with a checksum, in this schema version.
     private static func readFile(
         _ file: URL
-    ) throws -> (values: [UUID: Flashcard], isChecked: Bool) {
+    ) throws -> (values: [UUID: Flashcard], isCurrent: Bool) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
             isDirectory.boolValue
@@ -215,9 +224,12 @@ public actor FlashcardRepository {
         } catch {
             throw FlashcardRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
         }
-        let values: [Flashcard]
+        let stored: StoredFile
         do {
-            values = try JSONDecoder().decode([Flashcard].self, from: contents.json)
+            stored = try JSONDecoder().decode(StoredFile.self, from: contents.json)
+        } catch let newer as NewerSchema {
+            throw FlashcardRepositoryError.newerSchema(
+                file: file, found: newer.found, supported: schemaVersion)
         } catch {
             // Intact bytes (the checksum matched) that do not decode do not fit the model; so
             // do values of the wrong type or with keys missing in a file without a checksum.
@@ -227,13 +239,13 @@ public actor FlashcardRepository {
             throw FlashcardRepositoryError.incompatible(file: file, reason: "\(error)")
         }
         var cache: [UUID: Flashcard] = [:]
-        for value in values {
+        for value in stored.items {
             guard cache.updateValue(value, forKey: value.id) == nil else {
                 throw FlashcardRepositoryError.corrupt(
                     file: file, offset: 0, reason: "id \(value.id) appears twice")
             }
         }
-        return (cache, contents.isChecked)
+        return (cache, contents.isChecked && stored.schemaVersion == schemaVersion)
     }
 
     /// The operating system's reason for a failed Foundation file call ("Permission denied",
@@ -243,6 +255,35 @@ public actor FlashcardRepository {
             return error.localizedDescription
         }
         return String(cString: strerror(posix.code.rawValue))
+    }
+
+    /// The file's layout. A bare array is a file from before the schema version was stored:
+    /// version 1.
+    private nonisolated struct StoredFile: Codable {
+        var schemaVersion: Int
+        var items: [Flashcard]
+
+        init(schemaVersion: Int, items: [Flashcard]) {
+            self.schemaVersion = schemaVersion
+            self.items = items
+        }
+
+        init(from decoder: any Decoder) throws {
+            guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+                schemaVersion = 1
+                items = try [Flashcard](from: decoder)
+                return
+            }
+            schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+            guard schemaVersion <= FlashcardRepository.schemaVersion else {
+                throw NewerSchema(found: schemaVersion)
+            }
+            items = try container.decode([Flashcard].self, forKey: .items)
+        }
+    }
+
+    private nonisolated struct NewerSchema: Error {
+        let found: Int
     }
 
     /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.

@@ -82,8 +82,9 @@ public nonisolated enum LessonRepositoryError: Error, Equatable, CustomStringCon
 /// - `lessons.lock`: holds an advisory lock while the repository is open, so a second
 ///   repository cannot interleave its writes with this one's.
 public actor LessonRepository {
-    /// The version of the snapshot's layout. Raise it when Lesson changes incompatibly; a
-    /// snapshot with a higher version is refused instead of misread.
+    /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
+    /// raises it with each `--migrate`; do not edit it here. Stores written by an earlier
+    /// version are migrated when they open; a higher version is refused instead of misread.
     public static let schemaVersion = 1
     public static let snapshotFileName = "lessons.snapshot.json"
     public static let journalFileName = "lessons.journal"
@@ -121,9 +122,10 @@ public actor LessonRepository {
         var cache = snapshot.values
         var replayed = try Self.replayJournal(files.journalURL, into: &cache)
         var snapshotSize = snapshot.size
-        // A snapshot written before snapshots had a checksum is rewritten with one now, when
-        // the folder can be written, and by the next compaction otherwise.
-        if !snapshot.isChecked, let data = try? Self.snapshotData(of: cache),
+        // A snapshot written before snapshots had a checksum, or by an earlier schema version,
+        // is rewritten now, when the folder can be written, and by the next compaction
+        // otherwise (journal records say their version, so replaying them needs no rewrite).
+        if !snapshot.isCurrent, let data = try? Self.snapshotData(of: cache),
             (try? files.replaceSnapshot(with: data)) != nil
         {
             snapshotSize = data.count
@@ -270,11 +272,12 @@ public actor LessonRepository {
         return CRC32.sealed(try encoder().encode(snapshot))
     }
 
-    /// The snapshot's values and size, and whether it had a checksum (one written before
-    /// snapshots had checksums has none, and is read once so that it can be rewritten).
+    /// The snapshot's values (migrated to the current schema version) and size, and whether it
+    /// is current: written with a checksum, in this schema version. One that is not is read
+    /// once, so that it can be rewritten.
     private static func readSnapshot(
         _ file: URL
-    ) throws -> (values: [UUID: Lesson], size: Int, isChecked: Bool) {
+    ) throws -> (values: [UUID: Lesson], size: Int, isCurrent: Bool) {
         guard let data = try readIfPresent(file) else { return ([:], 0, true) }
         let contents: CRC32.Contents
         do {
@@ -297,7 +300,9 @@ public actor LessonRepository {
             throw LessonRepositoryError.corrupt(
                 file: file, offset: 0, reason: "id \(value.id) appears twice")
         }
-        return (values, data.count, contents.isChecked)
+        return (
+            values, data.count, contents.isChecked && snapshot.schemaVersion == schemaVersion
+        )
     }
 
     /// Applies the journal's records to `values`; returns how many bytes of it are whole records.
@@ -320,6 +325,9 @@ public actor LessonRepository {
             guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
             do {
                 try decoder.decode(JournalRecord.self, from: payload).apply(to: &values)
+            } catch let newer as NewerSchema {
+                throw LessonRepositoryError.newerSchema(
+                    file: file, found: newer.found, supported: schemaVersion)
             } catch {
                 throw LessonRepositoryError.incompatible(
                     file: file, reason: "the record at byte \(position): \(error)")
@@ -415,15 +423,33 @@ public actor LessonRepository {
     }
 
     /// One change in the journal: values saved, ids deleted, or everything removed.
+    /// The schema version is in every record, so a record an earlier version wrote is
+    /// migrated when it is replayed (say, after a crash between a new snapshot and emptying
+    /// the journal).
     private nonisolated struct JournalRecord: Codable {
+        var version: Int?
         var save: [Lesson]?
         var delete: [UUID]?
         var removeAll: Bool?
 
         init(save: [Lesson]? = nil, delete: [UUID]? = nil, removeAll: Bool? = nil) {
+            self.version = LessonRepository.schemaVersion
             self.save = save
             self.delete = delete
             self.removeAll = removeAll
+        }
+
+        /// A record without a version was written before records had one: version 1.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try container.decodeIfPresent(Int.self, forKey: .version)
+            let stored = version ?? 1
+            guard stored <= LessonRepository.schemaVersion else {
+                throw NewerSchema(found: stored)
+            }
+            save = try container.decodeIfPresent([Lesson].self, forKey: .save)
+            delete = try container.decodeIfPresent([UUID].self, forKey: .delete)
+            removeAll = try container.decodeIfPresent(Bool.self, forKey: .removeAll)
         }
 
         func apply(to values: inout [UUID: Lesson]) {

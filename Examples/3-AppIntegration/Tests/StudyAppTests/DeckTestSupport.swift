@@ -37,12 +37,15 @@ nonisolated enum DeckTestSupport {
     /// The file that holds the values: the snapshot (the journal holds the changes since).
     static let storeFileName = DeckRepository.snapshotFileName
 
-    /// The store file for `values` as it was written before it had a checksum line.
-    static func fileWithoutChecksum(_ values: [Deck]) throws -> Data {
+    /// The store file for `values` as schema `version` wrote it, before files had a
+    /// checksum line.
+    static func fileWithoutChecksum(
+        _ values: some Encodable, version: Int = DeckRepository.schemaVersion
+    ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let items = try encoder.encode(values)
-        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":\(version)}".utf8)
     }
 
     /// Puts a folder, with a file in it, where the next write of the store file must put its

@@ -17,6 +17,7 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
     public var status: Status
     public var tags: [String]
     public var createdAt: Date
+    public var words: Int
 
     public init(
         id: UUID,
@@ -24,7 +25,8 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         body: String? = nil,
         status: Status = .draft,
         tags: [String] = [],
-        createdAt: Date
+        createdAt: Date,
+        words: Int
     ) {
         self.id = id
         self.title = title
@@ -32,6 +34,7 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         self.status = status
         self.tags = tags
         self.createdAt = createdAt
+        self.words = words
     }
 
     /// Decodes JSON written by earlier versions of the model: a missing key takes the field's
@@ -54,5 +57,6 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
             ? container.decode([String].self, forKey: .tags)
             : []
         self.createdAt = try container.decode(Date.self, forKey: .createdAt)
+        self.words = try container.decode(Int.self, forKey: .words)
     }
 }

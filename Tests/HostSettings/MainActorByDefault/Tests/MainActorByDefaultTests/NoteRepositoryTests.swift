@@ -233,6 +233,21 @@ import Testing
         #expect(await reopened.loadAll() == (0..<4).map { Support.sample($0) })
     }
 
+    @Test func aStoreWrittenBySchemaVersion1OpensWithItsValuesMigrated() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let stored = (0..<3).map { Support.sampleV1($0) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try Support.fileWithoutChecksum(stored, version: 1).write(to: file)
+
+        let repository = try NoteRepository(directory: directory)
+
+        #expect(await repository.loadAll() == stored.map { $0.migrated() })
+        await repository.close()
+        let reopened = try NoteRepository(directory: directory)
+        #expect(await reopened.loadAll() == stored.map { $0.migrated() })
+    }
+
     @Test func jsonWrittenBeforeTheDefaultedFieldsExistedDecodesToTheDefaults() throws {
         let encoded = try JSONEncoder().encode(Support.sample(1))
         var object = try #require(JSONSerialization.jsonObject(with: encoded) as? [String: Any])

@@ -238,6 +238,22 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         XCTAssertEqual(reopened, (0..<4).map { Support.sample($0) })
     }
 
+    func testAStoreWrittenBySchemaVersion1OpensWithItsValuesMigrated() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let stored = (0..<3).map { Support.sampleV1($0) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try Support.fileWithoutChecksum(stored, version: 1).write(to: file)
+
+        let repository = try NoteRepository(directory: directory)
+
+        let migrated = await repository.loadAll()
+        XCTAssertEqual(migrated, stored.map { $0.migrated() })
+        await repository.close()
+        let reopened = try await NoteRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, stored.map { $0.migrated() })
+    }
+
     func testJSONWrittenBeforeTheDefaultedFieldsExistedDecodesToTheDefaults() throws {
         let encoded = try JSONEncoder().encode(Support.sample(1))
         var object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])

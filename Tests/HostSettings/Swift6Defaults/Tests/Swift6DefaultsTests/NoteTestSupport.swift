@@ -12,7 +12,8 @@ nonisolated enum NoteTestSupport {
             body: "body-\(number)-\(revision)",
             status: Note.Status.allCases[(number * 1_000 + revision) % 2],
             tags: ["tags-\(number)-\(revision)"],
-            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision))
+            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
+            words: number * 1_000 + revision
         )
     }
 
@@ -39,12 +40,15 @@ nonisolated enum NoteTestSupport {
     /// The file that holds the values: the snapshot (the journal holds the changes since).
     static let storeFileName = NoteRepository.snapshotFileName
 
-    /// The store file for `values` as it was written before it had a checksum line.
-    static func fileWithoutChecksum(_ values: [Note]) throws -> Data {
+    /// The store file for `values` as schema `version` wrote it, before files had a
+    /// checksum line.
+    static func fileWithoutChecksum(
+        _ values: some Encodable, version: Int = NoteRepository.schemaVersion
+    ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let items = try encoder.encode(values)
-        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":\(version)}".utf8)
     }
 
     /// Puts a folder, with a file in it, where the next write of the store file must put its
@@ -64,6 +68,18 @@ nonisolated enum NoteTestSupport {
         ]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { !known.contains($0) }.sorted()
+    }
+
+    /// A sample Note as schema version 1 stored it.
+    static func sampleV1(_ number: Int, revision: Int = 0) -> Note.V1 {
+        Note.V1(
+            id: sampleUUID(number),
+            title: "title-\(number)-\(revision)",
+            body: "body-\(number)-\(revision)",
+            status: Note.V1.Status.allCases[(number * 1_000 + revision) % 2],
+            tags: ["tags-\(number)-\(revision)"],
+            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision))
+        )
     }
 
     /// A UUID made from a number, so sample ids are the same on every run.

@@ -35,11 +35,15 @@ nonisolated enum ResultTestSupport {
     /// The file that holds the values.
     static let storeFileName = ResultRepository.fileName
 
-    /// The store file for `values` as it was written before it had a checksum line.
-    static func fileWithoutChecksum(_ values: [Result]) throws -> Data {
+    /// The store file for `values` as schema `version` wrote it, before files had a
+    /// checksum line.
+    static func fileWithoutChecksum(
+        _ values: some Encodable, version: Int = ResultRepository.schemaVersion
+    ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(values)
+        let items = try encoder.encode(values)
+        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":\(version)}".utf8)
     }
 
     /// Puts a folder, with a file in it, where the next write of the store file must put its
