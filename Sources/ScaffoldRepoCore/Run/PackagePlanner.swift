@@ -21,6 +21,10 @@ enum PackagePlanner {
                     &request, previous: previous.spec, history: previous.history)
                 evolution += report.lines
                 warnings += report.warnings
+            } else if request.migrate {
+                throw UsageError(
+                    "--migrate: \(request.spec.typeName) was not generated here before, so there "
+                        + "is no stored version to migrate from; drop --migrate")
             }
             let files = try Renderer.render(request, templates: templates)
             let recorded = manifest.model(named: request.spec.typeName)?.files ?? [:]

@@ -90,3 +90,92 @@ import Testing
         #expect(check.standardOutput.contains("owned     BookStore/Package.swift\n"))
     }
 }
+
+/// `--migrate`: a breaking change goes through with a new schema version and a migration.
+@Suite struct MigratingAModelTests {
+    let folder: URL
+
+    init() throws {
+        folder = try TestPaths.makeTemporaryFolder()
+    }
+
+    func run(_ arguments: [String]) -> RunResult {
+        ScaffoldRepo.run(arguments, currentDirectory: folder)
+    }
+
+    func text(_ path: String) -> String? {
+        TestPaths.text(folder.appendingPathComponent("BookStore/" + path))
+    }
+
+    @Test func aRefusalNamesMigrateAndMigrateMakesVersionTwoWithAMigrationFile() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
+        let breaking = ["Book", "id:UUID", "title", "rating:String?"]
+
+        let refused = run(breaking)
+        let migrated = run(breaking + ["--migrate"])
+
+        #expect(refused.exitCode == 2)
+        #expect(refused.standardError.contains("add --migrate"))
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(
+            migrated.standardOutput.contains(
+                "  migrate  rating changes type from Int? to String?: the migration converts"))
+        #expect(
+            migrated.standardOutput.contains(
+                "create    BookStore/Sources/BookStore/BookMigration1.swift\n"))
+        #expect(
+            text("Sources/BookStore/BookRepository.swift")?.contains("schemaVersion = 2") == true)
+        #expect(text("Sources/BookStore/BookVersions.swift")?.contains("public struct V1:") == true)
+        #expect(
+            text("Sources/BookStore/BookMigration1.swift")?.contains(
+                "// Decide: was Int? (rating), is String? now; convert self.rating.") == true)
+        let manifest = text(".scaffold/manifest.json") ?? ""
+        #expect(manifest.contains("\"schemaVersion\" : 2"))
+        #expect(manifest.contains("\"rating:Int?\""))
+        #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
+    }
+
+    @Test func aMigrationFileIsNeverOverwrittenAndAChainGrowsOneStepAtATime() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
+        #expect(run(["Book", "id:UUID", "title", "rating:String?", "--migrate"]).exitCode == 0)
+        let edited = "// my migration\n"
+        let migration = folder.appendingPathComponent(
+            "BookStore/Sources/BookStore/BookMigration1.swift")
+        try Data(edited.utf8).write(to: migration)
+
+        let third = run(["Book", "id:UUID", "title", "rating:String?", "pages:Int", "--migrate"])
+        let forced = run(["regen", "BookStore", "--force"])
+
+        #expect(third.exitCode == 0, "\(third.standardError)")
+        #expect(
+            third.standardOutput.contains(
+                "owned     BookStore/Sources/BookStore/BookMigration1.swift\n"))
+        #expect(
+            third.standardOutput.contains(
+                "create    BookStore/Sources/BookStore/BookMigration2.swift\n"))
+        #expect(
+            forced.standardOutput.contains(
+                "owned     BookStore/Sources/BookStore/BookMigration1.swift\n"))
+        #expect(TestPaths.text(migration) == edited)
+        let versions = text("Sources/BookStore/BookVersions.swift") ?? ""
+        #expect(
+            versions.contains("case 1: try [V1](from: decoder).map { $0.migrated().migrated() }"))
+        #expect(versions.contains("case 2: try [V2](from: decoder).map { $0.migrated() }"))
+        #expect(versions.contains("public typealias V3 = Book"))
+    }
+
+    @Test func migrateNeedsAModelGeneratedBeforeAndTheIDTypeStays() {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let first = run(["Book", "id:UUID", "title", "--migrate"])
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+        let idChange = run(["Book", "id:Int", "title", "--migrate"])
+
+        #expect(first.exitCode == 2)
+        #expect(first.standardError.contains("there is no stored version to migrate from"))
+        #expect(idChange.exitCode == 2)
+        #expect(idChange.standardError.contains("not even with --migrate"))
+    }
+}
