@@ -85,6 +85,7 @@ let package = Package(
         + golden("FlashcardStore", root: "Examples/1-SnapshotStore")
         + golden("LessonStore", root: "Examples/2-JournalStore")
         + golden("StudyApp", root: "Examples/3-AppIntegration")
+        + golden("RecipeStore", root: "Examples/4-ModelChange")
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
         + golden("Inventory", root: "Tests/Goldens/into-package/expected")
         + golden("CardStore", root: "Tests/Goldens/snapshot-storage/expected")

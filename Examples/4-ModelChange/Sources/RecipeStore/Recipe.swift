@@ -1,0 +1,60 @@
+public import Foundation
+
+// Workshop: a struct, not a class. Every copy is independent, so a value handed to the
+// repository actor and one handed back share no mutable state; that is what `Sendable`
+// promises, and the compiler checks it, because every stored property is `Sendable` too.
+
+/// One Recipe, as the app keeps it in memory and on disk.
+///
+/// A value type that is `Codable` (stored as JSON), `Identifiable` (the repository finds it by
+/// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
+public nonisolated struct Recipe: Codable, Identifiable, Sendable, Hashable {
+    /// The values of ``level``, stored as their names.
+    public nonisolated enum Level: String, Codable, Sendable, Hashable, CaseIterable {
+        case easy
+        case hard
+    }
+
+    public var id: UUID
+    public var name: String
+    public var servings: Int
+    public var minutes: Int
+    public var level: Level
+
+    public init(
+        id: UUID,
+        name: String,
+        servings: Int,
+        minutes: Int,
+        level: Level = .easy
+    ) {
+        self.id = id
+        self.name = name
+        self.servings = servings
+        self.minutes = minutes
+        self.level = level
+    }
+
+    /// Decodes JSON written by earlier versions of the model: a missing key takes the field's
+    /// default, and a renamed field reads its former key, so such changes never break stored
+    /// data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let former = try decoder.container(keyedBy: FormerKeys.self)
+        self.id = try container.decode(UUID.self, forKey: .id)
+        self.name =
+            try container.decodeIfPresent(String.self, forKey: .name)
+            ?? former.decode(String.self, forKey: .title)
+        self.servings = try container.decode(Int.self, forKey: .servings)
+        self.minutes = try container.decode(Int.self, forKey: .minutes)
+        self.level =
+            try container.contains(.level)
+            ? container.decode(Level.self, forKey: .level)
+            : .easy
+    }
+
+    /// The JSON keys of renamed fields, as stored values written before the rename have them.
+    private nonisolated enum FormerKeys: String, CodingKey {
+        case title
+    }
+}

@@ -1,0 +1,420 @@
+import Foundation
+import RecipeStore
+import XCTest
+
+// Workshop: the same behaviours as RecipeRepositoryTests.swift, written for XCTest; compare the
+// two files to see the styles side by side. `async` test methods await the actor directly.
+/// The behaviour of ``RecipeRepository`` and ``RecipeListViewModel``, in XCTest.
+nonisolated final class RecipeRepositoryXCTests: XCTestCase {
+    private typealias Support = RecipeTestSupport
+
+    func testSaveThenFind() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1))
+        let missing = await repository.find(by: Support.sample(2).id)
+        XCTAssertNil(missing)
+    }
+
+    func testSaveWithSameIDReplaces() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(1, revision: 1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1, revision: 1))
+        let count = await repository.count
+        XCTAssertEqual(count, 1)
+    }
+
+    func testDeleteRemoves() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(2))
+
+        try await repository.delete(Support.sample(1).id)
+
+        let all = await repository.loadAll()
+        XCTAssertEqual(all, [Support.sample(2)])
+    }
+
+    func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        for number in 0..<50 {
+            try await repository.save(Support.sample(number))
+        }
+        for number in stride(from: 0, to: 50, by: 3) {
+            try await repository.delete(Support.sample(number).id)
+        }
+        try await repository.save(contentsOf: (40..<60).map { Support.sample($0, revision: 1) })
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try RecipeRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(after.count, 46)
+    }
+
+    func testConcurrentSavesAllLand() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 0..<100 {
+                group.addTask { try await repository.save(Support.sample(number)) }
+            }
+            try await group.waitForAll()
+        }
+
+        let count = await repository.count
+        XCTAssertEqual(count, 100)
+        await repository.close()
+        let reopened = try RecipeRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 100)
+    }
+
+    func testBatchSaveDeleteAndRemoveAll() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+
+        try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
+        try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
+
+        let afterDelete = await repository.loadAll()
+        XCTAssertEqual(afterDelete, (3..<10).map { Support.sample($0) })
+        try await repository.removeAll()
+        let afterRemoveAll = await repository.count
+        XCTAssertEqual(afterRemoveAll, 0)
+        await repository.close()
+        let reopened = try RecipeRepository(directory: directory)
+        let reopenedCount = await reopened.count
+        XCTAssertEqual(reopenedCount, 0)
+    }
+
+    func testLoadAllIsSortedByID() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        for number in [3, 1, 2, 10] {
+            try await repository.save(Support.sample(number))
+        }
+
+        let ids = await repository.loadAll().map(\.id.uuidString)
+
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(ids.count, 4)
+    }
+
+    func testMissingFilesAreAnEmptyStore() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+
+        let repository = try RecipeRepository(directory: directory.appendingPathComponent("new"))
+
+        let count = await repository.count
+        XCTAssertEqual(count, 0)
+    }
+
+    func testCorruptFileThrowsAndIsKept() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(RecipeRepository.snapshotFileName)
+        let damaged = Data("[{\"not\": \"a Recipe\"".utf8)
+        try damaged.write(to: file)
+
+        XCTAssertThrowsError(try RecipeRepository(directory: directory)) { error in
+            guard case .corrupt(let named, _, _) = error as? RecipeRepositoryError else {
+                return XCTFail("expected a corrupt-file error, got \(error)")
+            }
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue("\(error)".contains(file.lastPathComponent))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), damaged)
+    }
+
+    func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        var bytes = try Data(contentsOf: file)
+        // Any byte of the JSON: many flips, say a letter in a string, would still decode.
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: file)
+
+        XCTAssertThrowsError(try RecipeRepository(directory: directory)) { error in
+            let failure = error as? RecipeRepositoryError
+            guard case .corrupt(let named, _, let reason) = failure else {
+                return XCTFail("expected a corrupt-file error, got \(error)")
+            }
+            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            XCTAssertTrue(reason.contains("checksum"))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), bytes)
+    }
+
+    func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        let values = (0..<3).map { Support.sample($0) }
+        try Support.fileWithoutChecksum(values).write(to: file)
+
+        let repository = try RecipeRepository(directory: directory)
+
+        let loaded = await repository.loadAll()
+        XCTAssertEqual(loaded, values)
+        let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
+        await repository.close()
+        let reopened = try await RecipeRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, values)
+    }
+
+    func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try FileManager.default.createSymbolicLink(
+            at: file, withDestinationURL: directory.appendingPathComponent("gone"))
+        func expectUnreadable() {
+            XCTAssertThrowsError(try RecipeRepository(directory: directory)) { error in
+                let failure = error as? RecipeRepositoryError
+                guard case .unreadable(let named, _) = failure else {
+                    return XCTFail("expected an unreadable-file error, got \(error)")
+                }
+                XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
+            }
+        }
+
+        expectUnreadable()
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        expectUnreadable()
+    }
+
+    func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        // A folder where the write must put a file makes it fail, as a full disk would.
+        let blocker = try Support.blockWrites(in: directory)
+
+        do {
+            try await repository.compact()
+            XCTFail("the write succeeded")
+        } catch {
+            guard case .unwritable = error as? RecipeRepositoryError else {
+                return XCTFail("expected an unwritable-file error, got \(error)")
+            }
+        }
+        let kept = await repository.loadAll()
+        XCTAssertEqual(kept, (0..<3).map { Support.sample($0) })
+        XCTAssertEqual(Support.leftovers(in: directory), [])
+
+        try FileManager.default.removeItem(at: blocker)
+        try await repository.save(Support.sample(3))
+        try await repository.compact()
+        await repository.close()
+        let reopened = try await RecipeRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, (0..<4).map { Support.sample($0) })
+    }
+
+    func testAStoreWrittenBySchemaVersion1OpensWithItsValuesMigrated() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let stored = (0..<3).map { Support.sampleV1($0) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try Support.fileWithoutChecksum(stored, version: 1).write(to: file)
+
+        let repository = try RecipeRepository(directory: directory)
+
+        let migrated = await repository.loadAll()
+        XCTAssertEqual(migrated, stored.map { $0.migrated().migrated() })
+        await repository.close()
+        let reopened = try await RecipeRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, stored.map { $0.migrated().migrated() })
+    }
+
+    func testAStoreWrittenBySchemaVersion2OpensWithItsValuesMigrated() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let stored = (0..<3).map { Support.sampleV2($0) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try Support.fileWithoutChecksum(stored, version: 2).write(to: file)
+
+        let repository = try RecipeRepository(directory: directory)
+
+        let migrated = await repository.loadAll()
+        XCTAssertEqual(migrated, stored.map { $0.migrated() })
+        await repository.close()
+        let reopened = try await RecipeRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, stored.map { $0.migrated() })
+    }
+
+    func testJSONWrittenBeforeTheDefaultedFieldsExistedDecodesToTheDefaults() throws {
+        let encoded = try JSONEncoder().encode(Support.sample(1))
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        object["level"] = nil
+
+        let decoded = try JSONDecoder().decode(
+            Recipe.self, from: JSONSerialization.data(withJSONObject: object))
+
+        XCTAssertEqual(decoded.id, Support.sample(1).id)
+        XCTAssertEqual(decoded.level, .easy)
+    }
+
+    func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        for number in 0..<20 {
+            try await repository.save(Support.sample(number))
+        }
+        try await repository.delete(Support.sample(5).id)
+        XCTAssertGreaterThan(Support.fileSize(repository.journalURL), 0)
+
+        try await repository.compact()
+        XCTAssertEqual(Support.fileSize(repository.journalURL), 0)
+        // A batch larger than the compaction floor is written as a snapshot by itself.
+        try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
+        XCTAssertEqual(Support.fileSize(repository.journalURL), 0)
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try RecipeRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(after.count, 10_019)
+    }
+
+    func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        // A crash in the middle of an append leaves a record without its newline.
+        let journal = try FileHandle(forWritingTo: repository.journalURL)
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("{\"save\":[{\"id\"".utf8))
+        try journal.close()
+
+        let reopened = try RecipeRepository(directory: directory)
+        try await reopened.save(Support.sample(3))
+        await reopened.close()
+
+        let again = try RecipeRepository(directory: directory)
+        let all = await again.loadAll()
+        XCTAssertEqual(all, (0..<4).map { Support.sample($0) })
+    }
+
+    func testADamagedJournalThrowsWithItsPositionAndIsKept() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        // A batch as large as the store goes to the snapshot; the single saves to the journal.
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        try await repository.save(Support.sample(3))
+        try await repository.save(Support.sample(4))
+        await repository.close()
+        var bytes = try Data(contentsOf: repository.journalURL)
+        let secondRecord = try XCTUnwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        bytes[secondRecord + 2] ^= 0x01
+        try bytes.write(to: repository.journalURL)
+
+        XCTAssertThrowsError(try RecipeRepository(directory: directory)) { error in
+            guard case .corrupt(let file, let offset, _) = error as? RecipeRepositoryError else {
+                return XCTFail("expected a corrupt-journal error, got \(error)")
+            }
+            XCTAssertEqual(file.lastPathComponent, RecipeRepository.journalFileName)
+            XCTAssertEqual(offset, secondRecord)
+        }
+        XCTAssertEqual(try Data(contentsOf: repository.journalURL), bytes)
+    }
+
+    func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try RecipeRepository(directory: directory)
+
+        XCTAssertThrowsError(try RecipeRepository(directory: directory)) { error in
+            guard case .locked = error as? RecipeRepositoryError else {
+                return XCTFail("expected a locked error, got \(error)")
+            }
+        }
+
+        await first.close()
+        XCTAssertNoThrow(try RecipeRepository(directory: directory))
+    }
+
+    func testASnapshotFromANewerSchemaIsRefused() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let newer = RecipeRepository.schemaVersion + 1
+        let file = directory.appendingPathComponent(RecipeRepository.snapshotFileName)
+        try Data("{\"items\":[],\"schemaVersion\":\(newer)}".utf8).write(to: file)
+
+        XCTAssertThrowsError(try RecipeRepository(directory: directory)) { error in
+            XCTAssertEqual(
+                error as? RecipeRepositoryError,
+                .newerSchema(file: file, found: newer, supported: RecipeRepository.schemaVersion))
+        }
+    }
+
+    @MainActor
+    func testViewModelLoadsAddsAndDeletes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        let viewModel = RecipeListViewModel(repository: repository)
+
+        await viewModel.load()
+        XCTAssertEqual(viewModel.recipes, [Support.sample(1)])
+
+        await viewModel.add(Support.sample(2))
+        XCTAssertEqual(viewModel.recipes, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.delete(Support.sample(1).id)
+        XCTAssertEqual(viewModel.recipes, [Support.sample(2)])
+        XCTAssertNil(viewModel.error)
+    }
+
+    @MainActor
+    func testViewModelReportsAFailedSave() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        let viewModel = RecipeListViewModel(repository: repository)
+        await repository.close()
+
+        await viewModel.add(Support.sample(1))
+
+        XCTAssertEqual(viewModel.error as? RecipeRepositoryError, .closed)
+        XCTAssertEqual(viewModel.recipes, [])
+        let count = await repository.count
+        XCTAssertEqual(count, 0)
+    }
+}

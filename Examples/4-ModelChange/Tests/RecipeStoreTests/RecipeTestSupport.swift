@@ -1,0 +1,99 @@
+import Foundation
+import RecipeStore
+
+/// What the Recipe tests share: sample values and a private folder for each test.
+nonisolated enum RecipeTestSupport {
+    /// A sample Recipe. The same `number` always gives the same id; another `revision`
+    /// gives other values for the other fields.
+    static func sample(_ number: Int, revision: Int = 0) -> Recipe {
+        Recipe(
+            id: sampleUUID(number),
+            name: "name-\(number)-\(revision)",
+            servings: number * 1_000 + revision,
+            minutes: number * 1_000 + revision,
+            level: Recipe.Level.allCases[(number * 1_000 + revision) % 2]
+        )
+    }
+
+    // Workshop: Swift Testing runs tests in parallel. A folder per test, with a UUID in its
+    // name, keeps their store files apart; each test removes it in a `defer`, even on failure.
+    /// A new, empty folder of its own under the temporary directory, so tests that run in
+    /// parallel never share a file. Remove it with ``removeDirectory(_:)``.
+    static func makeDirectory() throws -> URL {
+        let name = "RecipeStoreTests-\(UUID().uuidString)"
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func removeDirectory(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The size of a file in bytes; 0 when it does not exist.
+    static func fileSize(_ file: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? Int) ?? 0
+    }
+
+    /// The file that holds the values: the snapshot (the journal holds the changes since).
+    static let storeFileName = RecipeRepository.snapshotFileName
+
+    /// The store file for `values` as schema `version` wrote it, before files had a
+    /// checksum line.
+    static func fileWithoutChecksum(
+        _ values: some Encodable, version: Int = RecipeRepository.schemaVersion
+    ) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let items = try encoder.encode(values)
+        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":\(version)}".utf8)
+    }
+
+    /// Puts a folder, with a file in it, where the next write of the store file must put its
+    /// file, so that the write fails; remove the folder to let writes succeed again.
+    static func blockWrites(in directory: URL) throws -> URL {
+        let blocker = directory.appendingPathComponent(storeFileName + ".tmp")
+        try FileManager.default.createDirectory(
+            at: blocker.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        return blocker
+    }
+
+    /// Files in `directory` that the store did not name: temporary files a write left behind.
+    static func leftovers(in directory: URL) -> [String] {
+        let known = [
+            storeFileName, storeFileName + ".tmp", RecipeRepository.journalFileName,
+            RecipeRepository.lockFileName,
+        ]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { !known.contains($0) }.sorted()
+    }
+
+    /// A sample Recipe as schema version 1 stored it.
+    static func sampleV1(_ number: Int, revision: Int = 0) -> Recipe.V1 {
+        Recipe.V1(
+            id: sampleUUID(number),
+            title: "title-\(number)-\(revision)",
+            servings: number * 1_000 + revision,
+            level: Recipe.V1.Level.allCases[(number * 1_000 + revision) % 2]
+        )
+    }
+
+    /// A sample Recipe as schema version 2 stored it.
+    static func sampleV2(_ number: Int, revision: Int = 0) -> Recipe.V2 {
+        Recipe.V2(
+            id: sampleUUID(number),
+            title: "title-\(number)-\(revision)",
+            servings: number * 1_000 + revision,
+            level: Recipe.V2.Level.allCases[(number * 1_000 + revision) % 2]
+        )
+    }
+
+    /// A UUID made from a number, so sample ids are the same on every run.
+    static func sampleUUID(_ number: Int) -> UUID {
+        let hex = String(number, radix: 16)
+        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
+    }
+}
