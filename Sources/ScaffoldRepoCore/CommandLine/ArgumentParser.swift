@@ -15,6 +15,7 @@ public enum ArgumentParser {
         ],
         "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
         "destroy": ["--force", "--dry-run"],
+        "own": ["--into"],
         "templates list": [],
         "templates eject": ["--force", "--dry-run", "--check", "--json"],
     ]
@@ -89,6 +90,13 @@ public enum ArgumentParser {
             return .regen(
                 directory: try single(operands, "regen [DIR]") ?? ".",
                 templatesDirectory: values["--templates"], options)
+        case "own":
+            guard !operands.isEmpty else {
+                throw UsageError(
+                    "own needs a file: scaffold-repo own PATH... [--into DIR] (PATH as the "
+                        + "manifest records it, relative to the package)")
+            }
+            return .own(paths: operands, directory: values["--into"] ?? ".")
         case "destroy":
             guard let model = operands.first, operands.count <= 2 else {
                 throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")
@@ -126,7 +134,7 @@ public enum ArgumentParser {
     /// `destroy` or `templates` names a command; anything else is a model to generate.
     private static func command(_ positionals: [String]) throws -> (String, [String]) {
         switch positionals.first {
-        case "regen", "destroy":
+        case "regen", "destroy", "own":
             return (positionals[0], Array(positionals.dropFirst()))
         case "templates":
             let sub = positionals.dropFirst().first
@@ -200,6 +208,7 @@ public enum ArgumentParser {
           scaffold-repo <Model> <field>... --into PACKAGE_DIR --target NAME [options]
           scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json] [--templates DIR]
           scaffold-repo destroy <Model> [DIR] [--dry-run] [--force]
+          scaffold-repo own PATH... [--into DIR]
           scaffold-repo templates list [DIR]
           scaffold-repo templates eject [DIR] [--force]
 
@@ -209,6 +218,8 @@ public enum ArgumentParser {
                            with the current templates: stale files are updated, edited ones
                            kept (reported as modified) unless --force
           destroy          remove a model's generated files that were not edited
+          own              take over generated files: later runs leave them as they are
+                           and report them owned (PATH relative to the package, DIR: .)
           templates list   the built-in templates, and which ones DIR/.scaffold/templates
                            overrides or has drifted from (DIR: the package folder, default .)
           templates eject  write the built-in templates to DIR/.scaffold/templates

@@ -22,6 +22,8 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var schemaVersion: Int?
         /// The fields of each earlier schema version, in the field language, oldest first.
         public var previousVersions: [PreviousVersion]?
+        /// Generated files a person took over with `scaffold-repo own`: left as they are.
+        public var owned: [String]?
     }
 
     /// An earlier schema version of a model, kept so stores written by it can still be read.

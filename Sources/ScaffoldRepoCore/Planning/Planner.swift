@@ -52,7 +52,7 @@ public enum Planner {
     /// not replace, such as a folder where a file goes.
     public static func plan(
         _ files: [GeneratedFile], root: URL, displayRoot: String, force: Bool,
-        recorded: [String: String] = [:]
+        recorded: [String: String] = [:], owned: Set<String> = []
     ) throws -> [PlannedChange] {
         try files.map { file -> PlannedChange in
             let location = root.appendingPathComponent(file.path)
@@ -62,7 +62,7 @@ public enum Planner {
             switch try existingContents(at: location, displayPath: displayPath) {
             case nil: status = .create
             case Data(file.contents.utf8)?: status = .identical
-            case _ where file.isWrittenOnce: status = .owned
+            case _ where file.isWrittenOnce || owned.contains(file.path): status = .owned
             case let existing? where recorded[file.path] == ContentHash.of(existing):
                 status = .update
             case _ where force: status = .force

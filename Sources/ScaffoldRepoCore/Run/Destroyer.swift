@@ -23,6 +23,10 @@ enum Destroyer {
         for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
             let url = root.appendingPathComponent(path)
             let shown = display.isEmpty ? path : display + "/" + path
+            if entry.owned?.contains(path) == true {
+                output += PlanReport.line("owned", shown + " (kept: yours)")
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 output += PlanReport.line("missing", shown)
                 continue
@@ -87,5 +91,38 @@ enum Destroyer {
             try? FileManager.default.removeItem(at: current)
             current.deleteLastPathComponent()
         }
+    }
+
+    /// `scaffold-repo own PATH... [--into DIR]`: records the files as the person's, so that
+    /// generating, `regen` and `--check` leave them as they are and report them `owned`.
+    static func own(_ paths: [String], directory: String, currentDirectory: URL) throws
+        -> RunResult
+    {
+        let root = try DestinationResolver.existingFolder(
+            directory, option: "--into", currentDirectory: currentDirectory)
+        guard var manifest = try Manifest.load(root: root) else {
+            throw UsageError("'\(directory)' has no \(Manifest.path); nothing there was generated")
+        }
+        let display = DestinationResolver.display(directory)
+        var output = ""
+        for path in paths {
+            var normalized = path
+            while normalized.hasPrefix("./") { normalized.removeFirst(2) }
+            guard var model = manifest.models.first(where: { $0.files[normalized] != nil }) else {
+                throw UsageError(
+                    "'\(path)' is not a file scaffold-repo generated in '\(directory)'; give its "
+                        + "path as \(Manifest.path) records it, relative to the package")
+            }
+            model.owned = Array(Set(model.owned ?? []).union([normalized])).sorted()
+            manifest.record(model)
+            output += PlanReport.line(
+                "owned", display.isEmpty ? normalized : "\(display)/\(normalized)")
+        }
+        let change = try Planner.plan(
+            [try manifest.file()], root: root, displayRoot: display, force: true)
+        try Writer.apply(change)
+        output += PlanReport.line(
+            change[0].status == .identical ? "identical" : "update", change[0].displayPath)
+        return RunResult(exitCode: 0, standardOutput: output, standardError: "")
     }
 }

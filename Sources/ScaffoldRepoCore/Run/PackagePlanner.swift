@@ -27,9 +27,11 @@ enum PackagePlanner {
                         + "is no stored version to migrate from; drop --migrate")
             }
             let files = try Renderer.render(request, templates: templates)
-            let recorded = manifest.model(named: request.spec.typeName)?.files ?? [:]
+            let record = manifest.model(named: request.spec.typeName)
+            let recorded = record?.files ?? [:]
             let modelChanges = try Planner.plan(
-                files, root: root, displayRoot: displayRoot, force: force, recorded: recorded)
+                files, root: root, displayRoot: displayRoot, force: force, recorded: recorded,
+                owned: Set(record?.owned ?? []))
             changes += modelChanges
             // A kept file keeps its old record: it stays `modified`, or unknown, next time too.
             var hashes: [String: String] = [:]
@@ -49,7 +51,9 @@ enum PackagePlanner {
                         + "any more; delete it, or 'scaffold-repo destroy' removes it with the model"
                 )
             }
-            manifest.record(entry(for: request, files: hashes))
+            var updated = entry(for: request, files: hashes)
+            updated.owned = record?.owned
+            manifest.record(updated)
         }
         // The manifest belongs to the generator: a difference is an update, never a conflict.
         let manifestChange = try Planner.plan(

@@ -30,6 +30,9 @@ public enum ScaffoldRepo {
                 return try generate(request, options, currentDirectory: currentDirectory)
             case .regen(let directory, let templates, let options):
                 return try regen(directory, templates, options, currentDirectory: currentDirectory)
+            case .own(let paths, let directory):
+                return try Destroyer.own(
+                    paths, directory: directory, currentDirectory: currentDirectory)
             case .destroy(let model, let directory, let options):
                 return try Destroyer.destroy(
                     model: model, directory: directory, options, currentDirectory: currentDirectory)

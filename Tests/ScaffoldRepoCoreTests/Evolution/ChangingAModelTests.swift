@@ -179,3 +179,37 @@ import Testing
         #expect(idChange.standardError.contains("not even with --migrate"))
     }
 }
+
+/// `scaffold-repo own`: a person takes over a generated file.
+@Suite struct OwningAFileTests {
+    @Test func anOwnedFileIsLeftAloneByEveryLaterRunAndKeptByDestroy() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        let path = "Sources/BookStore/BookListViewModel.swift"
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+        let file = folder.appendingPathComponent("BookStore/" + path)
+        let edited = (TestPaths.text(file) ?? "") + "// my own list logic\n"
+        try Data(edited.utf8).write(to: file)
+
+        let own = run(["own", path, "--into", "BookStore"])
+        let again = run(["Book", "id:UUID", "title", "pages:Int?"])
+        let check = run(["regen", "BookStore", "--check"])
+        let unknown = run(["own", "Sources/Nope.swift", "--into", "BookStore"])
+        let destroy = run(["destroy", "Book", "BookStore"])
+
+        #expect(own.exitCode == 0)
+        #expect(own.standardOutput.hasPrefix("owned     BookStore/\(path)\n"))
+        #expect(again.exitCode == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("owned     BookStore/\(path)\n"))
+        #expect(check.exitCode == 0)
+        #expect(unknown.exitCode == 2)
+        #expect(
+            unknown.standardError.contains(
+                "'Sources/Nope.swift' is not a file scaffold-repo generated"))
+        #expect(destroy.standardOutput.contains("owned     BookStore/\(path) (kept: yours)\n"))
+        #expect(TestPaths.text(file) == edited)
+    }
+}
