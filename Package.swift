@@ -77,7 +77,7 @@ let package = Package(
             name: "ScaffoldRepoCoreTests",
             dependencies: [
                 "ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "StoreFaultChild",
-                "BenchJournal", "BenchSnapshot", "BookV1", "BookV2",
+                "BenchJournal", "BenchSnapshot", "BookV1", "BookV2", "RecipeStore",
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")

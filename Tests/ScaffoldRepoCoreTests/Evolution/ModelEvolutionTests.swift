@@ -1,6 +1,7 @@
 import BookV1
 import BookV2
 import Foundation
+import RecipeStore
 import Testing
 
 @testable import ScaffoldRepoCore
@@ -154,5 +155,46 @@ import Testing
                 && !"\(error)".contains("damaged") && "\(error)".contains("do not delete")
         }
         #expect(try Data(contentsOf: snapshot) == json)
+    }
+
+    /// Examples/4-ModelChange is at schema version 3. A journal record that version 1 wrote
+    /// (say, left by a crash right after the update's first snapshot) still replays: it says
+    /// its version, so its values go through both migrations.
+    @Test func aJournalRecordWrittenByAnEarlierVersionIsMigratedWhenReplayed() async throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let current = Recipe(
+            id: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, name: "Bread",
+            servings: 4, minutes: 90, level: .hard)
+        let store = try RecipeRepository(directory: folder)
+        try await store.save(contentsOf: [current])
+        await store.close()
+        let old = Recipe.V1(
+            id: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!, title: "Soup",
+            servings: nil, level: .hard)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let payload =
+            Data(#"{"save":["#.utf8) + (try encoder.encode(old)) + Data(#"],"version":1}"#.utf8)
+        let line = payload + Data(" \(Self.crc32Hex(payload))\n".utf8)
+        let journal = folder.appendingPathComponent(RecipeRepository.journalFileName)
+        try (try Data(contentsOf: journal) + line).write(to: journal)
+
+        let reopened = try RecipeRepository(directory: folder)
+
+        // The migrations in Examples/4-ModelChange: unknown servings are 2, a hard recipe 60 min.
+        let expected = Recipe(id: old.id, name: "Soup", servings: 2, minutes: 60, level: .hard)
+        #expect(await reopened.loadAll() == [current, expected])
+    }
+
+    /// The journal's checksum: CRC-32 as zip computes it, in eight lower-case hex digits.
+    static func crc32Hex(_ bytes: Data) -> String {
+        var crc = ~UInt32(0)
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        let digits = String(~crc, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }
