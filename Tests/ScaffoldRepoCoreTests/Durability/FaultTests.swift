@@ -127,6 +127,46 @@ import Testing
         #expect(try await JournalStore(directory: folder).loadAll() == values)
     }
 
+    /// `fsync` fails with EINVAL on a character device such as /dev/null, while writes to it
+    /// succeed: a new snapshot whose temporary file is linked there meets a failing `fsync`
+    /// after a good write. It throws with the OS reason, changes nothing in memory, leaves no
+    /// temporary file, and the next compaction succeeds. (The journal's append takes the same
+    /// path on a failed `fsync` as on a failed write, which the full-disk test covers.)
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/null")))
+    func aFailingFsyncIsAnErrorAndChangesNothing() async throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let values = (0..<3).map {
+            BenchJournal.Entry(
+                id: "e\($0)", title: "t", body: "b", score: 1,
+                createdAt: Date(timeIntervalSince1970: 0))
+        }
+        let store = try JournalStore(directory: folder)
+        try await store.save(contentsOf: values)
+        let extra = BenchJournal.Entry(
+            id: "e9", title: "t", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
+        try await store.save(extra)
+        let temporary = folder.appendingPathComponent(JournalStore.snapshotFileName + ".tmp")
+        try FileManager.default.createSymbolicLink(
+            at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/null"))
+
+        await #expect {
+            try await store.compact()
+        } throws: { error in
+            guard
+                case .unwritable(let file, let reason) = error as? BenchJournal.EntryRepositoryError
+            else { return false }
+            return file.lastPathComponent == JournalStore.snapshotFileName
+                && reason.contains("Invalid argument")
+        }
+
+        #expect(await store.loadAll() == values + [extra])
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: temporary.path)) == nil)
+        try await store.compact()
+        await store.close()
+        #expect(try await JournalStore(directory: folder).loadAll() == values + [extra])
+    }
+
     // MARK: - Permissions
 
     /// A read-only folder (files too, as on a read-only volume), then a folder without
