@@ -22,6 +22,12 @@ import Testing
     typealias JournalStore = BenchJournal.EntryRepository
     typealias SnapshotStore = BenchSnapshot.EntryRepository
 
+    /// A small journal-store value.
+    static func entry(_ id: String) -> BenchJournal.Entry {
+        BenchJournal.Entry(
+            id: id, title: "t", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
+    }
+
     /// What StoreFaultChild printed, line by line.
     struct ChildReport {
         let lines: [String]
@@ -103,9 +109,7 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         let store = try JournalStore(directory: folder)
         let values = (0..<3).map {
-            BenchJournal.Entry(
-                id: "e\($0)", title: "t", body: "b", score: 1,
-                createdAt: Date(timeIntervalSince1970: 0))
+            Self.entry("e\($0)")
         }
         try await store.save(contentsOf: values)
         // Writes to /dev/full fail with ENOSPC, as on a full disk.
@@ -137,14 +141,11 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         let values = (0..<3).map {
-            BenchJournal.Entry(
-                id: "e\($0)", title: "t", body: "b", score: 1,
-                createdAt: Date(timeIntervalSince1970: 0))
+            Self.entry("e\($0)")
         }
         let store = try JournalStore(directory: folder)
         try await store.save(contentsOf: values)
-        let extra = BenchJournal.Entry(
-            id: "e9", title: "t", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
+        let extra = Self.entry("e9")
         try await store.save(extra)
         let temporary = folder.appendingPathComponent(JournalStore.snapshotFileName + ".tmp")
         try FileManager.default.createSymbolicLink(
@@ -184,9 +185,7 @@ import Testing
             let store = try JournalStore(directory: folder)
             for id in values {
                 try await store.save(
-                    BenchJournal.Entry(
-                        id: id, title: "t", body: "b", score: 1,
-                        createdAt: Date(timeIntervalSince1970: 0)))
+                    Self.entry(id))
             }
             await store.close()
         } else {
@@ -294,9 +293,7 @@ import Testing
         let store = try JournalStore(directory: folder)
         for number in 0..<3 {
             try await store.save(
-                BenchJournal.Entry(
-                    id: "entry-\(number)", title: "t", body: "b", score: 1,
-                    createdAt: Date(timeIntervalSince1970: 0)))
+                Self.entry("entry-\(number)"))
         }
         await store.close()
         let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)

@@ -92,21 +92,7 @@ import Testing
 }
 
 /// `--migrate`: a breaking change goes through with a new schema version and a migration.
-@Suite struct MigratingAModelTests {
-    let folder: URL
-
-    init() throws {
-        folder = try TestPaths.makeTemporaryFolder()
-    }
-
-    func run(_ arguments: [String]) -> RunResult {
-        ScaffoldRepo.run(arguments, currentDirectory: folder)
-    }
-
-    func text(_ path: String) -> String? {
-        TestPaths.text(folder.appendingPathComponent("BookStore/" + path))
-    }
-
+extension ChangingAModelTests {
     @Test func aRefusalNamesMigrateAndMigrateMakesVersionTwoWithAMigrationFile() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
@@ -125,12 +111,15 @@ import Testing
             migrated.standardOutput.contains(
                 "create    BookStore/Sources/BookStore/BookMigration1.swift\n"))
         #expect(
-            text("Sources/BookStore/BookRepository.swift")?.contains("schemaVersion = 2") == true)
-        #expect(text("Sources/BookStore/BookVersions.swift")?.contains("public struct V1:") == true)
+            text("BookStore/Sources/BookStore/BookRepository.swift")?.contains("schemaVersion = 2")
+                == true)
         #expect(
-            text("Sources/BookStore/BookMigration1.swift")?.contains(
+            text("BookStore/Sources/BookStore/BookVersions.swift")?.contains("public struct V1:")
+                == true)
+        #expect(
+            text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
                 "// Decide: was Int? (rating), is String? now; convert self.rating.") == true)
-        let manifest = text(".scaffold/manifest.json") ?? ""
+        let manifest = text("BookStore/.scaffold/manifest.json") ?? ""
         #expect(manifest.contains("\"schemaVersion\" : 2"))
         #expect(manifest.contains("\"rating:Int?\""))
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
@@ -159,7 +148,7 @@ import Testing
             forced.standardOutput.contains(
                 "owned     BookStore/Sources/BookStore/BookMigration1.swift\n"))
         #expect(TestPaths.text(migration) == edited)
-        let versions = text("Sources/BookStore/BookVersions.swift") ?? ""
+        let versions = text("BookStore/Sources/BookStore/BookVersions.swift") ?? ""
         #expect(
             versions.contains("case 1: try [V1](from: decoder).map { $0.migrated().migrated() }"))
         #expect(versions.contains("case 2: try [V2](from: decoder).map { $0.migrated() }"))
