@@ -93,8 +93,8 @@ public enum ArgumentParser {
         case "own":
             guard !operands.isEmpty else {
                 throw UsageError(
-                    "own needs a file: scaffold-repo own PATH... [--into DIR] (PATH as the "
-                        + "manifest records it, relative to the package)")
+                    "own needs a file: scaffold-repo own PATH... (PATH as the status lines "
+                        + "print it)")
             }
             return .own(paths: operands, directory: values["--into"] ?? ".")
         case "destroy":
@@ -219,7 +219,8 @@ public enum ArgumentParser {
                            kept (reported as modified) unless --force
           destroy          remove a model's generated files that were not edited
           own              take over generated files: later runs leave them as they are
-                           and report them owned (PATH relative to the package, DIR: .)
+                           and report them owned (PATH as the status lines print it,
+                           relative to . or to --into DIR)
           templates list   the built-in templates, and which ones DIR/.scaffold/templates
                            overrides or has drifted from (DIR: the package folder, default .)
           templates eject  write the built-in templates to DIR/.scaffold/templates

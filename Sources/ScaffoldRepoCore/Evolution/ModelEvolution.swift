@@ -98,6 +98,18 @@ struct ModelEvolution: Equatable {
         let (was, now) = (SpecFormatter.spelling(old.type), SpecFormatter.spelling(new.type))
         let (oldShape, newShape) = (shape(old.type), shape(new.type))
         let widened = !old.type.isOptional && newShape == .optional(oldShape)
+        if old.type.isOptional, oldShape == .optional(newShape) {
+            let base = SpecFormatter.spelling(new.type)
+            return [
+                Change(
+                    effect: .breaksStoredData,
+                    message: "\(new.name) is required now (was \(was)): stores saved by the "
+                        + "previous \(model) may have no \(new.name), so they would not open. Keep "
+                        + "it optional, or give it a default (\(new.name):\(base)="
+                        + "\(exampleDefault(new.type)))",
+                    what: "\(new.name) is required now (was \(was))")
+            ]
+        }
         guard oldShape == newShape || widened else {
             let what = new.name == "id" ? "the id type" : new.name
             return [
@@ -114,6 +126,24 @@ struct ModelEvolution: Equatable {
             changes.append(
                 Change(effect: .compatible, message: "\(new.name) is optional now (was \(was))"))
         }
+        if let oldDefault = old.defaultValue, !new.type.isOptional {
+            if new.defaultValue == nil {
+                let kept = Field(name: new.name, type: new.type, defaultValue: oldDefault)
+                changes.append(
+                    Change(
+                        effect: .breaksStoredData,
+                        message: "\(new.name) loses its default: values stored before "
+                            + "\(new.name) existed have none, so they would not open. Keep the "
+                            + "default: \(SpecFormatter.token(kept))",
+                        what: "\(new.name) loses its default"))
+            } else if new.defaultValue != oldDefault {
+                changes.append(
+                    Change(
+                        effect: .compatible,
+                        message: "\(new.name) has a new default: values stored before "
+                            + "\(new.name) existed load with it"))
+            }
+        }
         let oldCases = old.type.allTypes.flatMap(\.enumCases)
         let newCases = new.type.allTypes.flatMap(\.enumCases)
         let removed = oldCases.filter { !newCases.contains($0) }
@@ -125,7 +155,11 @@ struct ModelEvolution: Equatable {
                     message: "\(new.name) no longer has the case(s) "
                         + "\(removed.joined(separator: ", ")), which stored values may hold, so "
                         + "stores saved by the previous \(model) would not open. Keep every case "
-                        + "and add new ones: \(new.name):\(SpecFormatter.spelling(old.type))",
+                        + "and add new ones: "
+                        + SpecFormatter.token(
+                            Field(
+                                name: new.name, type: old.type,
+                                defaultValue: new.defaultValue ?? old.defaultValue)),
                     what: "\(new.name) no longer has \(removed.joined(separator: ", "))"))
         } else if !addedCases.isEmpty {
             changes.append(
@@ -178,6 +212,12 @@ extension ModelEvolution {
         request.history = history
         var report = try check(&request.spec, previous: previous, migrate: request.migrate)
         if request.migrate {
+            guard !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty else {
+                throw UsageError(
+                    "--migrate: stored \(request.spec.typeName) data opens with this model as "
+                        + "it is, so there is nothing to migrate; drop --migrate (it would add a "
+                        + "schema version each time it is given)")
+            }
             request.history.freeze(previous)
             let step = request.history.current - 1
             report.lines.append(

@@ -30,9 +30,9 @@ extension Manifest.Model {
         var history = ModelHistory()
         history.current = schemaVersion ?? 1
         history.previous = try (previousVersions ?? []).map { version in
-            ModelHistory.Version(
-                number: version.version,
-                spec: try SpecParser.parse(modelName: typeName, fieldTokens: version.fields))
+            var spec = try SpecParser.parse(modelName: typeName, fieldTokens: version.fields)
+            if let renames = version.renames { try SpecParser.applyRenames(renames, to: &spec) }
+            return ModelHistory.Version(number: version.version, spec: spec)
         }
         return history
     }

@@ -30,6 +30,8 @@ public struct Manifest: Codable, Equatable, Sendable {
     public struct PreviousVersion: Codable, Equatable, Sendable {
         public var version: Int
         public var fields: [String]
+        /// The renames that version read (`OLD=NEW`), so its frozen type reads them too.
+        public var renames: String?
     }
 
     public var manifestVersion = 1

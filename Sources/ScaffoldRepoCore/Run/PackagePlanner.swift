@@ -108,7 +108,8 @@ enum PackagePlanner {
                 ? nil
                 : history.previous.map {
                     Manifest.PreviousVersion(
-                        version: $0.number, fields: $0.spec.fields.map(SpecFormatter.token))
+                        version: $0.number, fields: $0.spec.fields.map(SpecFormatter.token),
+                        renames: SpecFormatter.renames(of: $0.spec))
                 })
     }
 

@@ -6,12 +6,17 @@ enum SpecFormatter {
         var arguments = [request.spec.typeName] + request.spec.fields.map(token)
         arguments += ["--storage", request.storage.rawValue]
         if let plural = request.spec.plural { arguments += ["--plural", plural] }
-        let renames = request.spec.fields.compactMap { field in
-            field.formerName.map { "\($0)=\(field.name)" }
-        }
-        if !renames.isEmpty { arguments += ["--rename", renames.joined(separator: ",")] }
+        if let renames = renames(of: request.spec) { arguments += ["--rename", renames] }
         if request.annotate { arguments.append("--annotate") }
         return arguments
+    }
+
+    /// `OLD=NEW,…` for the model's renamed fields, or nil when it has none.
+    static func renames(of spec: ModelSpec) -> String? {
+        let renames = spec.fields.compactMap { field in
+            field.formerName.map { "\($0)=\(field.name)" }
+        }
+        return renames.isEmpty ? nil : renames.joined(separator: ",")
     }
 
     static func token(_ field: Field) -> String {

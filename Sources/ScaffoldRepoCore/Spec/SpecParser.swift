@@ -21,6 +21,11 @@ public enum SpecParser {
                         + "names, for example --rename title=headline")
             }
             let (old, new) = (parts[0], parts[1])
+            guard old != "id" else {
+                throw UsageError(
+                    "--rename '\(pair)': the id field cannot be renamed; stored values and "
+                        + "other models find values by it")
+            }
             guard let index = spec.fields.firstIndex(where: { $0.name == new }), new != "id" else {
                 throw UsageError(
                     "--rename '\(pair)': \(spec.typeName) has no field '\(new)' to rename "

@@ -155,6 +155,36 @@ extension ChangingAModelTests {
         #expect(versions.contains("public typealias V3 = Book"))
     }
 
+    @Test func aRenameBeforeAMigrationStaysInTheFrozenVersion() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
+        #expect(
+            run(["Book", "id:UUID", "headline", "rating:Int?", "--rename", "title=headline"])
+                .exitCode == 0)
+
+        let migrated = run(["Book", "id:UUID", "headline", "rating:String?", "--migrate"])
+        let check = run(["regen", "BookStore", "--check"])
+
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(check.exitCode == 0, "\(check.standardOutput)")
+        // Version 1 read title as headline; its frozen type still does.
+        let versions = text("BookStore/Sources/BookStore/BookVersions.swift") ?? ""
+        #expect(versions.contains("?? former.decode(String.self, forKey: .title)"))
+        #expect(
+            text("BookStore/.scaffold/manifest.json")?.contains("\"renames\" : \"title=headline\"")
+                == true)
+    }
+
+    @Test func migrateWithoutABreakingChangeIsRefused() {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+
+        let result = run(["Book", "id:UUID", "title", "pages:Int?", "--migrate"])
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("there is nothing to migrate; drop --migrate"))
+    }
+
     @Test func migrateNeedsAModelGeneratedBeforeAndTheIDTypeStays() {
         defer { TestPaths.removeTemporaryFolder(folder) }
 
@@ -183,14 +213,15 @@ extension ChangingAModelTests {
         let edited = (TestPaths.text(file) ?? "") + "// my own list logic\n"
         try Data(edited.utf8).write(to: file)
 
-        let own = run(["own", path, "--into", "BookStore"])
+        // The path as the status lines print it, relative to the current folder.
+        let own = run(["own", "BookStore/" + path])
         let again = run(["Book", "id:UUID", "title", "pages:Int?"])
         let check = run(["regen", "BookStore", "--check"])
         let unknown = run(["own", "Sources/Nope.swift", "--into", "BookStore"])
         let destroy = run(["destroy", "Book", "BookStore"])
 
         #expect(own.exitCode == 0)
-        #expect(own.standardOutput.hasPrefix("owned     BookStore/\(path)\n"))
+        #expect(own.standardOutput == "owned     BookStore/\(path)\n")
         #expect(again.exitCode == 0, "\(again.standardError)")
         #expect(again.standardOutput.contains("owned     BookStore/\(path)\n"))
         #expect(check.exitCode == 0)

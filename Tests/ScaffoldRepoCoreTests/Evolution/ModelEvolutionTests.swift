@@ -27,6 +27,7 @@ import Testing
         (["rating:Int"], ["rating:Int?"]),  // a field that becomes optional
         (["s:enum(a,b)"], ["s:enum(a,b,c)"]),  // a new enum case
         (["title"], ["headline"]),  // a rename (below)
+        (["shelf=main"], ["shelf=attic"]),  // another default
     ])
     func compatibleChangesAreNotes(old: [String], new: [String]) throws {
         let rename = new == ["headline"] ? "title=headline" : nil
@@ -38,6 +39,7 @@ import Testing
         (["rating:Int?"], ["rating:String?"]),  // a type change
         (["rating:Int?"], ["rating:Int"]),  // optional to required
         (["s:enum(a,b)"], ["s:enum(a)"]),  // a removed enum case
+        (["count:Int=0"], ["count:Int"]),  // a default removed
     ])
     func breakingChangesAreRefused(old: [String], new: [String]) throws {
         #expect(try Self.effects(from: old, to: new) == [.breaksStoredData])
@@ -91,6 +93,7 @@ import Testing
         ("headline=title", "'headline' is still a field"),
         ("x=id", "id cannot be renamed"),
         ("title", "is not OLD=NEW"),
+        ("id=isbn", "the id field cannot be renamed"),
     ])
     func badRenamesAreRefused(rename: String, message: String) throws {
         var spec = try SpecParser.parse(
