@@ -51,6 +51,8 @@ public enum RenderContext {
             "idType": .text(idType),
             // UUID is Comparable only on newer Apple systems; its string always is.
             "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),
+            // UUID ids are ordered by their bytes: the same order, with no string per comparison.
+            "idIsUUID": .flag(idType == "UUID"),
             "usesUUID": .flag(usesUUID),
             // The model's public API shows a Foundation type, so it imports Foundation publicly
             // (a public import that no public declaration uses is a warning).

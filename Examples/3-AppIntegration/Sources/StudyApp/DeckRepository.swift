@@ -168,7 +168,18 @@ public actor DeckRepository {
 
     /// Every value, sorted by id, so the order is the same on every run.
     public func loadAll() -> [Deck] {
-        cache.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        cache.values.sorted(by: Self.precedes)
+    }
+
+    /// The order of ``loadAll()`` and of the stored file: by id. UUIDs compare
+    /// by their 16 bytes, which is the order of their `uuidString`, without building a string
+    /// per comparison.
+    private static func precedes(_ first: Deck, _ second: Deck) -> Bool {
+        withUnsafeBytes(of: first.id.uuid) { first in
+            withUnsafeBytes(of: second.id.uuid) { second in
+                first.lexicographicallyPrecedes(second)
+            }
+        }
     }
 
     // MARK: - Writing: each call is one durable write
@@ -267,7 +278,7 @@ public actor DeckRepository {
 
     /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
     private static func snapshotData(of values: [UUID: Deck]) throws -> Data {
-        let sorted = values.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        let sorted = values.values.sorted(by: precedes)
         let snapshot = SnapshotFile(schemaVersion: schemaVersion, items: sorted)
         return CRC32.sealed(try encoder().encode(snapshot))
     }

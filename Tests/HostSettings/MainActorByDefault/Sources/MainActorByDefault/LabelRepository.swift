@@ -113,7 +113,12 @@ public actor LabelRepository {
 
     /// Every value, sorted by id, so the order is the same on every run.
     public func loadAll() -> [Label] {
-        cache.values.sorted { $0.id < $1.id }
+        cache.values.sorted(by: Self.precedes)
+    }
+
+    /// The order of ``loadAll()`` and of the stored file: by id.
+    private static func precedes(_ first: Label, _ second: Label) -> Bool {
+        first.id < second.id
     }
 
     /// Stores `label`, replacing the value with the same id.
@@ -165,7 +170,7 @@ public actor LabelRepository {
     private static func write(_ values: [Int: Label], to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let sorted = values.values.sorted { $0.id < $1.id }
+        let sorted = values.values.sorted(by: precedes)
         do {
             let stored = StoredFile(schemaVersion: schemaVersion, items: sorted)
             let data = CRC32.sealed(try encoder.encode(stored))

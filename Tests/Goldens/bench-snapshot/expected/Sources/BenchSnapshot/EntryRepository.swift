@@ -113,7 +113,12 @@ public actor EntryRepository {
 
     /// Every value, sorted by id, so the order is the same on every run.
     public func loadAll() -> [Entry] {
-        cache.values.sorted { $0.id < $1.id }
+        cache.values.sorted(by: Self.precedes)
+    }
+
+    /// The order of ``loadAll()`` and of the stored file: by id.
+    private static func precedes(_ first: Entry, _ second: Entry) -> Bool {
+        first.id < second.id
     }
 
     /// Stores `entry`, replacing the value with the same id.
@@ -165,7 +170,7 @@ public actor EntryRepository {
     private static func write(_ values: [String: Entry], to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let sorted = values.values.sorted { $0.id < $1.id }
+        let sorted = values.values.sorted(by: precedes)
         do {
             let stored = StoredFile(schemaVersion: schemaVersion, items: sorted)
             let data = CRC32.sealed(try encoder.encode(stored))

@@ -161,7 +161,12 @@ public actor TaskRepository {
 
     /// Every value, sorted by id, so the order is the same on every run.
     public func loadAll() -> [Task] {
-        cache.values.sorted { $0.id < $1.id }
+        cache.values.sorted(by: Self.precedes)
+    }
+
+    /// The order of ``loadAll()`` and of the stored file: by id.
+    private static func precedes(_ first: Task, _ second: Task) -> Bool {
+        first.id < second.id
     }
 
     // MARK: - Writing: each call is one durable write
@@ -256,7 +261,7 @@ public actor TaskRepository {
 
     /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
     private static func snapshotData(of values: [Int: Task]) throws -> Data {
-        let sorted = values.values.sorted { $0.id < $1.id }
+        let sorted = values.values.sorted(by: precedes)
         let snapshot = SnapshotFile(schemaVersion: schemaVersion, items: sorted)
         return CRC32.sealed(try encoder().encode(snapshot))
     }
