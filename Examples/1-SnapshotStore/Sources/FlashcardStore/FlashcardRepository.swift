@@ -123,6 +123,16 @@ public actor FlashcardRepository {
         cache.values.sorted(by: Self.precedes)
     }
 
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Flashcard) -> Bool) -> [Flashcard] {
+        cache.values.filter(isIncluded).sorted(by: Self.precedes)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Flashcard) -> Bool) -> Int {
+        cache.values.count(where: isIncluded)
+    }
+
     /// The order of ``loadAll()`` and of the stored file: by id. UUIDs compare
     /// by their 16 bytes, which is the order of their `uuidString`, without building a string
     /// per comparison.
@@ -144,6 +154,19 @@ public actor FlashcardRepository {
         try change { cache in
             for flashcard in flashcards { cache[flashcard.id] = flashcard }
         }
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: UUID, _ change: @Sendable (inout Flashcard) -> Void
+    ) throws -> Bool {
+        guard var value = cache[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
     }
 
     /// Removes the value with `id`, if there is one.

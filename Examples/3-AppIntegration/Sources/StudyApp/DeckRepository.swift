@@ -171,6 +171,16 @@ public actor DeckRepository {
         cache.values.sorted(by: Self.precedes)
     }
 
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Deck) -> Bool) -> [Deck] {
+        cache.values.filter(isIncluded).sorted(by: Self.precedes)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Deck) -> Bool) -> Int {
+        cache.values.count(where: isIncluded)
+    }
+
     /// The order of ``loadAll()`` and of the stored file: by id. UUIDs compare
     /// by their 16 bytes, which is the order of their `uuidString`, without building a string
     /// per comparison.
@@ -193,6 +203,19 @@ public actor DeckRepository {
     public func save(contentsOf decks: [Deck]) throws {
         guard !decks.isEmpty else { return }
         try write(JournalRecord(save: decks))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: UUID, _ change: @Sendable (inout Deck) -> Void
+    ) throws -> Bool {
+        guard var value = cache[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
     }
 
     /// Removes the value with `id`, if there is one.

@@ -112,6 +112,25 @@ import Testing
         #expect(ids.count == 4)
     }
 
+    @Test func updateChangesOneValueDurablyAndQueriesFilter() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try DeckRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<4).map { Support.sample($0) })
+        let id = Support.sample(2).id
+
+        let updated = try await repository.update(id: id) { $0 = Support.sample(2, revision: 1) }
+        let missing = try await repository.update(id: Support.sample(9).id) { _ in }
+
+        #expect(updated && !missing)
+        #expect(await repository.count(where: { $0.id == id }) == 1)
+        #expect(await repository.loadAll(where: { $0.id != id }).count == 3)
+        await repository.close()
+        let reopened = try DeckRepository(directory: directory)
+        #expect(await reopened.find(by: id) == Support.sample(2, revision: 1))
+        #expect(await reopened.count == 4)
+    }
+
     @Test func missingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

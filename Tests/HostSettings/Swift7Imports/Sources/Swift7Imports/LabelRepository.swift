@@ -116,6 +116,16 @@ public actor LabelRepository {
         cache.values.sorted(by: Self.precedes)
     }
 
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Label) -> Bool) -> [Label] {
+        cache.values.filter(isIncluded).sorted(by: Self.precedes)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Label) -> Bool) -> Int {
+        cache.values.count(where: isIncluded)
+    }
+
     /// The order of ``loadAll()`` and of the stored file: by id.
     private static func precedes(_ first: Label, _ second: Label) -> Bool {
         first.id < second.id
@@ -131,6 +141,19 @@ public actor LabelRepository {
         try change { cache in
             for label in labels { cache[label.id] = label }
         }
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: Int, _ change: @Sendable (inout Label) -> Void
+    ) throws -> Bool {
+        guard var value = cache[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
     }
 
     /// Removes the value with `id`, if there is one.

@@ -120,6 +120,28 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         XCTAssertEqual(ids.count, 4)
     }
 
+    func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try EntryRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<4).map { Support.sample($0) })
+        let id = Support.sample(2).id
+
+        let updated = try await repository.update(id: id) { $0 = Support.sample(2, revision: 1) }
+        let missing = try await repository.update(id: Support.sample(9).id) { _ in }
+
+        XCTAssertTrue(updated)
+        XCTAssertFalse(missing)
+        let matching = await repository.count(where: { $0.id == id })
+        XCTAssertEqual(matching, 1)
+        let others = await repository.loadAll(where: { $0.id != id })
+        XCTAssertEqual(others.count, 3)
+        await repository.close()
+        let reopened = try EntryRepository(directory: directory)
+        let found = await reopened.find(by: id)
+        XCTAssertEqual(found, Support.sample(2, revision: 1))
+    }
+
     func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -164,6 +164,16 @@ public actor BookRepository {
         cache.values.sorted(by: Self.precedes)
     }
 
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Book) -> Bool) -> [Book] {
+        cache.values.filter(isIncluded).sorted(by: Self.precedes)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Book) -> Bool) -> Int {
+        cache.values.count(where: isIncluded)
+    }
+
     /// The order of ``loadAll()`` and of the stored file: by id. UUIDs compare
     /// by their 16 bytes, which is the order of their `uuidString`, without building a string
     /// per comparison.
@@ -186,6 +196,19 @@ public actor BookRepository {
     public func save(contentsOf books: [Book]) throws {
         guard !books.isEmpty else { return }
         try write(JournalRecord(save: books))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: UUID, _ change: @Sendable (inout Book) -> Void
+    ) throws -> Bool {
+        guard var value = cache[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
     }
 
     /// Removes the value with `id`, if there is one.

@@ -164,6 +164,16 @@ public actor PersonRepository {
         cache.values.sorted(by: Self.precedes)
     }
 
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Person) -> Bool) -> [Person] {
+        cache.values.filter(isIncluded).sorted(by: Self.precedes)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Person) -> Bool) -> Int {
+        cache.values.count(where: isIncluded)
+    }
+
     /// The order of ``loadAll()`` and of the stored file: by id.
     private static func precedes(_ first: Person, _ second: Person) -> Bool {
         first.id < second.id
@@ -180,6 +190,19 @@ public actor PersonRepository {
     public func save(contentsOf people: [Person]) throws {
         guard !people.isEmpty else { return }
         try write(JournalRecord(save: people))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: String, _ change: @Sendable (inout Person) -> Void
+    ) throws -> Bool {
+        guard var value = cache[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
     }
 
     /// Removes the value with `id`, if there is one.

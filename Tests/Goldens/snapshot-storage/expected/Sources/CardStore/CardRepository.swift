@@ -116,6 +116,16 @@ public actor CardRepository {
         cache.values.sorted(by: Self.precedes)
     }
 
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Card) -> Bool) -> [Card] {
+        cache.values.filter(isIncluded).sorted(by: Self.precedes)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Card) -> Bool) -> Int {
+        cache.values.count(where: isIncluded)
+    }
+
     /// The order of ``loadAll()`` and of the stored file: by id. UUIDs compare
     /// by their 16 bytes, which is the order of their `uuidString`, without building a string
     /// per comparison.
@@ -137,6 +147,19 @@ public actor CardRepository {
         try change { cache in
             for card in cards { cache[card.id] = card }
         }
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: UUID, _ change: @Sendable (inout Card) -> Void
+    ) throws -> Bool {
+        guard var value = cache[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
     }
 
     /// Removes the value with `id`, if there is one.
