@@ -235,11 +235,16 @@ extension ModelEvolution {
     static func check(
         _ spec: inout ModelSpec, previous: ModelSpec, migrate: Bool = false
     ) throws -> Report {
+        var reusedFormerNames: [String] = []
         for index in spec.fields.indices where spec.fields[index].formerName == nil {
             let name = spec.fields[index].name
-            if let former = previous.fields.first(where: { $0.name == name })?.formerName,
-                !spec.fields.contains(where: { $0.name == former })
-            {
+            guard let former = previous.fields.first(where: { $0.name == name })?.formerName
+            else { continue }
+            if spec.fields.contains(where: { $0.name == former }) {
+                reusedFormerNames.append(
+                    "\(former) was renamed to \(name) before: stored values that still have the "
+                        + "key \(former) now load into the new field \(former), not into \(name)")
+            } else {
                 spec.fields[index].formerName = former
             }
         }
@@ -277,6 +282,7 @@ extension ModelEvolution {
                     + "\n  Or keep the change and migrate stored values: add --migrate")
         }
         var report = Report()
+        report.warnings = reusedFormerNames.map { "warning: \(spec.typeName): \($0)" }
         guard !evolution.changes.isEmpty else { return report }
         report.lines.append("\(spec.typeName) changed since it was last generated:")
         for change in evolution.changes {

@@ -88,6 +88,19 @@ import Testing
         #expect(next.fields.first { $0.name == "headline" }?.formerName == "title")
     }
 
+    @Test func aNewFieldWithARenamedFieldsFormerNameIsWarnedAbout() throws {
+        let previous = try Self.spec(["headline"], rename: "title=headline")
+        var next = try Self.spec(["headline", "title=\"\""])
+
+        let report = try ModelEvolution.check(&next, previous: previous)
+
+        #expect(
+            report.warnings.contains {
+                $0.contains("title was renamed to headline before")
+                    && $0.contains("not into headline")
+            })
+    }
+
     @Test(arguments: [
         ("title=missing", "has no field 'missing'"),
         ("headline=title", "'headline' is still a field"),
