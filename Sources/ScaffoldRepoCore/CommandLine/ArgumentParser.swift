@@ -69,7 +69,9 @@ public enum ArgumentParser {
                 )
             }
         }
-        if flags.contains("--help") || flags.contains("-h") { return .help }
+        if flags.contains("--help") || flags.contains("-h") || positionals.first == "help" {
+            return .help
+        }
         if flags.contains("--version") { return .version }
         let (command, operands) = try command(positionals)
         let given = Set(values.keys).union(flags)
@@ -131,9 +133,12 @@ public enum ArgumentParser {
     }
 
     /// The command the positionals name, and the rest of them. A first word `regen`,
-    /// `destroy` or `templates` names a command; anything else is a model to generate.
+    /// `destroy`, `own` or `templates` names a command, and `generate` or `g` says the model
+    /// follows; anything else is a model to generate.
     private static func command(_ positionals: [String]) throws -> (String, [String]) {
         switch positionals.first {
+        case "generate", "g":
+            return ("generate", Array(positionals.dropFirst()))
         case "regen", "destroy", "own":
             return (positionals[0], Array(positionals.dropFirst()))
         case "templates":
@@ -206,6 +211,7 @@ public enum ArgumentParser {
         USAGE
           scaffold-repo <Model> <field>... [--output DIR] [options]
           scaffold-repo <Model> <field>... --into PACKAGE_DIR --target NAME [options]
+          scaffold-repo generate|g <Model> <field>... [options]   (the same, as in Rails)
           scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json] [--templates DIR]
           scaffold-repo destroy <Model> [DIR] [--dry-run] [--force]
           scaffold-repo own PATH... [--into DIR]
@@ -256,7 +262,7 @@ public enum ArgumentParser {
           --json              print the plan (files, statuses, diffs) as JSON
           --templates DIR     use DIR/<name>.tmpl instead of a built-in template of that name
                               (a package's own .scaffold/templates is used too)
-          --help, -h          show this help
+          --help, -h, help    show this help
           --version           show the version
 
         STATUSES

@@ -71,6 +71,15 @@ import Testing
         #expect(try ArgumentParser.parse(["--help"]) == .help)
         #expect(try ArgumentParser.parse(["Question", "-h"]) == .help)
         #expect(try ArgumentParser.parse(["--version"]) == .version)
+        #expect(try ArgumentParser.parse(["help"]) == .help)
+        #expect(try ArgumentParser.parse(["help", "regen"]) == .help)
+    }
+
+    @Test(arguments: ["generate", "g"])
+    func generateAndGNameTheCommandBeforeTheModel(word: String) throws {
+        let plain = try ArgumentParser.parse(["Book", "id:UUID", "title"])
+
+        #expect(try ArgumentParser.parse([word, "Book", "id:UUID", "title"]) == plain)
     }
 
     @Test(arguments: [
