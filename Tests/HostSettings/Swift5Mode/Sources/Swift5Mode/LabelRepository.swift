@@ -15,9 +15,10 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
     /// The file was read but does not hold a list of ``Label`` values, or its checksum does
     /// not match. It is left as it is.
     case corrupt(file: URL, offset: Int, reason: String)
-    /// A file's bytes are intact (its checksum matches) but hold values that do not fit the
-    /// current ``Label``: the model changed in a way stored data does not follow. The file
-    /// is left as it is; change the model so that it reads the values again.
+    /// A file holds values that do not fit the current ``Label``: the model changed in a
+    /// way stored data does not follow. When the file has a checksum, its bytes are intact
+    /// (an older file without one may also be damaged). The file is left as it is; change the
+    /// model so that it reads the values again.
     case incompatible(file: URL, reason: String)
     /// The file was written by a newer version of the app, with a schema this code does not know.
     case newerSchema(file: URL, found: Int, supported: Int)
@@ -31,11 +32,11 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
         case .unreadable(let file, let reason):
             "cannot read \(file.path): \(reason)"
         case .corrupt(let file, _, let reason):
-            "\(file.path) is not a Label store and was left untouched: \(reason)"
+            "\(file.path) is damaged and was left untouched: \(reason)"
         case .incompatible(let file, let reason):
             "\(file.path) holds Label values that do not fit the current model and was left "
-                + "untouched: \(reason). The data is intact: do not delete the file; change the "
-                + "model so it reads them again (a default, an optional field, --rename)"
+                + "untouched: \(reason). Do not delete the file: change the model so it reads "
+                + "them again (a default, an optional field, --rename, --migrate)"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .unwritable(let file, let reason):
@@ -55,8 +56,8 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
 /// the journal store (`--storage journal`) does not.
 ///
 /// The file, `labels.json`, holds `{"items":[…],"schemaVersion":N}`, then the line
-/// `crc32 <8 hex digits>`: the CRC-32 of the array, so a damaged byte is found instead of read
-/// as a value.
+/// `crc32 <8 hex digits>`: the CRC-32 of everything before that line, so a damaged byte is
+/// found instead of read as a value.
 public actor LabelRepository {
     /// The name of the file the repository keeps in its directory.
     public static let fileName = "labels.json"

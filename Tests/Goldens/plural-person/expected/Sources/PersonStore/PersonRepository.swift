@@ -20,9 +20,10 @@ public nonisolated enum PersonRepositoryError: Error, Equatable, CustomStringCon
     /// A file holds something other than what the repository wrote, starting at byte `offset`.
     /// The file is left exactly as it is.
     case corrupt(file: URL, offset: Int, reason: String)
-    /// A file's bytes are intact (its checksum matches) but hold values that do not fit the
-    /// current ``Person``: the model changed in a way stored data does not follow. The file
-    /// is left as it is; change the model so that it reads the values again.
+    /// A file holds values that do not fit the current ``Person``: the model changed in a
+    /// way stored data does not follow. When the file has a checksum, its bytes are intact
+    /// (an older file without one may also be damaged). The file is left as it is; change the
+    /// model so that it reads the values again.
     case incompatible(file: URL, reason: String)
     /// The snapshot was written by a newer version of the app, with a schema this code does not know.
     case newerSchema(file: URL, found: Int, supported: Int)
@@ -41,8 +42,8 @@ public nonisolated enum PersonRepositoryError: Error, Equatable, CustomStringCon
             "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
         case .incompatible(let file, let reason):
             "\(file.path) holds Person values that do not fit the current model and was left "
-                + "untouched: \(reason). The data is intact: do not delete the file; change the "
-                + "model so it reads them again (a default, an optional field, --rename)"
+                + "untouched: \(reason). Do not delete the file: change the model so it reads "
+                + "them again (a default, an optional field, --rename, --migrate)"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .locked(let file):
@@ -101,6 +102,11 @@ public actor PersonRepository {
     private var files: OpenFiles?
     private var snapshotSize: Int
     private var journalSize: Int
+    /// Which snapshot the journal's records follow. Each snapshot gets the next number and each
+    /// record carries the current one, so records that an older snapshot left in the journal
+    /// (a crash, or a failed truncation, after a compaction) are skipped, not replayed over
+    /// newer values.
+    private var generation: Int
 
     /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
     /// replays the journal. Missing files are an empty store.
@@ -113,16 +119,20 @@ public actor PersonRepository {
         let files = try OpenFiles(directory: directory)
         let snapshot = try Self.readSnapshot(files.snapshotURL)
         var cache = snapshot.values
-        var replayed = try Self.replayJournal(files.journalURL, into: &cache)
+        var replayed = try Self.replayJournal(
+            files.journalURL, into: &cache, generation: snapshot.generation)
         var snapshotSize = snapshot.size
+        var generation = snapshot.generation
         // A snapshot written before snapshots had a checksum, or by an earlier schema version,
         // is rewritten now, when the folder can be written, and by the next compaction
         // otherwise (journal records say their version, so replaying them needs no rewrite).
-        if !snapshot.isCurrent, let data = try? Self.snapshotData(of: cache),
-            (try? files.replaceSnapshot(with: data)) != nil
+        if !snapshot.isCurrent,
+            let data = try? Self.snapshotData(of: cache, generation: generation + 1),
+            let folderSynced = try? files.replaceSnapshot(with: data)
         {
             snapshotSize = data.count
-            if (try? files.truncateJournal(to: 0)) != nil { replayed.validSize = 0 }
+            generation += 1
+            if folderSynced, (try? files.truncateJournal(to: 0)) != nil { replayed.validSize = 0 }
         }
         if replayed.validSize < replayed.fileSize {
             try files.truncateJournal(to: replayed.validSize)
@@ -131,6 +141,7 @@ public actor PersonRepository {
         self.files = files
         self.snapshotSize = snapshotSize
         self.journalSize = replayed.validSize
+        self.generation = generation
     }
 
     /// Opens the store in ``defaultDirectory()``.
@@ -239,8 +250,10 @@ public actor PersonRepository {
     /// instead when the journal would outgrow the snapshot, or when the record saves at least
     /// as many values as the store holds (encoding them costs about as much as the snapshot).
     /// Either way the change is on disk before the cache shows it.
-    private func write(_ record: JournalRecord) throws {
+    private func write(_ change: JournalRecord) throws {
         guard let files else { throw PersonRepositoryError.closed }
+        var record = change
+        record.generation = generation
         if let saved = record.save?.count, saved >= cache.count {
             return try writeSnapshot(of: record.applied(to: cache))
         }
@@ -254,22 +267,24 @@ public actor PersonRepository {
     }
 
     /// Replaces the snapshot with `values` and keeps them, then empties the journal. A crash in
-    /// between leaves the new snapshot and the old journal; replaying a journal over a snapshot
-    /// that already holds its changes gives the same values, so nothing is lost or doubled.
+    /// between leaves the new snapshot and the old journal, whose records belong to the older
+    /// generation and are skipped when the store opens, so nothing is lost or applied twice.
     private func writeSnapshot(of values: [String: Person]) throws {
         guard let files else { throw PersonRepositoryError.closed }
         let data: Data
         do {
-            data = try Self.snapshotData(of: values)
+            data = try Self.snapshotData(of: values, generation: generation + 1)
         } catch {
             throw PersonRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
         }
-        try files.replaceSnapshot(with: data)
+        let folderSynced = try files.replaceSnapshot(with: data)
         cache = values
         snapshotSize = data.count
-        // The change is durable now. If emptying the journal fails, its records replay over a
-        // snapshot that already holds them, which changes nothing; the next compaction retries.
-        if (try? files.truncateJournal(to: 0)) != nil {
+        generation += 1
+        // The new snapshot is in place. The journal's records are of the older generation now:
+        // skipped when the store opens, so a failure to empty it loses nothing. It is kept when
+        // the folder could not be synced, in case the rename itself does not survive a crash.
+        if folderSynced, (try? files.truncateJournal(to: 0)) != nil {
             journalSize = 0
         }
     }
@@ -283,9 +298,12 @@ public actor PersonRepository {
     }
 
     /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
-    private static func snapshotData(of values: [String: Person]) throws -> Data {
+    private static func snapshotData(
+        of values: [String: Person], generation: Int
+    ) throws -> Data {
         let sorted = values.values.sorted(by: precedes)
-        let snapshot = SnapshotFile(schemaVersion: schemaVersion, items: sorted)
+        let snapshot = SnapshotFile(
+            schemaVersion: schemaVersion, generation: generation, items: sorted)
         return CRC32.sealed(try encoder().encode(snapshot))
     }
 
@@ -294,8 +312,8 @@ public actor PersonRepository {
     /// once, so that it can be rewritten.
     private static func readSnapshot(
         _ file: URL
-    ) throws -> (values: [String: Person], size: Int, isCurrent: Bool) {
-        guard let data = try readIfPresent(file) else { return ([:], 0, true) }
+    ) throws -> (values: [String: Person], size: Int, isCurrent: Bool, generation: Int) {
+        guard let data = try readIfPresent(file) else { return ([:], 0, true, 0) }
         let contents: CRC32.Contents
         do {
             contents = try CRC32.unsealed(data)
@@ -318,13 +336,15 @@ public actor PersonRepository {
                 file: file, offset: 0, reason: "id \(value.id) appears twice")
         }
         return (
-            values, data.count, contents.isChecked && snapshot.schemaVersion == schemaVersion
+            values, data.count, contents.isChecked && snapshot.schemaVersion == schemaVersion,
+            snapshot.generation ?? 0
         )
     }
 
-    /// Applies the journal's records to `values`; returns how many bytes of it are whole records.
+    /// Applies the journal's records of `generation` (the snapshot's) to `values`, skipping
+    /// older ones, which the snapshot already holds; returns how many bytes are whole records.
     private static func replayJournal(
-        _ file: URL, into values: inout [String: Person]
+        _ file: URL, into values: inout [String: Person], generation: Int
     ) throws -> (validSize: Int, fileSize: Int) {
         guard let data = try readIfPresent(file) else { return (0, 0) }
         let decoder = JSONDecoder()
@@ -341,7 +361,8 @@ public actor PersonRepository {
             let payload = line[..<space]
             guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
             do {
-                try decoder.decode(JournalRecord.self, from: payload).apply(to: &values)
+                let record = try decoder.decode(JournalRecord.self, from: payload)
+                if record.generation ?? 0 >= generation { record.apply(to: &values) }
             } catch let newer as NewerSchema {
                 throw PersonRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: schemaVersion)
@@ -354,10 +375,10 @@ public actor PersonRepository {
         // What follows the last newline is a record whose append was cut short: it is dropped.
         // Unless it is a whole record whose newline was damaged: a cut-short append cannot end
         // in anything but a prefix of its line.
-        let rest = data[offset...]
-        if let space = rest.lastIndex(of: UInt8(ascii: " ")), rest.endIndex - space == 10,
-            let checksum = CRC32.parse(rest[(space + 1)..<(rest.endIndex - 1)]),
-            CRC32.checksum(rest[..<space]) == checksum
+        let body = data[offset...].dropLast()
+        if let space = body.lastIndex(of: UInt8(ascii: " ")), body.endIndex - space == 9,
+            let checksum = CRC32.parse(body[(space + 1)...]),
+            CRC32.checksum(body[..<space]) == checksum
         {
             throw PersonRepositoryError.corrupt(
                 file: file, offset: offset - data.startIndex, reason: "damaged line end")
@@ -417,10 +438,13 @@ public actor PersonRepository {
     /// before its values are misread.
     private nonisolated struct SnapshotFile: Codable {
         var schemaVersion: Int
+        /// Absent in snapshots written before generations: 0.
+        var generation: Int?
         var items: [Person]
 
-        init(schemaVersion: Int, items: [Person]) {
+        init(schemaVersion: Int, generation: Int, items: [Person]) {
             self.schemaVersion = schemaVersion
+            self.generation = generation
             self.items = items
         }
 
@@ -430,6 +454,7 @@ public actor PersonRepository {
             guard schemaVersion <= PersonRepository.schemaVersion else {
                 throw NewerSchema(found: schemaVersion)
             }
+            generation = try container.decodeIfPresent(Int.self, forKey: .generation)
             items = try container.decode([Person].self, forKey: .items)
         }
     }
@@ -444,6 +469,8 @@ public actor PersonRepository {
     /// the journal).
     private nonisolated struct JournalRecord: Codable {
         var version: Int?
+        /// The generation of the snapshot this record follows; absent in older records: 0.
+        var generation: Int?
         var save: [Person]?
         var delete: [String]?
         var removeAll: Bool?
@@ -459,6 +486,7 @@ public actor PersonRepository {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             version = try container.decodeIfPresent(Int.self, forKey: .version)
+            generation = try container.decodeIfPresent(Int.self, forKey: .generation)
             let stored = version ?? 1
             guard stored <= PersonRepository.schemaVersion else {
                 throw NewerSchema(found: stored)
@@ -614,39 +642,36 @@ public actor PersonRepository {
             }
         }
 
+        /// Cuts the journal to `size` bytes; throws only when it was not cut, so the caller's
+        /// idea of its size stays true. Syncing it is best effort: records that come back after
+        /// a crash are either of an older generation (skipped) or a torn tail (cut again).
         func truncateJournal(to size: Int) throws {
             guard ftruncate(journal, off_t(size)) == 0 else {
                 throw PersonRepositoryError.unwritable(file: journalURL, reason: Self.lastError())
             }
-            do {
-                try Self.sync(journal)
-            } catch {
-                throw PersonRepositoryError.unwritable(file: journalURL, reason: "\(error)")
-            }
+            _ = try? Self.sync(journal)
         }
 
         /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
         /// When any step fails, the temporary file is removed: on a full disk it would hold on
         /// to the very space that ran out.
-        func replaceSnapshot(with data: Data) throws {
+        ///
+        /// Returns whether the folder was synced too. Once the rename is done the new snapshot
+        /// is in place, so a failure to sync the folder is not thrown (the caller's memory must
+        /// match the disk); the caller then keeps the journal, in case the rename is lost.
+        func replaceSnapshot(with data: Data) throws -> Bool {
             do {
                 try writeTemporary(data)
+                guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
+                    throw POSIXFailure(Self.lastError())
+                }
             } catch {
                 _ = unlink(temporaryURL.path)
                 throw PersonRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
             }
-            do {
-                guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
-                    let failure = POSIXFailure(Self.lastError())
-                    _ = unlink(temporaryURL.path)
-                    throw failure
-                }
-                let folder = try Self.openFile(directory, forReading: true)
-                defer { closeDescriptor(folder) }
-                try Self.sync(folder)
-            } catch {
-                throw PersonRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
-            }
+            guard let folder = try? Self.openFile(directory, forReading: true) else { return false }
+            defer { closeDescriptor(folder) }
+            return (try? Self.sync(folder)) != nil
         }
 
         private func writeTemporary(_ data: Data) throws {
