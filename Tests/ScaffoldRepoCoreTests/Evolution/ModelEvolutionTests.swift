@@ -168,14 +168,14 @@ import Testing
                 return false
             }
             return file.lastPathComponent == snapshot.lastPathComponent
-                && !"\(error)".contains("damaged") && "\(error)".contains("do not delete")
+                && !"\(error)".contains("damaged") && "\(error)".contains("Do not delete the file")
         }
         #expect(try Data(contentsOf: snapshot) == json)
     }
 
     /// Examples/4-ModelChange is at schema version 3. A journal record that version 1 wrote
-    /// (say, left by a crash right after the update's first snapshot) still replays: it says
-    /// its version, so its values go through both migrations.
+    /// after the snapshot (generation 1) still replays when the store opens: it says its
+    /// version, so its values go through both migrations.
     @Test func aJournalRecordWrittenByAnEarlierVersionIsMigratedWhenReplayed() async throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
@@ -191,7 +191,8 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let payload =
-            Data(#"{"save":["#.utf8) + (try encoder.encode(old)) + Data(#"],"version":1}"#.utf8)
+            Data(#"{"generation":1,"save":["#.utf8) + (try encoder.encode(old))
+            + Data(#"],"version":1}"#.utf8)
         let line = payload + Data(" \(Self.crc32Hex(payload))\n".utf8)
         let journal = folder.appendingPathComponent(RecipeRepository.journalFileName)
         try (try Data(contentsOf: journal) + line).write(to: journal)
