@@ -43,12 +43,6 @@ struct ModelEvolution: Equatable {
                         message: "renamed \(formerName) to \(field.name): stored \(formerName) "
                             + "values are read into \(field.name)"))
                 changes += Self.compare(old, field, model: model)
-            } else if field.formerName != nil,
-                previous.fields.contains(where: {
-                    $0.name == field.name
-                })
-            {
-                continue
             } else {
                 added.append(field)
                 changes.append(Self.addition(field, model: model))
