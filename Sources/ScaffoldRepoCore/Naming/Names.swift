@@ -30,6 +30,9 @@ public struct Names: Equatable, Sendable {
     public var repository: String { type + "Repository" }
     /// The repository's error type, `QuestionRepositoryError`.
     public var repositoryError: String { type + "RepositoryError" }
+    /// The file with the repository's API, the same for every storage:
+    /// `QuestionRepository+API.swift`.
+    public var repositoryAPIFile: String { repository + "+API.swift" }
     /// The list view-model, `QuestionListViewModel`.
     public var listViewModel: String { type + "ListViewModel" }
     /// The standalone package and its library module, `QuestionStore`.

@@ -48,6 +48,9 @@ public enum RenderContext {
             "module": .text(module),
             "toolsVersion": .text("\(minimumToolsVersion.major).\(minimumToolsVersion.minor)"),
             "testModule": .text(module + "Tests"),
+            // A model named Task hides the concurrency one, which the generated code then names
+            // by its module.
+            "task": .text(names.type == "Task" ? "_Concurrency.Task" : "Task"),
             "idType": .text(idType),
             // UUID is Comparable only on newer Apple systems; its string always is.
             "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),

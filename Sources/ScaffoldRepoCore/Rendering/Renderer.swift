@@ -49,6 +49,7 @@ public enum Renderer {
                     ? "JournalRepository.swift.tmpl" : "SnapshotRepository.swift.tmpl",
                 sources + "\(names.repository).swift"
             ),
+            ("RepositoryAPI.swift.tmpl", sources + names.repositoryAPIFile),
             ("ListViewModel.swift.tmpl", sources + "\(names.listViewModel).swift"),
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),

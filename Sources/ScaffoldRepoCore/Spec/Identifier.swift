@@ -39,21 +39,24 @@ extension Identifier {
     /// Type names the generated code uses unqualified; a model with one of these names would
     /// shadow it and not compile.
     static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "CRC32", "Codable", "CustomStringConvertible", "Darwin", "Data",
-        "Date", "Decodable", "Dictionary", "Double", "Encodable", "Equatable", "Error",
-        "FileHandle", "FileManager", "FormerKeys", "Foundation", "Glibc", "Hashable",
-        "Identifiable", "Int",
-        "Int32", "Issue", "JSONDecoder", "JSONEncoder", "JournalRecord", "MainActor", "Musl",
-        "Never", "NewerSchema", "ObjCBool", "Observable", "Observation", "OpenFiles", "Optional",
-        "POSIXFailure", "Sendable", "Set", "SnapshotFile", "String", "Suite", "Test", "Testing",
-        "UInt32", "UInt8", "URL", "UUID", "Void", "XCTest", "XCTestCase",
+        "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "Codable", "Comparable",
+        "CustomStringConvertible", "Darwin", "Data", "Date", "Decodable", "Dictionary", "Double",
+        "Encodable", "Equatable", "Error", "FileHandle", "FileManager", "FormerKeys", "Foundation",
+        "Glibc", "Hashable", "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder",
+        "JSONEncoder", "JournalRecord", "KeyPath", "MainActor", "Musl", "Never", "NewerSchema",
+        "ObjCBool", "Observable", "ObservationIgnored", "Observation", "Observers", "OpenFiles",
+        "OpenRepositories", "Optional", "Ordering", "POSIXFailure", "RepeatedID", "Sendable",
+        "Set", "SnapshotFile", "String", "Suite", "Test", "Testing", "UInt32", "UInt64", "UInt8",
+        "URL", "UUID", "Values", "Void", "WeakReference", "XCTest", "XCTestCase",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the
-    /// view-model's `repository` and `error`, the snapshot store's `cache` and `changed`); a
-    /// model named `Cache` gets the variable `cacheItem` instead.
+    /// view-model's `repository`, `error` and the locals that apply a change, the snapshot
+    /// store's `changed`); a model named `Value` gets the variables `valueItem` and
+    /// `valueItems` instead.
     static let reservedVariableNames: Set<String> = [
-        "cache", "changed", "directory", "error", "files", "repository", "update",
+        "cache", "changed", "changes", "directory", "error", "files", "ids", "loaded", "removed",
+        "repository", "saved", "shown", "update", "value", "values",
     ]
 
     /// Field names that clash with what every model has: `hashValue` from `Hashable`,

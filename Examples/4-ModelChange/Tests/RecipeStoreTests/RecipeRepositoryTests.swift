@@ -399,6 +399,150 @@ import Testing
         }
     }
 
+    @Test func everyObserverGetsEachChangeOnceItIsDurable() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        let first = await repository.changes()
+        let second = await repository.changes()
+
+        try await repository.save(Support.sample(1))
+        try await repository.delete(Support.sample(1).id)
+        try await repository.save(contentsOf: [Support.sample(2), Support.sample(3)])
+        try await repository.removeAll()
+        await repository.close()
+        try? await repository.save(Support.sample(4))  // Fails: publishes nothing.
+
+        let expected: [RecipeRepository.Change] = [
+            .saved([Support.sample(1)]), .deleted([Support.sample(1).id]),
+            .saved([Support.sample(2), Support.sample(3)]), .removedAll,
+        ]
+        #expect(await Support.first(5, of: first, within: 0.3) == expected)
+        #expect(await Support.first(4, of: second) == expected)
+    }
+
+    @Test func aCancelledObserverStopsAndIsForgotten() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        let changes = await repository.changes()
+        let observer = Task {
+            var received = 0
+            for await _ in changes { received += 1 }
+            return received
+        }
+        try await repository.save(Support.sample(1))
+
+        observer.cancel()
+
+        #expect(await observer.value <= 1)
+        var remaining = await repository.observerCount
+        for _ in 0..<2000 where remaining > 0 {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            remaining = await repository.observerCount
+        }
+        #expect(remaining == 0)
+        try await repository.save(Support.sample(2))
+    }
+
+    @Test func sharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try await RecipeRepository.shared(in: directory)
+        let second = try await RecipeRepository.shared(
+            in: directory.appendingPathComponent("other/.."))
+
+        try await first.save(Support.sample(1))
+
+        #expect(first === second)
+        #expect(await second.find(by: Support.sample(1).id) == Support.sample(1))
+        await first.close()
+        let reopened = try await RecipeRepository.shared(in: directory)
+        #expect(reopened !== first)
+        try await reopened.save(Support.sample(2))
+        #expect(await reopened.count == 2)
+    }
+
+    @Test @MainActor func twoViewModelsAndADirectSaveStayInStep() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        let list = RecipeListViewModel(repository: repository)
+        let detail = RecipeListViewModel(repository: repository)
+        await list.load()
+        await detail.load()
+
+        await list.add(Support.sample(1))
+        await detail.add(Support.sample(2))
+        try await repository.save(Support.sample(3))
+        await list.delete(Support.sample(1).id)
+        await detail.add(Support.sample(2, revision: 1))
+
+        let expected = [Support.sample(2, revision: 1), Support.sample(3)]
+        #expect(await Support.eventually { list.recipes == expected })
+        #expect(await Support.eventually { detail.recipes == expected })
+    }
+
+    @Test @MainActor func aViewModelKeepsItsOrderAsValuesArrive() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: [Support.sample(5), Support.sample(2)])
+        let descending = RecipeListViewModel(
+            repository: repository, order: .by(\.id.uuidString, descending: true))
+        let custom = RecipeListViewModel(
+            repository: repository, order: .init { RecipeRepository.precedes($1.id, $0.id) })
+        await descending.load()
+        await custom.load()
+
+        for number in [3, 1, 4] {
+            try await repository.save(Support.sample(number))
+        }
+        await custom.add(Support.sample(6))
+
+        let expected = await repository.loadAll().reversed().map(\.id)
+        #expect(await Support.eventually { descending.recipes.map(\.id) == expected })
+        #expect(await Support.eventually { custom.recipes.map(\.id) == expected })
+        #expect(expected.count == 6)
+    }
+
+    @Test @MainActor func aFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: (1...3).map { Support.sample($0) })
+        let hidden = Support.sample(2).id
+        let viewModel = RecipeListViewModel(repository: repository)
+        await viewModel.load()
+
+        await viewModel.filter(by: { $0.id != hidden })
+        try await repository.save(Support.sample(2, revision: 1))
+        try await repository.save(Support.sample(4))
+
+        let expected = [1, 3, 4].map { Support.sample($0) }
+        #expect(await Support.eventually { viewModel.recipes == expected })
+        await viewModel.filter(by: nil)
+        #expect(viewModel.recipes.count == 4)
+        #expect(!viewModel.isLoading)
+    }
+
+    @Test @MainActor func aViewModelUpdatesAndDeletesAtOffsets() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<4).map { Support.sample($0) })
+        let viewModel = RecipeListViewModel(repository: repository)
+        await viewModel.load()
+
+        await viewModel.update(id: Support.sample(1).id) { $0 = Support.sample(1, revision: 1) }
+        await viewModel.delete(atOffsets: [0, 2])
+
+        let expected = [Support.sample(1, revision: 1), Support.sample(3)]
+        #expect(viewModel.recipes == expected)
+        #expect(await repository.loadAll() == expected)
+        #expect(viewModel.error == nil)
+    }
+
     @Test @MainActor func viewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

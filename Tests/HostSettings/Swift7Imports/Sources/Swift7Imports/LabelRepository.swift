@@ -49,8 +49,10 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
 
 /// Stores ``Label`` values: in memory for fast reads, in one JSON file for durability.
 ///
-/// An actor runs one call at a time, so concurrent saves cannot race on the cache or the file.
-/// Reads come from the in-memory cache; every change rewrites the whole file before the call
+/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
+/// or the file. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
+/// `LabelRepository+API.swift`, the same for every storage; this file decides how a change
+/// reaches the disk. Reads come from memory; every change rewrites the whole file before the call
 /// returns, by writing a new file and renaming it over the old one, so a crash leaves either
 /// the old file or the new one, never a mix. Simple, but a save costs more as the store grows;
 /// the journal store (`--storage journal`) does not.
@@ -69,8 +71,12 @@ public actor LabelRepository {
     /// The file that holds the stored values.
     public nonisolated let fileURL: URL
 
-    private var cache: [Int: Label]
-    private var isClosed = false
+    /// The values, sorted by id, which `LabelRepository+API.swift` reads.
+    var values: Values
+    /// The open streams of `changes()`.
+    var observers = Observers()
+    /// Whether ``close()`` was called.
+    private(set) var isClosed = false
 
     /// Opens the store in `directory`, reading its file when there is one. A missing file is an
     /// empty store; the directory is created by the first save.
@@ -80,7 +86,7 @@ public actor LabelRepository {
     public init(directory: URL) throws {
         fileURL = directory.appendingPathComponent(Self.fileName)
         let file = try Self.readFile(fileURL)
-        cache = file.values
+        values = file.values
         // A file written before files had a checksum, or by an earlier schema version, is
         // rewritten now, when the folder can be written, and by the next save otherwise.
         if !file.isCurrent {
@@ -104,99 +110,27 @@ public actor LabelRepository {
             .appendingPathComponent("Swift7Imports", isDirectory: true)
     }
 
-    /// How many values the store holds.
-    public var count: Int { cache.count }
-
-    /// The value with `id`, or nil when there is none.
-    public func find(by id: Int) -> Label? {
-        cache[id]
-    }
-
-    /// Every value, sorted by id, so the order is the same on every run.
-    public func loadAll() -> [Label] {
-        cache.values.sorted(by: Self.precedes)
-    }
-
-    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
-    public func loadAll(where isIncluded: @Sendable (Label) -> Bool) -> [Label] {
-        cache.values.filter(isIncluded).sorted(by: Self.precedes)
-    }
-
-    /// How many values `isIncluded` accepts.
-    public func count(where isIncluded: @Sendable (Label) -> Bool) -> Int {
-        cache.values.count(where: isIncluded)
-    }
-
-    /// The order of ``loadAll()`` and of the stored file: by id.
-    private static func precedes(_ first: Label, _ second: Label) -> Bool {
-        first.id < second.id
-    }
-
-    /// Stores `label`, replacing the value with the same id.
-    public func save(_ label: Label) throws {
-        try save(contentsOf: [label])
-    }
-
-    /// Stores every value in `labels` at once; of values with the same id, the last wins.
-    public func save(contentsOf labels: [Label]) throws {
-        try change { cache in
-            for label in labels { cache[label.id] = label }
-        }
-    }
-
-    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
-    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
-    @discardableResult
-    public func update(
-        id: Int, _ change: @Sendable (inout Label) -> Void
-    ) throws -> Bool {
-        guard var value = cache[id] else { return false }
-        change(&value)
-        value.id = id
-        try save(value)
-        return true
-    }
-
-    /// Removes the value with `id`, if there is one.
-    public func delete(_ id: Int) throws {
-        try delete(ids: [id])
-    }
-
-    /// Removes the values with these ids; ids that are not stored are ignored.
-    public func delete(ids: [Int]) throws {
-        guard ids.contains(where: { cache[$0] != nil }) else { return }
-        try change { cache in
-            for id in ids { cache[id] = nil }
-        }
-    }
-
-    /// Removes every value.
-    public func removeAll() throws {
-        guard !cache.isEmpty else { return }
-        try change { cache in cache.removeAll() }
-    }
-
     /// Makes later writes throw ``LabelRepositoryError/closed``. Reads still answer from memory.
     public func close() {
         isClosed = true
     }
 
-    /// Applies `update` to a copy of the cache, writes the copy to the file, and only then
-    /// keeps it: when the write fails, the store keeps its previous contents.
-    private func change(_ update: (inout [Int: Label]) -> Void) throws {
+    /// Applies `change` to a copy of the values, writes the copy to the file, and only then
+    /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
+    /// its previous contents.
+    func commit(_ change: Change) throws {
         guard !isClosed else { throw LabelRepositoryError.closed }
-        var changed = cache
-        update(&changed)
+        let changed = values.applying(change)
         try Self.write(changed, to: fileURL)
-        cache = changed
+        values = changed
+        observers.publish(change)
     }
 
-    private static func write(_ values: [Int: Label], to fileURL: URL) throws {
+    private static func write(_ values: Values, to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let sorted = values.values.sorted(by: precedes)
         do {
-            let stored = StoredFile(schemaVersion: schemaVersion, items: sorted)
+            let stored = StoredFile(schemaVersion: schemaVersion, items: values.items)
             let data = CRC32.sealed(try encoder.encode(stored))
             try FileManager.default.createDirectory(
                 at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -211,7 +145,7 @@ public actor LabelRepository {
     /// current: written with a checksum, in this schema version.
     private static func readFile(
         _ file: URL
-    ) throws -> (values: [Int: Label], isCurrent: Bool) {
+    ) throws -> (values: Values, isCurrent: Bool) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
             isDirectory.boolValue
@@ -230,7 +164,7 @@ public actor LabelRepository {
                 throw LabelRepositoryError.unreadable(
                     file: file, reason: "it is a symbolic link to a file that does not exist")
             }
-            return ([:], true)
+            return (Values(), true)
         } catch {
             throw LabelRepositoryError.unreadable(
                 file: file, reason: systemReason(error))
@@ -255,14 +189,12 @@ public actor LabelRepository {
             }
             throw LabelRepositoryError.incompatible(file: file, reason: "\(error)")
         }
-        var cache: [Int: Label] = [:]
-        for value in stored.items {
-            guard cache.updateValue(value, forKey: value.id) == nil else {
-                throw LabelRepositoryError.corrupt(
-                    file: file, offset: 0, reason: "id \(value.id) appears twice")
-            }
+        do {
+            let values = try Values(stored.items)
+            return (values, contents.isChecked && stored.schemaVersion == schemaVersion)
+        } catch {
+            throw LabelRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
         }
-        return (cache, contents.isChecked && stored.schemaVersion == schemaVersion)
     }
 
     /// The operating system's reason for a failed Foundation file call ("Permission denied",

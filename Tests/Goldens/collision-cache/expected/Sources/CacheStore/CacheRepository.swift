@@ -49,8 +49,10 @@ public nonisolated enum CacheRepositoryError: Error, Equatable, CustomStringConv
 
 /// Stores ``Cache`` values: in memory for fast reads, in one JSON file for durability.
 ///
-/// An actor runs one call at a time, so concurrent saves cannot race on the cache or the file.
-/// Reads come from the in-memory cache; every change rewrites the whole file before the call
+/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
+/// or the file. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
+/// `CacheRepository+API.swift`, the same for every storage; this file decides how a change
+/// reaches the disk. Reads come from memory; every change rewrites the whole file before the call
 /// returns, by writing a new file and renaming it over the old one, so a crash leaves either
 /// the old file or the new one, never a mix. Simple, but a save costs more as the store grows;
 /// the journal store (`--storage journal`) does not.
@@ -69,8 +71,12 @@ public actor CacheRepository {
     /// The file that holds the stored values.
     public nonisolated let fileURL: URL
 
-    private var cache: [String: Cache]
-    private var isClosed = false
+    /// The values, sorted by id, which `CacheRepository+API.swift` reads.
+    var values: Values
+    /// The open streams of `changes()`.
+    var observers = Observers()
+    /// Whether ``close()`` was called.
+    private(set) var isClosed = false
 
     /// Opens the store in `directory`, reading its file when there is one. A missing file is an
     /// empty store; the directory is created by the first save.
@@ -80,7 +86,7 @@ public actor CacheRepository {
     public init(directory: URL) throws {
         fileURL = directory.appendingPathComponent(Self.fileName)
         let file = try Self.readFile(fileURL)
-        cache = file.values
+        values = file.values
         // A file written before files had a checksum, or by an earlier schema version, is
         // rewritten now, when the folder can be written, and by the next save otherwise.
         if !file.isCurrent {
@@ -104,99 +110,27 @@ public actor CacheRepository {
             .appendingPathComponent("CacheStore", isDirectory: true)
     }
 
-    /// How many values the store holds.
-    public var count: Int { cache.count }
-
-    /// The value with `id`, or nil when there is none.
-    public func find(by id: String) -> Cache? {
-        cache[id]
-    }
-
-    /// Every value, sorted by id, so the order is the same on every run.
-    public func loadAll() -> [Cache] {
-        cache.values.sorted(by: Self.precedes)
-    }
-
-    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
-    public func loadAll(where isIncluded: @Sendable (Cache) -> Bool) -> [Cache] {
-        cache.values.filter(isIncluded).sorted(by: Self.precedes)
-    }
-
-    /// How many values `isIncluded` accepts.
-    public func count(where isIncluded: @Sendable (Cache) -> Bool) -> Int {
-        cache.values.count(where: isIncluded)
-    }
-
-    /// The order of ``loadAll()`` and of the stored file: by id.
-    private static func precedes(_ first: Cache, _ second: Cache) -> Bool {
-        first.id < second.id
-    }
-
-    /// Stores `cacheItem`, replacing the value with the same id.
-    public func save(_ cacheItem: Cache) throws {
-        try save(contentsOf: [cacheItem])
-    }
-
-    /// Stores every value in `cacheItems` at once; of values with the same id, the last wins.
-    public func save(contentsOf cacheItems: [Cache]) throws {
-        try change { cache in
-            for cacheItem in cacheItems { cache[cacheItem.id] = cacheItem }
-        }
-    }
-
-    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
-    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
-    @discardableResult
-    public func update(
-        id: String, _ change: @Sendable (inout Cache) -> Void
-    ) throws -> Bool {
-        guard var value = cache[id] else { return false }
-        change(&value)
-        value.id = id
-        try save(value)
-        return true
-    }
-
-    /// Removes the value with `id`, if there is one.
-    public func delete(_ id: String) throws {
-        try delete(ids: [id])
-    }
-
-    /// Removes the values with these ids; ids that are not stored are ignored.
-    public func delete(ids: [String]) throws {
-        guard ids.contains(where: { cache[$0] != nil }) else { return }
-        try change { cache in
-            for id in ids { cache[id] = nil }
-        }
-    }
-
-    /// Removes every value.
-    public func removeAll() throws {
-        guard !cache.isEmpty else { return }
-        try change { cache in cache.removeAll() }
-    }
-
     /// Makes later writes throw ``CacheRepositoryError/closed``. Reads still answer from memory.
     public func close() {
         isClosed = true
     }
 
-    /// Applies `update` to a copy of the cache, writes the copy to the file, and only then
-    /// keeps it: when the write fails, the store keeps its previous contents.
-    private func change(_ update: (inout [String: Cache]) -> Void) throws {
+    /// Applies `change` to a copy of the values, writes the copy to the file, and only then
+    /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
+    /// its previous contents.
+    func commit(_ change: Change) throws {
         guard !isClosed else { throw CacheRepositoryError.closed }
-        var changed = cache
-        update(&changed)
+        let changed = values.applying(change)
         try Self.write(changed, to: fileURL)
-        cache = changed
+        values = changed
+        observers.publish(change)
     }
 
-    private static func write(_ values: [String: Cache], to fileURL: URL) throws {
+    private static func write(_ values: Values, to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let sorted = values.values.sorted(by: precedes)
         do {
-            let stored = StoredFile(schemaVersion: schemaVersion, items: sorted)
+            let stored = StoredFile(schemaVersion: schemaVersion, items: values.items)
             let data = CRC32.sealed(try encoder.encode(stored))
             try FileManager.default.createDirectory(
                 at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -211,7 +145,7 @@ public actor CacheRepository {
     /// current: written with a checksum, in this schema version.
     private static func readFile(
         _ file: URL
-    ) throws -> (values: [String: Cache], isCurrent: Bool) {
+    ) throws -> (values: Values, isCurrent: Bool) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
             isDirectory.boolValue
@@ -230,7 +164,7 @@ public actor CacheRepository {
                 throw CacheRepositoryError.unreadable(
                     file: file, reason: "it is a symbolic link to a file that does not exist")
             }
-            return ([:], true)
+            return (Values(), true)
         } catch {
             throw CacheRepositoryError.unreadable(
                 file: file, reason: systemReason(error))
@@ -255,14 +189,12 @@ public actor CacheRepository {
             }
             throw CacheRepositoryError.incompatible(file: file, reason: "\(error)")
         }
-        var cache: [String: Cache] = [:]
-        for value in stored.items {
-            guard cache.updateValue(value, forKey: value.id) == nil else {
-                throw CacheRepositoryError.corrupt(
-                    file: file, offset: 0, reason: "id \(value.id) appears twice")
-            }
+        do {
+            let values = try Values(stored.items)
+            return (values, contents.isChecked && stored.schemaVersion == schemaVersion)
+        } catch {
+            throw CacheRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
         }
-        return (cache, contents.isChecked && stored.schemaVersion == schemaVersion)
     }
 
     /// The operating system's reason for a failed Foundation file call ("Permission denied",

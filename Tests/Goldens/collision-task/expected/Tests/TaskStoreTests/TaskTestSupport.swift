@@ -66,4 +66,34 @@ nonisolated enum TaskTestSupport {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { !known.contains($0) }.sorted()
     }
+
+    /// The first `count` elements of `stream`, or those that came within `seconds`.
+    static func first<Element: Sendable>(
+        _ count: Int, of stream: AsyncStream<Element>, within seconds: Double = 2
+    ) async -> [Element] {
+        let collector = _Concurrency.Task {
+            var received: [Element] = []
+            for await element in stream {
+                received.append(element)
+                if received.count == count { break }
+            }
+            return received
+        }
+        let timer = _Concurrency.Task {
+            try? await _Concurrency.Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            collector.cancel()
+        }
+        defer { timer.cancel() }
+        return await collector.value
+    }
+
+    /// Waits until `condition` holds, for up to two seconds, and says whether it did. A change
+    /// reaches other observers a moment after the call that made it returns.
+    @MainActor static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<2000 {
+            if condition() { return true }
+            try? await _Concurrency.Task.sleep(nanoseconds: 1_000_000)
+        }
+        return condition()
+    }
 }

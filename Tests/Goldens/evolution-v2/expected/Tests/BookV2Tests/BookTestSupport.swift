@@ -67,6 +67,36 @@ nonisolated enum BookTestSupport {
         return names.filter { !known.contains($0) }.sorted()
     }
 
+    /// The first `count` elements of `stream`, or those that came within `seconds`.
+    static func first<Element: Sendable>(
+        _ count: Int, of stream: AsyncStream<Element>, within seconds: Double = 2
+    ) async -> [Element] {
+        let collector = Task {
+            var received: [Element] = []
+            for await element in stream {
+                received.append(element)
+                if received.count == count { break }
+            }
+            return received
+        }
+        let timer = Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            collector.cancel()
+        }
+        defer { timer.cancel() }
+        return await collector.value
+    }
+
+    /// Waits until `condition` holds, for up to two seconds, and says whether it did. A change
+    /// reaches other observers a moment after the call that made it returns.
+    @MainActor static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<2000 {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return condition()
+    }
+
     /// A UUID made from a number, so sample ids are the same on every run.
     static func sampleUUID(_ number: Int) -> UUID {
         let hex = String(number, radix: 16)

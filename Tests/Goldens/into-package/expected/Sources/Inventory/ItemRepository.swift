@@ -58,8 +58,10 @@ public nonisolated enum ItemRepositoryError: Error, Equatable, CustomStringConve
 
 /// Stores ``Item`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///
-/// An actor runs one call at a time, so concurrent saves cannot race on the cache or the files.
-/// Reads come from the in-memory cache. Every change is appended to the journal as one record
+/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
+/// or the files. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
+/// `ItemRepository+API.swift`, the same for every storage; this file decides how a change
+/// reaches the disk. Reads come from memory. Every change is appended to the journal as one record
 /// and synced to disk before the call returns, so a save costs the same in a store of 100
 /// values as in one of 100,000. When the journal would grow past the snapshot (and past
 /// ``compactionFloor``), the whole store is written as a new snapshot instead, and the journal
@@ -98,7 +100,10 @@ public actor ItemRepository {
         directory.appendingPathComponent(Self.journalFileName)
     }
 
-    private var cache: [Int: Item]
+    /// The values, sorted by id, which `ItemRepository+API.swift` reads.
+    var values: Values
+    /// The open streams of `changes()`.
+    var observers = Observers()
     private var files: OpenFiles?
     private var snapshotSize: Int
     private var journalSize: Int
@@ -118,16 +123,16 @@ public actor ItemRepository {
         self.directory = directory
         let files = try OpenFiles(directory: directory)
         let snapshot = try Self.readSnapshot(files.snapshotURL)
-        var cache = snapshot.values
+        var values = snapshot.values
         var replayed = try Self.replayJournal(
-            files.journalURL, into: &cache, generation: snapshot.generation)
+            files.journalURL, into: &values, generation: snapshot.generation)
         var snapshotSize = snapshot.size
         var generation = snapshot.generation
         // A snapshot written before snapshots had a checksum, or by an earlier schema version,
         // is rewritten now, when the folder can be written, and by the next compaction
         // otherwise (journal records say their version, so replaying them needs no rewrite).
         if !snapshot.isCurrent,
-            let data = try? Self.snapshotData(of: cache, generation: generation + 1),
+            let data = try? Self.snapshotData(of: values, generation: generation + 1),
             let folderSynced = try? files.replaceSnapshot(with: data)
         {
             snapshotSize = data.count
@@ -137,7 +142,7 @@ public actor ItemRepository {
         if replayed.validSize < replayed.fileSize {
             try files.truncateJournal(to: replayed.validSize)
         }
-        self.cache = cache
+        self.values = values
         self.files = files
         self.snapshotSize = snapshotSize
         self.journalSize = replayed.validSize
@@ -160,84 +165,10 @@ public actor ItemRepository {
             .appendingPathComponent("Inventory", isDirectory: true)
     }
 
-    // MARK: - Reading
-
-    /// How many values the store holds.
-    public var count: Int { cache.count }
-
-    /// The value with `id`, or nil when there is none.
-    public func find(by id: Int) -> Item? {
-        cache[id]
-    }
-
-    /// Every value, sorted by id, so the order is the same on every run.
-    public func loadAll() -> [Item] {
-        cache.values.sorted(by: Self.precedes)
-    }
-
-    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
-    public func loadAll(where isIncluded: @Sendable (Item) -> Bool) -> [Item] {
-        cache.values.filter(isIncluded).sorted(by: Self.precedes)
-    }
-
-    /// How many values `isIncluded` accepts.
-    public func count(where isIncluded: @Sendable (Item) -> Bool) -> Int {
-        cache.values.count(where: isIncluded)
-    }
-
-    /// The order of ``loadAll()`` and of the stored file: by id.
-    private static func precedes(_ first: Item, _ second: Item) -> Bool {
-        first.id < second.id
-    }
-
-    // MARK: - Writing: each call is one durable write
-
-    /// Stores `item`, replacing the value with the same id.
-    public func save(_ item: Item) throws {
-        try write(JournalRecord(save: [item]))
-    }
-
-    /// Stores every value in `items` at once; of values with the same id, the last wins.
-    public func save(contentsOf items: [Item]) throws {
-        guard !items.isEmpty else { return }
-        try write(JournalRecord(save: items))
-    }
-
-    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
-    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
-    @discardableResult
-    public func update(
-        id: Int, _ change: @Sendable (inout Item) -> Void
-    ) throws -> Bool {
-        guard var value = cache[id] else { return false }
-        change(&value)
-        value.id = id
-        try save(value)
-        return true
-    }
-
-    /// Removes the value with `id`, if there is one.
-    public func delete(_ id: Int) throws {
-        try delete(ids: [id])
-    }
-
-    /// Removes the values with these ids; ids that are not stored are ignored.
-    public func delete(ids: [Int]) throws {
-        let stored = ids.filter { cache[$0] != nil }
-        guard !stored.isEmpty else { return }
-        try write(JournalRecord(delete: stored))
-    }
-
-    /// Removes every value.
-    public func removeAll() throws {
-        guard !cache.isEmpty else { return }
-        try write(JournalRecord(removeAll: true))
-    }
-
     /// Writes every value to a new snapshot and empties the journal. Writes do this by
     /// themselves when the journal grows too long; call it to do it now.
     public func compact() throws {
-        try writeSnapshot(of: cache)
+        try writeSnapshot(of: values)
     }
 
     /// Releases the folder's lock and files. Reads still answer from memory; writes throw
@@ -246,30 +177,36 @@ public actor ItemRepository {
         files = nil
     }
 
-    /// Appends `record` to the journal and applies it. Writes a snapshot of the changed store
-    /// instead when the journal would outgrow the snapshot, or when the record saves at least
-    /// as many values as the store holds (encoding them costs about as much as the snapshot).
-    /// Either way the change is on disk before the cache shows it.
-    private func write(_ change: JournalRecord) throws {
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { files == nil }
+
+    /// Appends `change` to the journal as one record, applies it, and publishes it to
+    /// `changes()`. Writes a snapshot of the changed store instead when the journal would
+    /// outgrow the snapshot, or when the change saves at least as many values as the store
+    /// holds (encoding them costs about as much as the snapshot). Either way the change is on
+    /// disk before memory, or any observer, shows it.
+    func commit(_ change: Change) throws {
         guard let files else { throw ItemRepositoryError.closed }
-        var record = change
-        record.generation = generation
-        if let saved = record.save?.count, saved >= cache.count {
-            return try writeSnapshot(of: record.applied(to: cache))
+        let record = JournalRecord(change, generation: generation)
+        if case .saved(let saved) = change, saved.count >= values.count {
+            try writeSnapshot(of: values.applying(change))
+        } else {
+            let line = try record.encodedLine()
+            if journalSize + line.count <= max(snapshotSize, Self.compactionFloor) {
+                try files.appendToJournal(line, at: journalSize)
+                journalSize += line.count
+                values.apply(change)  // In place: a copy would cost O(n) per save.
+            } else {
+                try writeSnapshot(of: values.applying(change))
+            }
         }
-        let line = try record.encodedLine()
-        guard journalSize + line.count <= max(snapshotSize, Self.compactionFloor) else {
-            return try writeSnapshot(of: record.applied(to: cache))
-        }
-        try files.appendToJournal(line, at: journalSize)
-        journalSize += line.count
-        record.apply(to: &cache)  // In place: copying the cache would cost O(n) per save.
+        observers.publish(change)
     }
 
     /// Replaces the snapshot with `values` and keeps them, then empties the journal. A crash in
     /// between leaves the new snapshot and the old journal, whose records belong to the older
     /// generation and are skipped when the store opens, so nothing is lost or applied twice.
-    private func writeSnapshot(of values: [Int: Item]) throws {
+    private func writeSnapshot(of values: Values) throws {
         guard let files else { throw ItemRepositoryError.closed }
         let data: Data
         do {
@@ -278,7 +215,7 @@ public actor ItemRepository {
             throw ItemRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
         }
         let folderSynced = try files.replaceSnapshot(with: data)
-        cache = values
+        self.values = values
         snapshotSize = data.count
         generation += 1
         // The new snapshot is in place. The journal's records are of the older generation now:
@@ -298,12 +235,9 @@ public actor ItemRepository {
     }
 
     /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
-    private static func snapshotData(
-        of values: [Int: Item], generation: Int
-    ) throws -> Data {
-        let sorted = values.values.sorted(by: precedes)
+    private static func snapshotData(of values: Values, generation: Int) throws -> Data {
         let snapshot = SnapshotFile(
-            schemaVersion: schemaVersion, generation: generation, items: sorted)
+            schemaVersion: schemaVersion, generation: generation, items: values.items)
         return CRC32.sealed(try encoder().encode(snapshot))
     }
 
@@ -312,8 +246,8 @@ public actor ItemRepository {
     /// once, so that it can be rewritten.
     private static func readSnapshot(
         _ file: URL
-    ) throws -> (values: [Int: Item], size: Int, isCurrent: Bool, generation: Int) {
-        guard let data = try readIfPresent(file) else { return ([:], 0, true, 0) }
+    ) throws -> (values: Values, size: Int, isCurrent: Bool, generation: Int) {
+        guard let data = try readIfPresent(file) else { return (Values(), 0, true, 0) }
         let contents: CRC32.Contents
         do {
             contents = try CRC32.unsealed(data)
@@ -329,11 +263,11 @@ public actor ItemRepository {
         } catch {
             throw misfit(error, file: file, isChecked: contents.isChecked)
         }
-        var values: [Int: Item] = [:]
-        values.reserveCapacity(snapshot.items.count)
-        for value in snapshot.items where values.updateValue(value, forKey: value.id) != nil {
-            throw ItemRepositoryError.corrupt(
-                file: file, offset: 0, reason: "id \(value.id) appears twice")
+        let values: Values
+        do {
+            values = try Values(snapshot.items)
+        } catch {
+            throw ItemRepositoryError.corrupt(file: file, offset: 0, reason: "\(error)")
         }
         return (
             values, data.count, contents.isChecked && snapshot.schemaVersion == schemaVersion,
@@ -344,7 +278,7 @@ public actor ItemRepository {
     /// Applies the journal's records of `generation` (the snapshot's) to `values`, skipping
     /// older ones, which the snapshot already holds; returns how many bytes are whole records.
     private static func replayJournal(
-        _ file: URL, into values: inout [Int: Item], generation: Int
+        _ file: URL, into values: inout Values, generation: Int
     ) throws -> (validSize: Int, fileSize: Int) {
         guard let data = try readIfPresent(file) else { return (0, 0) }
         let decoder = JSONDecoder()
@@ -362,7 +296,9 @@ public actor ItemRepository {
             guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
-                if record.generation ?? 0 >= generation { record.apply(to: &values) }
+                if record.generation ?? 0 >= generation {
+                    for change in record.changes { values.apply(change) }
+                }
             } catch let newer as NewerSchema {
                 throw ItemRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: schemaVersion)
@@ -475,11 +411,14 @@ public actor ItemRepository {
         var delete: [Int]?
         var removeAll: Bool?
 
-        init(save: [Item]? = nil, delete: [Int]? = nil, removeAll: Bool? = nil) {
+        init(_ change: Change, generation: Int) {
             self.version = ItemRepository.schemaVersion
-            self.save = save
-            self.delete = delete
-            self.removeAll = removeAll
+            self.generation = generation
+            switch change {
+            case .saved(let values): save = values
+            case .deleted(let ids): delete = ids
+            case .removedAll: removeAll = true
+            }
         }
 
         /// A record without a version was written before records had one: version 1.
@@ -496,16 +435,11 @@ public actor ItemRepository {
             removeAll = try container.decodeIfPresent(Bool.self, forKey: .removeAll)
         }
 
-        func apply(to values: inout [Int: Item]) {
-            if removeAll == true { values.removeAll() }
-            for id in delete ?? [] { values[id] = nil }
-            for value in save ?? [] { values[value.id] = value }
-        }
-
-        func applied(to values: [Int: Item]) -> [Int: Item] {
-            var changed = values
-            apply(to: &changed)
-            return changed
+        /// What the record changes, in the order it applies them. A record written by this
+        /// code holds one change.
+        var changes: [Change] {
+            (removeAll == true ? [.removedAll] : [])
+                + (delete.map { [.deleted($0)] } ?? []) + (save.map { [.saved($0)] } ?? [])
         }
 
         /// `<JSON> <CRC-32 of the JSON, 8 hex digits>\n`; the JSON has no newline in it.

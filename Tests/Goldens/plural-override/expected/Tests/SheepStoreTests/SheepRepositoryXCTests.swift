@@ -359,6 +359,167 @@ nonisolated final class SheepRepositoryXCTests: XCTestCase {
         }
     }
 
+    func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        let first = await repository.changes()
+        let second = await repository.changes()
+
+        try await repository.save(Support.sample(1))
+        try await repository.delete(Support.sample(1).id)
+        try await repository.save(contentsOf: [Support.sample(2), Support.sample(3)])
+        try await repository.removeAll()
+        await repository.close()
+        try? await repository.save(Support.sample(4))  // Fails: publishes nothing.
+
+        let expected: [SheepRepository.Change] = [
+            .saved([Support.sample(1)]), .deleted([Support.sample(1).id]),
+            .saved([Support.sample(2), Support.sample(3)]), .removedAll,
+        ]
+        let firstReceived = await Support.first(5, of: first, within: 0.3)
+        XCTAssertEqual(firstReceived, expected)
+        let secondReceived = await Support.first(4, of: second)
+        XCTAssertEqual(secondReceived, expected)
+    }
+
+    func testACancelledObserverStopsAndIsForgotten() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        let changes = await repository.changes()
+        let observer = Task {
+            var received = 0
+            for await _ in changes { received += 1 }
+            return received
+        }
+        try await repository.save(Support.sample(1))
+
+        observer.cancel()
+
+        let received = await observer.value
+        XCTAssertLessThanOrEqual(received, 1)
+        var remaining = await repository.observerCount
+        for _ in 0..<2000 where remaining > 0 {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            remaining = await repository.observerCount
+        }
+        XCTAssertEqual(remaining, 0)
+        try await repository.save(Support.sample(2))
+    }
+
+    func testSharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try await SheepRepository.shared(in: directory)
+        let second = try await SheepRepository.shared(
+            in: directory.appendingPathComponent("other/.."))
+
+        try await first.save(Support.sample(1))
+
+        XCTAssertTrue(first === second)
+        let found = await second.find(by: Support.sample(1).id)
+        XCTAssertEqual(found, Support.sample(1))
+        await first.close()
+        let reopened = try await SheepRepository.shared(in: directory)
+        XCTAssertFalse(reopened === first)
+        try await reopened.save(Support.sample(2))
+        let count = await reopened.count
+        XCTAssertEqual(count, 2)
+    }
+
+    @MainActor
+    func testTwoViewModelsAndADirectSaveStayInStep() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        let list = SheepListViewModel(repository: repository)
+        let detail = SheepListViewModel(repository: repository)
+        await list.load()
+        await detail.load()
+
+        await list.add(Support.sample(1))
+        await detail.add(Support.sample(2))
+        try await repository.save(Support.sample(3))
+        await list.delete(Support.sample(1).id)
+        await detail.add(Support.sample(2, revision: 1))
+
+        let expected = [Support.sample(2, revision: 1), Support.sample(3)]
+        let listCaughtUp = await Support.eventually { list.flock == expected }
+        XCTAssertTrue(listCaughtUp, "\(list.flock)")
+        let detailCaughtUp = await Support.eventually { detail.flock == expected }
+        XCTAssertTrue(detailCaughtUp, "\(detail.flock)")
+    }
+
+    @MainActor
+    func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        try await repository.save(contentsOf: [Support.sample(5), Support.sample(2)])
+        let descending = SheepListViewModel(
+            repository: repository, order: .by(\.id, descending: true))
+        let custom = SheepListViewModel(
+            repository: repository, order: .init { SheepRepository.precedes($1.id, $0.id) })
+        await descending.load()
+        await custom.load()
+
+        for number in [3, 1, 4] {
+            try await repository.save(Support.sample(number))
+        }
+        await custom.add(Support.sample(6))
+
+        let expected = await repository.loadAll().reversed().map(\.id)
+        let descendingInOrder = await Support.eventually {
+            descending.flock.map(\.id) == expected
+        }
+        XCTAssertTrue(descendingInOrder)
+        let customInOrder = await Support.eventually { custom.flock.map(\.id) == expected }
+        XCTAssertTrue(customInOrder)
+        XCTAssertEqual(expected.count, 6)
+    }
+
+    @MainActor
+    func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        try await repository.save(contentsOf: (1...3).map { Support.sample($0) })
+        let hidden = Support.sample(2).id
+        let viewModel = SheepListViewModel(repository: repository)
+        await viewModel.load()
+
+        await viewModel.filter(by: { $0.id != hidden })
+        try await repository.save(Support.sample(2, revision: 1))
+        try await repository.save(Support.sample(4))
+
+        let expected = [1, 3, 4].map { Support.sample($0) }
+        let filtered = await Support.eventually { viewModel.flock == expected }
+        XCTAssertTrue(filtered, "\(viewModel.flock)")
+        await viewModel.filter(by: nil)
+        XCTAssertEqual(viewModel.flock.count, 4)
+        XCTAssertFalse(viewModel.isLoading)
+    }
+
+    @MainActor
+    func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<4).map { Support.sample($0) })
+        let viewModel = SheepListViewModel(repository: repository)
+        await viewModel.load()
+
+        await viewModel.update(id: Support.sample(1).id) { $0 = Support.sample(1, revision: 1) }
+        await viewModel.delete(atOffsets: [0, 2])
+
+        let expected = [Support.sample(1, revision: 1), Support.sample(3)]
+        XCTAssertEqual(viewModel.flock, expected)
+        let stored = await repository.loadAll()
+        XCTAssertEqual(stored, expected)
+        XCTAssertNil(viewModel.error)
+    }
+
     @MainActor
     func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
