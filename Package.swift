@@ -69,7 +69,8 @@ let package = Package(
         .executableTarget(name: "TemplateEmbedder"),
         // Proof of the generated stores' promises: a benchmark, and the crash and fault tests'
         // child processes.
-        .executableTarget(name: "StoreBench", dependencies: ["BenchJournal", "BenchSnapshot"]),
+        .executableTarget(
+            name: "StoreBench", dependencies: ["BenchJournal", "BenchJournalUUID", "BenchSnapshot"]),
         .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal"]),
         .executableTarget(
             name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
@@ -91,6 +92,7 @@ let package = Package(
         + golden("CardStore", root: "Tests/Goldens/snapshot-storage/expected")
         + golden("BenchJournal", root: "Tests/Goldens/bench-journal/expected")
         + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
+        + golden("BenchJournalUUID", root: "Tests/Goldens/bench-journal-uuid/expected")
         + golden("BlogPostStore", root: "Tests/Goldens/field-language/expected")
         + golden("TaskStore", root: "Tests/Goldens/collision-task/expected")
         + golden("ResultStore", root: "Tests/Goldens/collision-result/expected")

@@ -6,8 +6,13 @@
 // imports SIZE values in one batch, reopens the store (a cold load), then times SAVES single
 // durable saves; the child's peak resident memory is read from getrusage. The parent prints a
 // table and the ratios that the store's targets are stated in.
+//
+// Then, at the largest size, for String and for UUID ids (`--child live-string|live-uuid SIZE
+// SAVES`), what an app does with the journal store: loadAll(), a save right after it, the
+// view-model's load and add, and compaction, each set against the work it cannot avoid.
 
 import BenchJournal
+import BenchJournalUUID
 import BenchSnapshot
 import Foundation
 
@@ -21,13 +26,38 @@ typealias Entry = BenchJournal.Entry
 
 /// The values every store imports: the same for every run and store.
 func sampleEntries(_ range: Range<Int>) -> [Entry] {
-    range.map { number in
-        Entry(
-            id: String(format: "entry-%08d", number),
-            title: "Title \(number)",
-            body: String(repeating: "lorem ipsum ", count: 6) + String(number),
-            score: Double(number) / 7,
-            createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(number)))
+    range.map { sampleEntry(id: String(format: "entry-%08d", $0), number: $0) }
+}
+
+func sampleEntry(id: String, number: Int) -> Entry {
+    Entry(
+        id: id,
+        title: "Title \(number)",
+        body: String(repeating: "lorem ipsum ", count: 6) + String(number),
+        score: Double(number) / 7,
+        createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(number)))
+}
+
+/// `count` values whose ids fall between the ids of `sampleEntries(0..<size)`, spread over
+/// them, as new values in an app land anywhere in id order.
+func spreadEntries(_ count: Int, among size: Int) -> [Entry] {
+    (0..<count).map { index in
+        let near = (index &* 7919) % max(size, 1)
+        return sampleEntry(id: String(format: "entry-%08d-%d", near, index), number: size + index)
+    }
+}
+
+/// The same values with UUID ids, spread over the id space as random UUIDs are, and the same
+/// on every run.
+func withUUIDs(_ entries: [Entry], salt: Int) -> [BenchJournalUUID.Entry] {
+    entries.enumerated().map { index, entry in
+        let number = index &+ salt &* 1_000_003
+        let high = UInt32(truncatingIfNeeded: number &* 2_654_435_761)
+        let id = UUID(
+            uuidString: String(format: "%08X-0000-4000-8000-%012X", high, number & 0xFFFF_FFFF))
+        return BenchJournalUUID.Entry(
+            id: id ?? UUID(), title: entry.title, body: entry.body, score: entry.score,
+            createdAt: entry.createdAt)
     }
 }
 
@@ -94,6 +124,101 @@ actor WholeFileRewriteStore {
     private func persist() throws {
         try JSONEncoder().encode(Array(cache.values)).write(to: file, options: .atomic)
     }
+}
+
+/// What the live figures need from one journal store and its view-model.
+@MainActor
+struct LiveStore<Value: Encodable> {
+    let importAll: ([Value]) async throws -> Void
+    let loadAll: () async -> [Value]
+    let save: (Value) async throws -> Void
+    let loadViewModel: () async -> Void
+    let add: (Value) async -> Void
+    let compact: () async throws -> Void
+}
+
+/// The live figures, in seconds, in the order `LiveFigures` reads them.
+@MainActor
+func measureLive<Value: Encodable>(
+    _ store: LiveStore<Value>, values: [Value], saves: [Value], adds: [Value]
+) async throws -> [Double] {
+    try await store.importAll(values)
+    var loadAllTimes: [Double] = []
+    var copyTimes: [Double] = []
+    for _ in 0..<5 {
+        var loaded: [Value] = []
+        loadAllTimes.append(await timeAsync { loaded = await store.loadAll() })
+        copyTimes.append(time { withExtendedLifetime(loaded.map { $0 }) {} })
+    }
+    // loadAll() shares the store's array; the next save copies it, once.
+    let held = await store.loadAll()
+    let saveAfterLoadAll = try await timeAsync { try await store.save(saves[0]) }
+    withExtendedLifetime(held) {}
+    var saveTimes: [Double] = []
+    for value in saves.dropFirst() {
+        saveTimes.append(try await timeAsync { try await store.save(value) })
+    }
+    let viewModelLoad = await timeAsync { await store.loadViewModel() }
+    var addTimes: [Double] = []
+    for value in adds {
+        addTimes.append(await timeAsync { await store.add(value) })
+    }
+    var compactTimes: [Double] = []
+    for _ in 0..<3 {
+        compactTimes.append(try await timeAsync { try await store.compact() })
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]  // As the store encodes its snapshot.
+    let all = await store.loadAll()
+    var encodeTimes: [Double] = []
+    for _ in 0..<3 {
+        encodeTimes.append(try time { withExtendedLifetime(try encoder.encode(all)) {} })
+    }
+    return [
+        median(loadAllTimes), median(copyTimes), saveAfterLoadAll, median(saveTimes),
+        viewModelLoad, median(addTimes), addTimes.max() ?? 0, median(compactTimes),
+        median(encodeTimes),
+    ]
+}
+
+/// A live child run over String ids (`uuid` false) or UUID ids: prints the live figures.
+@MainActor
+func runLiveChild(uuid: Bool, size: Int, saves: Int) async throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("store-bench-live-\(uuid)-\(size)-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let values = sampleEntries(0..<size)
+    let later = spreadEntries(2 * saves, among: size)
+    let (saved, added) = (Array(later.prefix(saves)), Array(later.dropFirst(saves)))
+    let figures: [Double]
+    if uuid {
+        let repository = try BenchJournalUUID.EntryRepository(directory: directory)
+        let viewModel = BenchJournalUUID.EntryListViewModel(repository: repository)
+        figures = try await measureLive(
+            LiveStore(
+                importAll: { try await repository.save(contentsOf: $0) },
+                loadAll: { await repository.loadAll() },
+                save: { try await repository.save($0) },
+                loadViewModel: { await viewModel.load() },
+                add: { await viewModel.add($0) },
+                compact: { try await repository.compact() }),
+            values: withUUIDs(values, salt: 0), saves: withUUIDs(saved, salt: 1),
+            adds: withUUIDs(added, salt: 2))
+    } else {
+        let repository = try BenchJournal.EntryRepository(directory: directory)
+        let viewModel = BenchJournal.EntryListViewModel(repository: repository)
+        figures = try await measureLive(
+            LiveStore(
+                importAll: { try await repository.save(contentsOf: $0) },
+                loadAll: { await repository.loadAll() },
+                save: { try await repository.save($0) },
+                loadViewModel: { await viewModel.load() },
+                add: { await viewModel.add($0) },
+                compact: { try await repository.compact() }),
+            values: values, saves: saved, adds: added)
+    }
+    print(figures.map { String($0) }.joined(separator: " "))
 }
 
 /// One child run: prints `import load save memory` in seconds and MiB.
@@ -175,6 +300,15 @@ struct Figures {
 }
 
 func measure(store: String, size: Int, saves: Int) throws -> Figures {
+    let numbers = try runChildProcess(store: store, size: size, saves: saves, expecting: 4)
+    return Figures(
+        importTime: numbers[0], loadTime: numbers[1], saveTime: numbers[2], memory: numbers[3])
+}
+
+/// Runs `store-bench --child STORE SIZE SAVES` in a process of its own and reads the numbers
+/// it prints.
+func runChildProcess(store: String, size: Int, saves: Int, expecting count: Int) throws -> [Double]
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     process.arguments = ["--child", store, String(size), String(saves)]
@@ -186,11 +320,63 @@ func measure(store: String, size: Int, saves: Int) throws -> Figures {
     let numbers = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap {
         Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
     }
-    guard process.terminationStatus == 0, numbers.count == 4 else {
+    guard process.terminationStatus == 0, numbers.count == count else {
         throw BenchError("child \(store) \(size) failed: \(String(decoding: data, as: UTF8.self))")
     }
-    return Figures(
-        importTime: numbers[0], loadTime: numbers[1], saveTime: numbers[2], memory: numbers[3])
+    return numbers
+}
+
+/// What an app does with the journal store at one size, per id type (in seconds).
+struct LiveFigures {
+    let loadAll: Double
+    let copy: Double
+    let saveAfterLoadAll: Double
+    let save: Double
+    let viewModelLoad: Double
+    let add: Double
+    let worstAdd: Double
+    let compact: Double
+    let encode: Double
+
+    init(_ numbers: [Double]) {
+        (loadAll, copy, saveAfterLoadAll, save) = (numbers[0], numbers[1], numbers[2], numbers[3])
+        (viewModelLoad, add, worstAdd) = (numbers[4], numbers[5], numbers[6])
+        (compact, encode) = (numbers[7], numbers[8])
+    }
+}
+
+/// Prints the live table and its ratios for `size` values.
+func runLive(size: Int, saves: Int) throws {
+    print("")
+    print("Live use of the journal store at \(size) values (times in ms; medians, worst add too):")
+    print(
+        "| ids | loadAll() | copy the values | save right after loadAll() | save | viewModel.load() "
+            + "| viewModel.add (median / worst) | compact() | encode the values once |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    var ratios: [(String, Double, Double)] = []
+    for (name, store) in [("String", "live-string"), ("UUID", "live-uuid")] {
+        let live = LiveFigures(
+            try runChildProcess(store: store, size: size, saves: saves, expecting: 9))
+        let cells = [
+            milliseconds(live.loadAll), milliseconds(live.copy),
+            milliseconds(live.saveAfterLoadAll), milliseconds(live.save),
+            milliseconds(live.viewModelLoad),
+            "\(milliseconds(live.add)) / \(milliseconds(live.worstAdd))",
+            milliseconds(live.compact), milliseconds(live.encode),
+        ]
+        print("| \(name) | " + cells.joined(separator: " | ") + " |")
+        ratios += [
+            ("\(name) ids: loadAll() / copying the values", live.loadAll / live.copy, 2),
+            ("\(name) ids: viewModel.add / one durable save", live.add / live.save, 3),
+            ("\(name) ids: compact() / encoding the values once", live.compact / live.encode, 2),
+        ]
+    }
+    print("")
+    print("Ratios at \(size) values (targets in brackets):")
+    for (name, value, target) in ratios {
+        let met = value <= target ? "met" : "NOT met"
+        print("- \(name): \(String(format: "%.2f", value)) [≤ \(Int(target))] \(met)")
+    }
 }
 
 func milliseconds(_ value: Double) -> String {
@@ -268,6 +454,7 @@ func runParent(arguments: [String]) throws {
     for (name, value, target, met) in ratios {
         print("- \(name): \(String(format: "%.2f", value)) [\(target)] \(met ? "met" : "NOT met")")
     }
+    try runLive(size: large, saves: saves)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -275,7 +462,11 @@ do {
     if arguments.first == "--child", arguments.count == 4, let size = Int(arguments[2]),
         let saves = Int(arguments[3])
     {
-        try await runChild(store: arguments[1], size: size, saves: saves)
+        if arguments[1].hasPrefix("live-") {
+            try await runLiveChild(uuid: arguments[1] == "live-uuid", size: size, saves: saves)
+        } else {
+            try await runChild(store: arguments[1], size: size, saves: saves)
+        }
     } else {
         try runParent(arguments: arguments)
     }

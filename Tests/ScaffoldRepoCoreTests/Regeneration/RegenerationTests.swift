@@ -90,7 +90,7 @@ import Testing
                 as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(object["exitCode"] as? Int == 0)
-        #expect(files.count == 9)
+        #expect(files.count == 10)
         #expect(files.allSatisfy { $0["status"] as? String == "create" && $0["diff"] is String })
         #expect(try TestPaths.files(below: folder).isEmpty)
     }
@@ -235,7 +235,8 @@ import Testing
         #expect(result.standardOutput.contains("update    .scaffold/manifest.json\n"))
         #expect(
             try TestPaths.files(below: folder.appendingPathComponent("Sources/App")) == [
-                "Item.swift", "Tag.swift", "TagListViewModel.swift", "TagRepository.swift",
+                "Item.swift", "Tag.swift", "TagListViewModel.swift", "TagRepository+API.swift",
+                "TagRepository.swift",
             ])
         // The edited file stays recorded, so destroy --force can still remove it.
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Item", "Tag"])

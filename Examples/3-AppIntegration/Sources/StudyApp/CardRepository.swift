@@ -293,6 +293,7 @@ public actor CardRepository {
     ) throws -> (validSize: Int, fileSize: Int) {
         guard let data = try readIfPresent(file) else { return (0, 0) }
         let decoder = JSONDecoder()
+        var changes: [Change] = []
         var offset = data.startIndex
         while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
             let position = offset - data.startIndex
@@ -307,9 +308,7 @@ public actor CardRepository {
             guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
-                if record.generation ?? 0 >= generation {
-                    for change in record.changes { values.apply(change) }
-                }
+                if record.generation ?? 0 >= generation { changes += record.changes }
             } catch let newer as NewerSchema {
                 throw CardRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: schemaVersion)
@@ -319,6 +318,7 @@ public actor CardRepository {
             }
             offset = newline + 1
         }
+        values.apply(contentsOf: changes)
         // Workshop: a crash in the middle of an append leaves a line without its newline. The
         // save that wrote it never returned, so dropping it loses nothing anyone was promised.
         // Unless it is a whole record whose newline was damaged: a cut-short append cannot end

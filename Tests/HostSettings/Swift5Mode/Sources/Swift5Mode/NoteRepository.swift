@@ -282,6 +282,7 @@ public actor NoteRepository {
     ) throws -> (validSize: Int, fileSize: Int) {
         guard let data = try readIfPresent(file) else { return (0, 0) }
         let decoder = JSONDecoder()
+        var changes: [Change] = []
         var offset = data.startIndex
         while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
             let position = offset - data.startIndex
@@ -296,9 +297,7 @@ public actor NoteRepository {
             guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
-                if record.generation ?? 0 >= generation {
-                    for change in record.changes { values.apply(change) }
-                }
+                if record.generation ?? 0 >= generation { changes += record.changes }
             } catch let newer as NewerSchema {
                 throw NoteRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: schemaVersion)
@@ -308,6 +307,7 @@ public actor NoteRepository {
             }
             offset = newline + 1
         }
+        values.apply(contentsOf: changes)
         // What follows the last newline is a record whose append was cut short: it is dropped.
         // Unless it is a whole record whose newline was damaged: a cut-short append cannot end
         // in anything but a prefix of its line.

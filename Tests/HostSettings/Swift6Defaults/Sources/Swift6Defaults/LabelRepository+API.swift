@@ -205,6 +205,31 @@ extension LabelRepository {
             }
         }
 
+        /// Applies `changes` in order, as opening replays a journal: their net effect is
+        /// merged in one pass, instead of moving values once per change.
+        mutating func apply(contentsOf changes: [Change]) {
+            var saved: [Int: Label] = [:]
+            var deleted: Set<Int> = []
+            for change in changes {
+                switch change {
+                case .saved(let values):
+                    for value in values {
+                        saved[value.id] = value
+                        deleted.remove(value.id)
+                    }
+                case .deleted(let ids):
+                    for id in ids {
+                        saved[id] = nil
+                        deleted.insert(id)
+                    }
+                case .removedAll:
+                    (items, saved, deleted) = ([], [:], [])
+                }
+            }
+            if !deleted.isEmpty { items.removeAll { deleted.contains($0.id) } }
+            if !saved.isEmpty { merge(Array(saved.values)) }
+        }
+
         /// A copy with `change` applied.
         func applying(_ change: Change) -> Values {
             var changed = self

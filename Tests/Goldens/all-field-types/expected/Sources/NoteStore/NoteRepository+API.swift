@@ -210,6 +210,31 @@ extension NoteRepository {
             }
         }
 
+        /// Applies `changes` in order, as opening replays a journal: their net effect is
+        /// merged in one pass, instead of moving values once per change.
+        mutating func apply(contentsOf changes: [Change]) {
+            var saved: [UUID: Note] = [:]
+            var deleted: Set<UUID> = []
+            for change in changes {
+                switch change {
+                case .saved(let values):
+                    for value in values {
+                        saved[value.id] = value
+                        deleted.remove(value.id)
+                    }
+                case .deleted(let ids):
+                    for id in ids {
+                        saved[id] = nil
+                        deleted.insert(id)
+                    }
+                case .removedAll:
+                    (items, saved, deleted) = ([], [:], [])
+                }
+            }
+            if !deleted.isEmpty { items.removeAll { deleted.contains($0.id) } }
+            if !saved.isEmpty { merge(Array(saved.values)) }
+        }
+
         /// A copy with `change` applied.
         func applying(_ change: Change) -> Values {
             var changed = self

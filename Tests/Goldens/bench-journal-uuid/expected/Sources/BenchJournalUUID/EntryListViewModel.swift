@@ -1,0 +1,250 @@
+public import Foundation
+public import Observation
+
+/// The state of a screen that lists ``Entry`` values, kept current as the store changes.
+///
+/// `@MainActor` because views read it on the main thread; `@Observable` so they update when
+/// ``entries``, ``isLoading`` or ``error`` change. The repository does the work off the
+/// main actor. After ``load()``, every change committed to the repository (by this view-model,
+/// another one, or a direct call on the repository) is applied to ``entries`` in place,
+/// at its sorted position, without reading the list again.
+@MainActor
+@Observable
+public final class EntryListViewModel {
+    /// How the list is sorted. Values that the rule keeps equal are ordered by id, so the order
+    /// is the same on every run.
+    public struct Ordering {
+        fileprivate let areInIncreasingOrder: (Entry, Entry) -> Bool
+        fileprivate let isByID: Bool
+
+        /// Sorted by `areInIncreasingOrder`, which must behave like `<`: a value never comes
+        /// before itself, and if `a` comes before `b` and `b` before `c`, `a` comes before `c`.
+        public init(_ areInIncreasingOrder: @escaping (Entry, Entry) -> Bool) {
+            self.areInIncreasingOrder = areInIncreasingOrder
+            isByID = false
+        }
+
+        private init(byID: Void) {
+            areInIncreasingOrder = { EntryRepository.precedes($0.id, $1.id) }
+            isByID = true
+        }
+
+        /// By id, the repository's own order: the default.
+        public static var byID: Ordering { Ordering(byID: ()) }
+
+        /// By `field`, smallest first, or largest first when `descending`.
+        public static func by<Value: Comparable>(
+            _ field: KeyPath<Entry, Value>, descending: Bool = false
+        ) -> Ordering {
+            Ordering { first, second in
+                descending
+                    ? second[keyPath: field] < first[keyPath: field]
+                    : first[keyPath: field] < second[keyPath: field]
+            }
+        }
+
+        /// By an optional `field`; values without one come first, or last when `descending`.
+        public static func by<Value: Comparable>(
+            _ field: KeyPath<Entry, Value?>, descending: Bool = false
+        ) -> Ordering {
+            let ascending = { (first: Value?, second: Value?) -> Bool in
+                guard let second else { return false }
+                guard let first else { return true }
+                return first < second
+            }
+            return Ordering { first, second in
+                descending
+                    ? ascending(second[keyPath: field], first[keyPath: field])
+                    : ascending(first[keyPath: field], second[keyPath: field])
+            }
+        }
+    }
+
+    /// The values shown: those that ``filter`` accepts, sorted by ``order``.
+    public private(set) var entries: [Entry] = []
+    /// True while ``load()`` reads the values.
+    public private(set) var isLoading = false
+    /// The error of the last operation that failed; the next one that succeeds clears it.
+    public private(set) var error: (any Error)?
+    /// How ``entries`` is sorted, chosen at `init`.
+    public let order: Ordering
+    /// Which values ``entries`` shows; nil shows them all. Set it with
+    /// ``filter(by:)``.
+    public private(set) var filter: (@Sendable (Entry) -> Bool)?
+
+    private let repository: EntryRepository
+    /// The values shown, by id, so that a change finds a value's place without a search.
+    @ObservationIgnored private var shownByID: [UUID: Entry] = [:]
+    /// The task that applies the repository's changes; cancelled with the view-model.
+    @ObservationIgnored private var following: Task<Void, Never>?
+
+    /// A view-model over `repository`, sorted by `order` (by id unless you choose another).
+    /// Call ``load()`` to show the values.
+    public init(repository: EntryRepository, order: Ordering = .byID) {
+        self.repository = repository
+        self.order = order
+    }
+
+    deinit {
+        following?.cancel()
+    }
+
+    /// Reads the values, then follows the repository: each change committed from now on, by
+    /// anyone, is applied to ``entries`` in place.
+    public func load() async {
+        isLoading = true
+        defer { isLoading = false }
+        // Subscribe before reading, so no change falls between the two; one that is in both
+        // is applied again, which changes nothing.
+        let changes = await repository.changes()
+        let loaded =
+            if let filter {
+                await repository.loadAll(where: filter)
+            } else {
+                await repository.loadAll()
+            }
+        show(loaded, inIDOrder: true)
+        following?.cancel()
+        following = Task { [weak self] in
+            for await change in changes {
+                self?.apply(change)
+            }
+        }
+    }
+
+    /// Shows only the values `isIncluded` accepts (all of them when it is nil), from now on,
+    /// and reads them again. Changes that make a value match, or stop matching, move it in or
+    /// out of the list.
+    public func filter(by isIncluded: (@Sendable (Entry) -> Bool)?) async {
+        filter = isIncluded
+        await load()
+    }
+
+    /// Saves `entry`, adding or replacing it, and shows it at its place.
+    public func add(_ entry: Entry) async {
+        await perform(.saved([entry])) {
+            try await $0.save(entry)
+        }
+    }
+
+    /// Changes the value with `id` in place and saves it; nothing happens when there is none.
+    public func update(id: UUID, _ change: @Sendable (inout Entry) -> Void) async {
+        do {
+            try await repository.update(id: id, change)
+            error = nil
+            if let value = await repository.find(by: id) { apply(.saved([value])) }
+        } catch {
+            self.error = error
+        }
+    }
+
+    /// Deletes the value with `id`.
+    public func delete(_ id: UUID) async {
+        await perform(.deleted([id])) {
+            try await $0.delete(id)
+        }
+    }
+
+    /// Deletes the values at these positions of ``entries``, as a SwiftUI list's
+    /// `onDelete` gives them.
+    public func delete(atOffsets offsets: IndexSet) async {
+        let shown = entries
+        let ids = offsets.filter { shown.indices.contains($0) }.map { shown[$0].id }
+        guard !ids.isEmpty else { return }
+        await perform(.deleted(ids)) {
+            try await $0.delete(ids: ids)
+        }
+    }
+
+    /// Runs `operation` on the repository and shows `change` when it succeeds, without waiting
+    /// for it to come back through `changes()` (where applying it again changes nothing).
+    private func perform(
+        _ change: EntryRepository.Change,
+        _ operation: (EntryRepository) async throws -> Void
+    ) async {
+        do {
+            try await operation(repository)
+            error = nil
+            apply(change)
+        } catch {
+            self.error = error
+        }
+    }
+
+    // MARK: - Applying changes
+
+    /// Shows `values`, which the filter accepts, sorted by ``order``.
+    private func show(_ values: [Entry], inIDOrder: Bool) {
+        entries = inIDOrder && order.isByID ? values : values.sorted(by: precedes)
+        shownByID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Applies one committed change in place. A large one sorts once instead of moving each
+    /// value.
+    private func apply(_ change: EntryRepository.Change) {
+        switch change {
+        case .saved(let saved) where saved.count > 16:
+            for value in saved {
+                shownByID[value.id] = (filter?(value) ?? true) ? value : nil
+            }
+            show(Array(shownByID.values), inIDOrder: false)
+        case .saved(let saved):
+            saved.forEach(place)
+        case .deleted(let ids) where ids.count > 16:
+            let removed = Set(ids)
+            entries.removeAll { removed.contains($0.id) }
+            for id in ids { shownByID[id] = nil }
+        case .deleted(let ids):
+            for id in ids {
+                if let old = shownByID.removeValue(forKey: id), let index = index(of: old) {
+                    entries.remove(at: index)
+                }
+            }
+        case .removedAll:
+            entries = []
+            shownByID = [:]
+        }
+    }
+
+    /// Moves `value` to its sorted place, or out of the list when the filter rejects it.
+    private func place(_ value: Entry) {
+        if let old = shownByID[value.id] {
+            guard old != value else { return }
+            if let index = index(of: old) { entries.remove(at: index) }
+            shownByID[value.id] = nil
+        }
+        guard filter?(value) ?? true else { return }
+        entries.insert(value, at: insertionIndex(for: value))
+        shownByID[value.id] = value
+    }
+
+    /// Whether `first` comes before `second`: by ``order``, then by id.
+    private func precedes(_ first: Entry, _ second: Entry) -> Bool {
+        if order.isByID { return EntryRepository.precedes(first.id, second.id) }
+        if order.areInIncreasingOrder(first, second) { return true }
+        if order.areInIncreasingOrder(second, first) { return false }
+        return EntryRepository.precedes(first.id, second.id)
+    }
+
+    /// The first position whose value does not come before `value`.
+    private func insertionIndex(for value: Entry) -> Int {
+        var (low, high) = (entries.startIndex, entries.endIndex)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if precedes(entries[middle], value) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// Where `value` is shown. An order that does not behave like `<` can defeat the binary
+    /// search; then every position is looked at.
+    private func index(of value: Entry) -> Int? {
+        let index = insertionIndex(for: value)
+        if index < entries.endIndex, entries[index].id == value.id { return index }
+        return entries.firstIndex { $0.id == value.id }
+    }
+}
