@@ -126,9 +126,17 @@ actor WholeFileRewriteStore {
     }
 }
 
+/// `timeAsync` for work on the main actor, where the view-model lives.
+@MainActor
+func timeOnMain(_ work: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await work()
+    return seconds(ContinuousClock.now - start)
+}
+
 /// What the live figures need from one journal store and its view-model.
 @MainActor
-struct LiveStore<Value: Encodable> {
+struct LiveStore<Value: Encodable & Sendable> {
     let importAll: ([Value]) async throws -> Void
     let loadAll: () async -> [Value]
     let save: (Value) async throws -> Void
@@ -139,7 +147,7 @@ struct LiveStore<Value: Encodable> {
 
 /// The live figures, in seconds, in the order `LiveFigures` reads them.
 @MainActor
-func measureLive<Value: Encodable>(
+func measureLive<Value: Encodable & Sendable>(
     _ store: LiveStore<Value>, values: [Value], saves: [Value], adds: [Value]
 ) async throws -> [Double] {
     try await store.importAll(values)
@@ -147,25 +155,25 @@ func measureLive<Value: Encodable>(
     var copyTimes: [Double] = []
     for _ in 0..<5 {
         var loaded: [Value] = []
-        loadAllTimes.append(await timeAsync { loaded = await store.loadAll() })
+        loadAllTimes.append(await timeOnMain { loaded = await store.loadAll() })
         copyTimes.append(time { withExtendedLifetime(loaded.map { $0 }) {} })
     }
     // loadAll() shares the store's array; the next save copies it, once.
     let held = await store.loadAll()
-    let saveAfterLoadAll = try await timeAsync { try await store.save(saves[0]) }
+    let saveAfterLoadAll = try await timeOnMain { try await store.save(saves[0]) }
     withExtendedLifetime(held) {}
     var saveTimes: [Double] = []
     for value in saves.dropFirst() {
-        saveTimes.append(try await timeAsync { try await store.save(value) })
+        saveTimes.append(try await timeOnMain { try await store.save(value) })
     }
-    let viewModelLoad = await timeAsync { await store.loadViewModel() }
+    let viewModelLoad = await timeOnMain { await store.loadViewModel() }
     var addTimes: [Double] = []
     for value in adds {
-        addTimes.append(await timeAsync { await store.add(value) })
+        addTimes.append(await timeOnMain { await store.add(value) })
     }
     var compactTimes: [Double] = []
     for _ in 0..<3 {
-        compactTimes.append(try await timeAsync { try await store.compact() })
+        compactTimes.append(try await timeOnMain { try await store.compact() })
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]  // As the store encodes its snapshot.
@@ -228,7 +236,8 @@ func runChild(store: String, size: Int, saves: Int) async throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let entries = sampleEntries(0..<size)
-    let extra = sampleEntries(size..<(size + saves))
+    // New ids that fall anywhere among the stored ones, as new values in an app do.
+    let extra = spreadEntries(saves, among: size)
     var importTime = 0.0
     var loadTime = 0.0
     var saveTimes: [Double] = []

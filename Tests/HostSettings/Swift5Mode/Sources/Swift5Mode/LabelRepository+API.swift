@@ -29,12 +29,12 @@ extension LabelRepository {
 
     /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
     public func loadAll(where isIncluded: @Sendable (Label) -> Bool) -> [Label] {
-        values.items.filter(isIncluded)
+        values.filter(isIncluded)
     }
 
     /// How many values `isIncluded` accepts.
     public func count(where isIncluded: @Sendable (Label) -> Bool) -> Int {
-        values.items.count(where: isIncluded)
+        values.count(where: isIncluded)
     }
 
     /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
@@ -152,56 +152,80 @@ extension LabelRepository {
 
     // MARK: - In memory
 
-    /// The stored values, kept sorted by id (``precedes(_:_:)``): reading them all is a copy,
-    /// a snapshot is written without sorting, and a change moves only what it must.
+    /// The stored values in id order (``precedes(_:_:)``), kept as short sorted runs: a change
+    /// moves values within one run only, so it costs the same in a store of 100 values as in
+    /// one of 100,000; reading them all is one copy, not a sort, and a snapshot is written
+    /// without sorting.
     nonisolated struct Values {
-        private(set) var items: [Label] = []
+        /// The most values a run holds before it is split in two.
+        static var runCapacity: Int { 512 }
+
+        /// Sorted runs, none empty; each run's ids precede the next run's.
+        private var runs: [[Label]] = []
+        private(set) var count = 0
 
         init() {}
 
         /// `items` in any order. Throws when an id appears twice: the file is damaged.
         init(_ items: [Label]) throws {
-            self.items = items
-            if !Self.isSorted(items) {
-                self.items.sort { LabelRepository.precedes($0.id, $1.id) }
+            var sorted = items
+            if !Self.isSorted(sorted) {
+                sorted.sort { LabelRepository.precedes($0.id, $1.id) }
             }
-            if let index = Self.firstRepeat(in: self.items) {
-                throw RepeatedID(description: "id \(self.items[index].id) appears twice")
+            for index in sorted.indices.dropFirst() where sorted[index].id == sorted[index - 1].id {
+                throw RepeatedID(description: "id \(sorted[index].id) appears twice")
             }
+            self.init(sorted: sorted)
         }
 
-        var count: Int { items.count }
-        var isEmpty: Bool { items.isEmpty }
+        private init(sorted: [Label]) {
+            runs = stride(from: 0, to: sorted.count, by: Self.runCapacity).map {
+                Array(sorted[$0..<min($0 + Self.runCapacity, sorted.count)])
+            }
+            count = sorted.count
+        }
+
+        var isEmpty: Bool { count == 0 }
+
+        /// Every value, in id order.
+        var items: [Label] {
+            var all: [Label] = []
+            all.reserveCapacity(count)
+            for run in runs { all += run }
+            return all
+        }
+
+        /// The values `isIncluded` accepts, in id order.
+        func filter(_ isIncluded: (Label) -> Bool) -> [Label] {
+            runs.flatMap { $0.filter(isIncluded) }
+        }
+
+        /// How many values `isIncluded` accepts.
+        func count(where isIncluded: (Label) -> Bool) -> Int {
+            runs.reduce(0) { $0 + $1.count(where: isIncluded) }
+        }
 
         subscript(id: Int) -> Label? {
-            let index = position(of: id)
-            return index < items.endIndex && items[index].id == id ? items[index] : nil
+            guard let (run, index) = location(of: id), index < runs[run].endIndex,
+                runs[run][index].id == id
+            else { return nil }
+            return runs[run][index]
         }
 
         /// Applies `change` in place.
         mutating func apply(_ change: Change) {
             switch change {
-            case .saved(let saved) where saved.count > 16:
+            case .saved(let saved) where saved.count > Self.runCapacity:
                 merge(saved)
             case .saved(let saved):
-                for value in saved {
-                    let index = position(of: value.id)
-                    if index < items.endIndex, items[index].id == value.id {
-                        items[index] = value
-                    } else {
-                        items.insert(value, at: index)
-                    }
-                }
-            case .deleted(let ids) where ids.count > 16:
+                for value in saved { insert(value) }
+            case .deleted(let ids) where ids.count > Self.runCapacity:
                 let removed = Set(ids)
-                items.removeAll { removed.contains($0.id) }
+                self = Values(sorted: items.filter { !removed.contains($0.id) })
             case .deleted(let ids):
-                for id in ids {
-                    let index = position(of: id)
-                    if index < items.endIndex, items[index].id == id { items.remove(at: index) }
-                }
+                for id in ids { remove(id) }
             case .removedAll:
-                items.removeAll()
+                self = Values()
             }
         }
 
@@ -223,10 +247,12 @@ extension LabelRepository {
                         deleted.insert(id)
                     }
                 case .removedAll:
-                    (items, saved, deleted) = ([], [:], [])
+                    (self, saved, deleted) = (Values(), [:], [])
                 }
             }
-            if !deleted.isEmpty { items.removeAll { deleted.contains($0.id) } }
+            if !deleted.isEmpty {
+                self = Values(sorted: items.filter { !deleted.contains($0.id) })
+            }
             if !saved.isEmpty { merge(Array(saved.values)) }
         }
 
@@ -237,12 +263,26 @@ extension LabelRepository {
             return changed
         }
 
-        /// The first index whose id does not precede `id`: where `id` is, or would go.
-        private func position(of id: Int) -> Int {
-            var (low, high) = (items.startIndex, items.endIndex)
+        /// The run that holds `id`, or would, and the position in it: the first whose id does
+        /// not precede `id`. Nil when there are no runs.
+        private func location(of id: Int) -> (run: Int, index: Int)? {
+            guard !runs.isEmpty else { return nil }
+            let run = Self.firstIndex(in: runs.count) {
+                LabelRepository.precedes(runs[$0][runs[$0].count - 1].id, id)
+            }
+            let holder = min(run, runs.count - 1)
+            return (holder, Self.firstIndex(in: runs[holder].count) {
+                LabelRepository.precedes(runs[holder][$0].id, id)
+            })
+        }
+
+        /// The first index in `0..<count` for which `isBefore` is false (it must be true for
+        /// a prefix of the indices and false after).
+        private static func firstIndex(in count: Int, where isBefore: (Int) -> Bool) -> Int {
+            var (low, high) = (0, count)
             while low < high {
                 let middle = low + (high - low) / 2
-                if LabelRepository.precedes(items[middle].id, id) {
+                if isBefore(middle) {
                     low = middle + 1
                 } else {
                     high = middle
@@ -251,36 +291,61 @@ extension LabelRepository {
             return low
         }
 
+        private mutating func insert(_ value: Label) {
+            guard let (run, index) = location(of: value.id) else {
+                runs = [[value]]
+                count = 1
+                return
+            }
+            if index < runs[run].endIndex, runs[run][index].id == value.id {
+                runs[run][index] = value
+                return
+            }
+            runs[run].insert(value, at: index)
+            count += 1
+            if runs[run].count > Self.runCapacity {
+                let half = runs[run].count / 2
+                let upper = Array(runs[run][half...])
+                runs[run].removeSubrange(half...)
+                runs.insert(upper, at: run + 1)
+            }
+        }
+
+        private mutating func remove(_ id: Int) {
+            guard let (run, index) = location(of: id), index < runs[run].endIndex,
+                runs[run][index].id == id
+            else { return }
+            runs[run].remove(at: index)
+            count -= 1
+            if runs[run].isEmpty { runs.remove(at: run) }
+        }
+
         /// Many values at once: sorted (the last of the same id wins), then merged in one pass.
         private mutating func merge(_ saved: [Label]) {
             var latest: [Int: Label] = [:]
             for value in saved { latest[value.id] = value }
             let incoming = latest.values.sorted { LabelRepository.precedes($0.id, $1.id) }
+            let current = items
             var merged: [Label] = []
-            merged.reserveCapacity(items.count + incoming.count)
-            var (old, new) = (items.startIndex, incoming.startIndex)
-            while old < items.endIndex, new < incoming.endIndex {
-                if LabelRepository.precedes(items[old].id, incoming[new].id) {
-                    merged.append(items[old])
+            merged.reserveCapacity(current.count + incoming.count)
+            var (old, new) = (current.startIndex, incoming.startIndex)
+            while old < current.endIndex, new < incoming.endIndex {
+                if LabelRepository.precedes(current[old].id, incoming[new].id) {
+                    merged.append(current[old])
                     old += 1
                 } else {
-                    if items[old].id == incoming[new].id { old += 1 }
+                    if current[old].id == incoming[new].id { old += 1 }
                     merged.append(incoming[new])
                     new += 1
                 }
             }
-            merged += items[old...]
+            merged += current[old...]
             merged += incoming[new...]
-            items = merged
+            self = Values(sorted: merged)
         }
 
         private static func isSorted(_ items: [Label]) -> Bool {
             zip(items, items.dropFirst()).allSatisfy { !LabelRepository.precedes($1.id, $0.id) }
-        }
-
-        /// In sorted `items`, the first index whose id is the same as the one before it.
-        private static func firstRepeat(in items: [Label]) -> Int? {
-            items.indices.dropFirst().first { items[$0].id == items[$0 - 1].id }
         }
     }
 

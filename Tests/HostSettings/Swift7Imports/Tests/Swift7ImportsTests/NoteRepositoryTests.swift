@@ -110,6 +110,32 @@ import Testing
         #expect(ids.count == 4)
     }
 
+    @Test func manyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        // 2,000 values in batches of 100, in an order unrelated to their ids, then every third
+        // one deleted: enough to fill, split and empty the runs the store keeps in memory.
+        let numbers = (0..<2000).map { ($0 * 7919) % 2000 }
+        for start in stride(from: 0, to: numbers.count, by: 100) {
+            try await repository.save(
+                contentsOf: numbers[start..<(start + 100)].map { Support.sample($0) })
+        }
+        let deleted = numbers.filter { $0 % 3 == 0 }.map { Support.sample($0).id }
+        for start in stride(from: 0, to: deleted.count, by: 100) {
+            try await repository.delete(ids: Array(deleted[start..<min(start + 100, deleted.count)]))
+        }
+
+        let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }
+            .sorted { NoteRepository.precedes($0.id, $1.id) }
+        #expect(await repository.loadAll() == expected)
+        #expect(await repository.count == expected.count)
+        #expect(await repository.find(by: Support.sample(1999).id) == Support.sample(1999))
+        #expect(await repository.find(by: Support.sample(999).id) == nil)
+        await repository.close()
+        #expect(try await NoteRepository(directory: directory).loadAll() == expected)
+    }
+
     @Test func updateChangesOneValueDurablyAndQueriesFilter() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -120,6 +120,37 @@ nonisolated final class SheepRepositoryXCTests: XCTestCase {
         XCTAssertEqual(ids.count, 4)
     }
 
+    func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try SheepRepository(directory: directory)
+        // 2,000 values in batches of 100, in an order unrelated to their ids, then every third
+        // one deleted: enough to fill, split and empty the runs the store keeps in memory.
+        let numbers = (0..<2000).map { ($0 * 7919) % 2000 }
+        for start in stride(from: 0, to: numbers.count, by: 100) {
+            try await repository.save(
+                contentsOf: numbers[start..<(start + 100)].map { Support.sample($0) })
+        }
+        let deleted = numbers.filter { $0 % 3 == 0 }.map { Support.sample($0).id }
+        for start in stride(from: 0, to: deleted.count, by: 100) {
+            try await repository.delete(ids: Array(deleted[start..<min(start + 100, deleted.count)]))
+        }
+
+        let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }
+            .sorted { SheepRepository.precedes($0.id, $1.id) }
+        let all = await repository.loadAll()
+        XCTAssertEqual(all, expected)
+        let count = await repository.count
+        XCTAssertEqual(count, expected.count)
+        let kept = await repository.find(by: Support.sample(1999).id)
+        XCTAssertEqual(kept, Support.sample(1999))
+        let gone = await repository.find(by: Support.sample(999).id)
+        XCTAssertNil(gone)
+        await repository.close()
+        let reopened = try await SheepRepository(directory: directory).loadAll()
+        XCTAssertEqual(reopened, expected)
+    }
+
     func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
