@@ -157,7 +157,8 @@ func measureLive<Value: Encodable & Sendable>(
         var loaded: [Value] = []
         loadAllTimes.append(await timeOnMain { loaded = await store.loadAll() })
         // The least a copy costs: the elements into a new buffer, in one go.
-        copyTimes.append(time { withExtendedLifetime(loaded.withUnsafeBufferPointer(Array.init)) {} })
+        copyTimes.append(
+            time { withExtendedLifetime(loaded.withUnsafeBufferPointer(Array.init)) {} })
     }
     var saveTimes: [Double] = []
     for value in saves {
@@ -180,8 +181,8 @@ func measureLive<Value: Encodable & Sendable>(
         encodeTimes.append(try time { withExtendedLifetime(try encoder.encode(all)) {} })
     }
     return [
-        median(loadAllTimes), median(copyTimes), median(saveTimes), viewModelLoad, median(addTimes), addTimes.max() ?? 0, median(compactTimes),
-        median(encodeTimes),
+        median(loadAllTimes), median(copyTimes), median(saveTimes), viewModelLoad,
+        median(addTimes), addTimes.max() ?? 0, median(compactTimes), median(encodeTimes),
     ]
 }
 

@@ -271,9 +271,10 @@ extension LabelRepository {
                 LabelRepository.precedes(runs[$0][runs[$0].count - 1].id, id)
             }
             let holder = min(run, runs.count - 1)
-            return (holder, Self.firstIndex(in: runs[holder].count) {
+            let index = Self.firstIndex(in: runs[holder].count) {
                 LabelRepository.precedes(runs[holder][$0].id, id)
-            })
+            }
+            return (holder, index)
         }
 
         /// The first index in `0..<count` for which `isBefore` is false (it must be true for

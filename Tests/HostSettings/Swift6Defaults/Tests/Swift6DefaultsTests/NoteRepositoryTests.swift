@@ -123,7 +123,8 @@ import Testing
         }
         let deleted = numbers.filter { $0 % 3 == 0 }.map { Support.sample($0).id }
         for start in stride(from: 0, to: deleted.count, by: 100) {
-            try await repository.delete(ids: Array(deleted[start..<min(start + 100, deleted.count)]))
+            try await repository.delete(
+                ids: Array(deleted[start..<min(start + 100, deleted.count)]))
         }
 
         let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }

@@ -276,9 +276,10 @@ extension BookRepository {
                 BookRepository.precedes(runs[$0][runs[$0].count - 1].id, id)
             }
             let holder = min(run, runs.count - 1)
-            return (holder, Self.firstIndex(in: runs[holder].count) {
+            let index = Self.firstIndex(in: runs[holder].count) {
                 BookRepository.precedes(runs[holder][$0].id, id)
-            })
+            }
+            return (holder, index)
         }
 
         /// The first index in `0..<count` for which `isBefore` is false (it must be true for
