@@ -18,7 +18,11 @@ public enum ArgumentParser {
         "own": ["--into"],
         "templates list": [],
         "templates eject": ["--force", "--dry-run", "--check", "--json"],
+        "completions": [],
     ]
+
+    /// Every option, for suggestions and completions.
+    public static var options: [String] { valueOptions + flagOptions }
 
     /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
     public static func parse(_ arguments: [String]) throws -> Invocation {
@@ -69,8 +73,14 @@ public enum ArgumentParser {
                 )
             }
         }
-        if flags.contains("--help") || flags.contains("-h") || positionals.first == "help" {
-            return .help
+        if positionals.first == "help" {
+            return .help(topic: try CommandHelp.topic(positionals.dropFirst().first))
+        }
+        if flags.contains("--help") || flags.contains("-h") {
+            // `regen --help` is regen's help; `Question --help` is generating's.
+            let first = positionals.first
+            let topic = first.flatMap { try? CommandHelp.topic($0) } ?? (first == nil ? nil : "generate")
+            return .help(topic: topic)
         }
         if flags.contains("--version") { return .version }
         let (command, operands) = try command(positionals)
@@ -107,6 +117,16 @@ public enum ArgumentParser {
                 model: model, directory: operands.count == 2 ? operands[1] : ".", options)
         case "templates list":
             return .listTemplates(directory: try single(operands, "templates list [DIR]"))
+        case "completions":
+            let shells = Completions.shells
+            guard let shell = try single(operands, "completions bash|zsh|fish"),
+                shells.contains(shell)
+            else {
+                throw UsageError(
+                    "completions needs a shell: scaffold-repo completions "
+                        + shells.joined(separator: "|"))
+            }
+            return .completions(shell: shell)
         case "templates eject":
             return .ejectTemplates(
                 directory: try single(operands, "templates eject [DIR]"), options)
@@ -139,7 +159,7 @@ public enum ArgumentParser {
         switch positionals.first {
         case "generate", "g":
             return ("generate", Array(positionals.dropFirst()))
-        case "regen", "destroy", "own":
+        case "regen", "destroy", "own", "completions":
             return (positionals[0], Array(positionals.dropFirst()))
         case "templates":
             let sub = positionals.dropFirst().first
@@ -149,6 +169,15 @@ public enum ArgumentParser {
                         + "scaffold-repo templates eject [DIR]")
             }
             return ("templates \(sub ?? "")", Array(positionals.dropFirst(2)))
+        case let word? where word == word.lowercased() && word.count >= 4:
+            // `regne` or `destory` is a mistyped command, not a model named Regne.
+            if let command = Suggestion.closest(to: word, among: CommandHelp.commands) {
+                throw UsageError(
+                    "no command '\(word)'. Did you mean \(command)? To generate a model with "
+                        + "this name, write it with a capital letter: "
+                        + Names.typeName(fromAnyCase: word))
+            }
+            return ("generate", positionals)
         default:
             return ("generate", positionals)
         }

@@ -1,7 +1,10 @@
 /// What one run of `scaffold-repo` was asked to do.
 public enum Invocation: Equatable, Sendable {
-    case help
+    /// Print the help: the general usage (topic nil) or one command's.
+    case help(topic: String?)
     case version
+    /// Print a completion script for `shell` (bash, zsh or fish).
+    case completions(shell: String)
     /// Generate one model.
     case generate(GenerateRequest, RunOptions)
     /// Re-render every model recorded in the manifest of the package in `directory`.

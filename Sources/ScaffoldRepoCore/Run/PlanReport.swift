@@ -48,4 +48,17 @@ enum PlanReport {
             (try? encoder.encode(Report(exitCode: exitCode, files: files))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
+
+    /// A failed run as JSON, for `--json`: `{"error": "...", "exitCode": N}`, keys sorted.
+    static func errorJSON(message: String, exitCode: Int32) -> String {
+        struct Failure: Encodable {
+            let error: String
+            let exitCode: Int32
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data =
+            (try? encoder.encode(Failure(error: message, exitCode: exitCode))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
 }

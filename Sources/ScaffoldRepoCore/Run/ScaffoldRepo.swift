@@ -18,11 +18,26 @@ public enum ScaffoldRepo {
     /// Runs `scaffold-repo` with `arguments` (without the program name), resolving relative
     /// paths against `currentDirectory`. Never traps: every failure becomes an exit code.
     public static func run(_ arguments: [String], currentDirectory: URL) -> RunResult {
+        var result = runCommand(arguments, currentDirectory: currentDirectory)
+        // A script that asked for JSON gets its errors as JSON too; people still read stderr.
+        if arguments.contains("--json"), result.exitCode == 2, result.standardOutput.isEmpty {
+            result.standardOutput = PlanReport.errorJSON(
+                message: result.standardError.replacingOccurrences(of: "error: ", with: "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines),
+                exitCode: result.exitCode)
+        }
+        return result
+    }
+
+    private static func runCommand(_ arguments: [String], currentDirectory: URL) -> RunResult {
         do {
             switch try ArgumentParser.parse(arguments) {
-            case .help:
+            case .help(let topic):
                 return RunResult(
-                    exitCode: 0, standardOutput: ArgumentParser.usage, standardError: "")
+                    exitCode: 0, standardOutput: CommandHelp.text(for: topic), standardError: "")
+            case .completions(let shell):
+                return RunResult(
+                    exitCode: 0, standardOutput: Completions.script(for: shell), standardError: "")
             case .version:
                 return RunResult(
                     exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")

@@ -68,30 +68,38 @@ extension Identifier {
 /// Finds the likely intended word for a typo.
 enum Suggestion {
     /// The candidate nearest to `word` by edit distance, ignoring case, if it is close enough.
+    /// Two swapped neighbours count as one edit, so `Itn` finds `Int`.
     static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = Array(word.lowercased())
         let scored = candidates.map { candidate in
             (candidate, distance(lowered, Array(candidate.lowercased())))
         }
-        // Short words are too close to everything for a guess to help.
-        let allowed = lowered.count < 4 ? 0 : max(1, lowered.count / 3)
+        // Very short words are too close to everything for a guess to help.
+        let allowed = lowered.count < 3 ? 0 : max(1, lowered.count / 3)
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= allowed else {
             return nil
         }
         return best.0
     }
 
+    /// The optimal string alignment distance: insertions, deletions, substitutions and swaps
+    /// of two neighbours each count as one edit.
     private static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, charA) in a.enumerated() {
-            var current = [i + 1]
-            for (j, charB) in b.enumerated() {
-                current.append(
-                    min(previous[j + 1] + 1, current[j] + 1, previous[j] + (charA == charB ? 0 : 1))
-                )
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let substitution = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(
+                    table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + substitution)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }

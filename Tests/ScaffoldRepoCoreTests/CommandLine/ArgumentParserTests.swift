@@ -68,11 +68,14 @@ import Testing
     }
 
     @Test func helpAndVersionWinOverEverythingElse() throws {
-        #expect(try ArgumentParser.parse(["--help"]) == .help)
-        #expect(try ArgumentParser.parse(["Question", "-h"]) == .help)
+        #expect(try ArgumentParser.parse(["--help"]) == .help(topic: nil))
+        #expect(try ArgumentParser.parse(["Question", "-h"]) == .help(topic: "generate"))
         #expect(try ArgumentParser.parse(["--version"]) == .version)
-        #expect(try ArgumentParser.parse(["help"]) == .help)
-        #expect(try ArgumentParser.parse(["help", "regen"]) == .help)
+        #expect(try ArgumentParser.parse(["help"]) == .help(topic: nil))
+        #expect(try ArgumentParser.parse(["help", "regen"]) == .help(topic: "regen"))
+        #expect(try ArgumentParser.parse(["regen", "--help"]) == .help(topic: "regen"))
+        #expect(try ArgumentParser.parse(["templates", "list", "-h"]) == .help(topic: "templates"))
+        #expect(try ArgumentParser.parse(["help", "g"]) == .help(topic: "generate"))
     }
 
     @Test(arguments: ["generate", "g"])
