@@ -79,7 +79,8 @@ public enum ArgumentParser {
         if flags.contains("--help") || flags.contains("-h") {
             // `regen --help` is regen's help; `Question --help` is generating's.
             let first = positionals.first
-            let topic = first.flatMap { try? CommandHelp.topic($0) } ?? (first == nil ? nil : "generate")
+            let topic =
+                first.flatMap { try? CommandHelp.topic($0) } ?? (first == nil ? nil : "generate")
             return .help(topic: topic)
         }
         if flags.contains("--version") { return .version }

@@ -16,7 +16,9 @@ public enum Completions {
     private static var commandWords: String {
         (CommandHelp.commands + ["g"]).sorted().joined(separator: " ")
     }
-    private static var optionWords: String { ArgumentParser.options.sorted().joined(separator: " ") }
+    private static var optionWords: String {
+        ArgumentParser.options.sorted().joined(separator: " ")
+    }
     private static var typeWords: String {
         (BaseType.allCases.map(\.rawValue) + ["enum("]).joined(separator: " ")
     }

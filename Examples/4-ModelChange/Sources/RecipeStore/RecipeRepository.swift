@@ -114,6 +114,9 @@ public actor RecipeRepository {
     private var files: OpenFiles?
     private var snapshotSize: Int
     private var journalSize: Int
+    /// False after an append failed: the journal may end in part of a record, so the next
+    /// write replaces the snapshot and empties the journal rather than append after it.
+    private var journalIsSound = true
     /// Which snapshot the journal's records follow. Each snapshot gets the next number and each
     /// record carries the current one, so records that an older snapshot left in the journal
     /// (a crash, or a failed truncation, after a compaction) are skipped, not replayed over
@@ -198,18 +201,31 @@ public actor RecipeRepository {
     /// disk before memory, or any observer, shows it.
     func commit(_ change: Change) throws {
         guard let files else { throw RecipeRepositoryError.closed }
-        let record = JournalRecord(change, generation: generation)
-        if case .saved(let saved) = change, saved.count >= values.count {
-            try writeSnapshot(of: values.applying(change))
-        } else {
-            let line = try record.encodedLine()
-            if journalSize + line.count <= max(snapshotSize, Self.compactionFloor) {
-                try files.appendToJournal(line, at: journalSize)
+        let line = try JournalRecord(change, generation: generation).encodedLine()
+        var isLargeBatch = false
+        if case .saved(let saved) = change { isLargeBatch = saved.count >= values.count }
+        if isLargeBatch || !journalIsSound
+            || journalSize + line.count > max(snapshotSize, Self.compactionFloor)
+        {
+            let folderSynced = try writeSnapshot(of: values.applying(change))
+            // The rename may not survive a crash: the change goes in the journal too, under the
+            // older generation, which the new snapshot skips and the old one replays.
+            if !folderSynced, journalIsSound,
+                (try? files.appendToJournal(line, at: journalSize)) != nil
+            {
                 journalSize += line.count
-                values.apply(change)  // In place: a copy would cost O(n) per save.
-            } else {
-                try writeSnapshot(of: values.applying(change))
             }
+        } else {
+            do {
+                try files.appendToJournal(line, at: journalSize)
+            } catch {
+                // A failed append may have left part of its record behind; the next write
+                // starts a new snapshot and an empty journal instead of appending after it.
+                journalIsSound = false
+                throw error
+            }
+            journalSize += line.count
+            values.apply(change)  // In place: a copy would cost O(n) per save.
         }
         observers.publish(change)
     }
@@ -217,7 +233,8 @@ public actor RecipeRepository {
     /// Replaces the snapshot with `values` and keeps them, then empties the journal. A crash in
     /// between leaves the new snapshot and the old journal, whose records belong to the older
     /// generation and are skipped when the store opens, so nothing is lost or applied twice.
-    private func writeSnapshot(of values: Values) throws {
+    @discardableResult
+    private func writeSnapshot(of values: Values) throws -> Bool {
         guard let files else { throw RecipeRepositoryError.closed }
         let data: Data
         do {
@@ -234,7 +251,9 @@ public actor RecipeRepository {
         // the folder could not be synced, in case the rename itself does not survive a crash.
         if folderSynced, (try? files.truncateJournal(to: 0)) != nil {
             journalSize = 0
+            journalIsSound = true
         }
+        return folderSynced
     }
 
     // MARK: - Loading
@@ -551,8 +570,12 @@ public actor RecipeRepository {
             journalURL = directory.appendingPathComponent(RecipeRepository.journalFileName)
             let lockURL = directory.appendingPathComponent(RecipeRepository.lockFileName)
             do {
-                try FileManager.default.createDirectory(
-                    at: directory, withIntermediateDirectories: true)
+                if !FileManager.default.fileExists(atPath: directory.path) {
+                    try FileManager.default.createDirectory(
+                        at: directory, withIntermediateDirectories: true)
+                    // A new folder is only durable once the folder that holds it is synced.
+                    Self.syncFolder(directory.deletingLastPathComponent())
+                }
             } catch {
                 throw RecipeRepositoryError.unwritable(
                     file: directory, reason: RecipeRepository.systemReason(error))
@@ -576,6 +599,9 @@ public actor RecipeRepository {
             }
             // A snapshot that a crash cut short; the lock makes sure no one is writing it.
             _ = unlink(temporaryURL.path)
+            // The journal may have just been created: make its entry in the folder durable
+            // before any save that writes to it returns.
+            Self.syncFolder(directory)
         }
 
         deinit {
@@ -625,9 +651,16 @@ public actor RecipeRepository {
                 _ = unlink(temporaryURL.path)
                 throw RecipeRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
             }
-            guard let folder = try? Self.openFile(directory, forReading: true) else { return false }
-            defer { closeDescriptor(folder) }
-            return (try? Self.sync(folder)) != nil
+            return Self.syncFolder(directory)
+        }
+
+        /// Syncs `folder`, so that files created or renamed in it stay after a crash; false
+        /// when it cannot be.
+        @discardableResult
+        static func syncFolder(_ folder: URL) -> Bool {
+            guard let descriptor = try? openFile(folder, forReading: true) else { return false }
+            defer { closeDescriptor(descriptor) }
+            return (try? sync(descriptor)) != nil
         }
 
         private func writeTemporary(_ data: Data) throws {

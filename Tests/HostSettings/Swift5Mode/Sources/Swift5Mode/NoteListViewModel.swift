@@ -77,6 +77,13 @@ public final class NoteListViewModel {
     @ObservationIgnored private var shownByID: [UUID: Note] = [:]
     /// The task that applies the repository's changes; cancelled with the view-model.
     @ObservationIgnored private var following: Task<Void, Never>?
+    /// The revision of the last change shown: changes up to it are skipped when they arrive.
+    @ObservationIgnored private var shownRevision = 0
+    /// Calls waiting until the list shows a revision.
+    @ObservationIgnored private var waiting:
+        [(revision: Int, resume: CheckedContinuation<Void, Never>)] = []
+    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
+    @ObservationIgnored private var loads = 0
 
     /// A view-model over `repository`, sorted by `order` (by id unless you choose another).
     /// Call ``load()`` to show the values.
@@ -92,22 +99,20 @@ public final class NoteListViewModel {
     /// Reads the values, then follows the repository: each change committed from now on, by
     /// anyone, is applied to ``notes`` in place.
     public func load() async {
+        loads += 1
+        let load = loads
         isLoading = true
-        defer { isLoading = false }
-        // Subscribe before reading, so no change falls between the two; one that is in both
-        // is applied again, which changes nothing.
-        let changes = await repository.changes()
-        let loaded =
-            if let filter {
-                await repository.loadAll(where: filter)
-            } else {
-                await repository.loadAll()
-            }
-        show(loaded, inIDOrder: true)
-        following?.cancel()
+        // The values, and the changes after them, in one call on the repository: none falls
+        // between, and none is applied twice.
+        let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
+        guard load == loads else { return }  // A later load() shows its own values.
+        isLoading = false
+        stopFollowing()
+        show(values, inIDOrder: true)
+        shownRevision = revision
         following = Task { [weak self] in
-            for await change in changes {
-                self?.apply(change)
+            for await revised in changes {
+                self?.receive(revised)
             }
         }
     }
@@ -132,10 +137,12 @@ public final class NoteListViewModel {
         do {
             try await repository.update(id: id, change)
             error = nil
-            if let value = await repository.find(by: id) { apply(.saved([value])) }
         } catch {
             self.error = error
+            return
         }
+        let value = following == nil ? await repository.find(by: id) : nil
+        await reflect(value.map { .saved([$0]) }, revision: await repository.revision)
     }
 
     /// Deletes the value with `id`.
@@ -156,8 +163,9 @@ public final class NoteListViewModel {
         }
     }
 
-    /// Runs `operation` on the repository and shows `change` when it succeeds, without waiting
-    /// for it to come back through `changes()` (where applying it again changes nothing).
+    /// Runs `operation` on the repository and returns once the list shows its change. After
+    /// ``load()`` the change comes through `changes()`, in order with everyone else's, so a
+    /// later change made elsewhere is never overwritten by this one; before, it is applied here.
     private func perform(
         _ change: NoteRepository.Change,
         _ operation: (NoteRepository) async throws -> Void
@@ -165,10 +173,44 @@ public final class NoteListViewModel {
         do {
             try await operation(repository)
             error = nil
-            apply(change)
         } catch {
             self.error = error
+            return
         }
+        await reflect(change, revision: await repository.revision)
+    }
+
+    /// Shows `change`, which made `revision` or an earlier one: now, when the view-model follows
+    /// no stream; else by waiting until the stream has brought the list to `revision`.
+    private func reflect(_ change: NoteRepository.Change?, revision: Int) async {
+        guard following != nil else {
+            if let change { apply(change) }
+            return
+        }
+        guard shownRevision < revision else { return }
+        await withCheckedContinuation { resume in
+            waiting.append((revision, resume))
+        }
+    }
+
+    /// Applies a change from the stream, unless the list has it, and lets the calls waiting
+    /// for it return.
+    private func receive(_ revised: NoteRepository.Revised) {
+        guard revised.revision > shownRevision else { return }
+        apply(revised.change)
+        shownRevision = revised.revision
+        let ready = waiting.filter { $0.revision <= shownRevision }
+        waiting.removeAll { $0.revision <= shownRevision }
+        for call in ready { call.resume.resume() }
+    }
+
+    /// Cancels the stream being followed and lets every waiting call return.
+    private func stopFollowing() {
+        following?.cancel()
+        following = nil
+        let stopped = waiting
+        waiting = []
+        for call in stopped { call.resume.resume() }
     }
 
     // MARK: - Applying changes

@@ -97,12 +97,30 @@ extension EntryRepository {
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
-        let key = observers.add(continuation)
+        let key = observers.add { continuation.yield($0.change) }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.stopObserving(key) }
         }
         return stream
     }
+
+    /// ``changes()`` with the revision each change made, and the values and revision as of now,
+    /// read together: a change in the stream with a revision up to that one is in the values
+    /// already. The view-model uses it to skip changes it has, and to know when it has one.
+    func valuesAndChanges(
+        where isIncluded: (@Sendable (Entry) -> Bool)?
+    ) -> (values: [Entry], revision: Int, changes: AsyncStream<Revised>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Revised.self)
+        let key = observers.add { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.stopObserving(key) }
+        }
+        let shown = isIncluded.map { values.filter($0) } ?? values.items
+        return (shown, observers.revision, stream)
+    }
+
+    /// How many changes this instance has committed: the revision of the last one.
+    var revision: Int { observers.revision }
 
     private func stopObserving(_ key: Int) {
         observers.remove(key)
@@ -354,25 +372,36 @@ extension EntryRepository {
         let description: String
     }
 
-    /// The open streams of ``changes()``.
+    /// A committed change and its revision: 1 for the first change an instance commits, and
+    /// one more for each after it.
+    nonisolated struct Revised: Sendable {
+        let revision: Int
+        let change: Change
+    }
+
+    /// The open streams of ``changes()``, and the revision of the last change published.
     nonisolated struct Observers {
-        private var continuations: [Int: AsyncStream<Change>.Continuation] = [:]
+        private var streams: [Int: @Sendable (Revised) -> Void] = [:]
         private var nextKey = 0
+        private(set) var revision = 0
 
-        var count: Int { continuations.count }
+        var count: Int { streams.count }
 
-        mutating func add(_ continuation: AsyncStream<Change>.Continuation) -> Int {
+        mutating func add(_ yield: @escaping @Sendable (Revised) -> Void) -> Int {
             nextKey += 1
-            continuations[nextKey] = continuation
+            streams[nextKey] = yield
             return nextKey
         }
 
         mutating func remove(_ key: Int) {
-            continuations[key] = nil
+            streams[key] = nil
         }
 
-        func publish(_ change: Change) {
-            for continuation in continuations.values { continuation.yield(change) }
+        /// Gives `change` the next revision and sends it to every stream.
+        mutating func publish(_ change: Change) {
+            revision += 1
+            let revised = Revised(revision: revision, change: change)
+            for yield in streams.values { yield(revised) }
         }
     }
 }

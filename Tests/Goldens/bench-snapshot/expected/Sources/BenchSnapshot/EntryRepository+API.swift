@@ -97,12 +97,30 @@ extension EntryRepository {
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
-        let key = observers.add(continuation)
+        let key = observers.add { continuation.yield($0.change) }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.stopObserving(key) }
         }
         return stream
     }
+
+    /// ``changes()`` with the revision each change made, and the values and revision as of now,
+    /// read together: a change in the stream with a revision up to that one is in the values
+    /// already. The view-model uses it to skip changes it has, and to know when it has one.
+    func valuesAndChanges(
+        where isIncluded: (@Sendable (Entry) -> Bool)?
+    ) -> (values: [Entry], revision: Int, changes: AsyncStream<Revised>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Revised.self)
+        let key = observers.add { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.stopObserving(key) }
+        }
+        let shown = isIncluded.map { values.filter($0) } ?? values.items
+        return (shown, observers.revision, stream)
+    }
+
+    /// How many changes this instance has committed: the revision of the last one.
+    var revision: Int { observers.revision }
 
     private func stopObserving(_ key: Int) {
         observers.remove(key)
@@ -114,8 +132,9 @@ extension EntryRepository {
     // MARK: - One instance per folder
 
     /// The repository for `directory`, shared by every caller in this process: screens that ask
-    /// for the same folder get the same instance, where a second ``init(directory:)`` would
-    /// throw ``EntryRepositoryError/locked(file:)``. It is opened on first use (or again after
+    /// for the same folder get the same instance. This storage takes no lock: two instances
+    /// over one folder would each rewrite the file from their own values and drop the other's
+    /// saves, so open a folder only through here. It is opened on first use (or again after
     /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
     public static func shared(in directory: URL) async throws -> EntryRepository {
         try await openRepositories.repository(in: directory)
@@ -354,25 +373,36 @@ extension EntryRepository {
         let description: String
     }
 
-    /// The open streams of ``changes()``.
+    /// A committed change and its revision: 1 for the first change an instance commits, and
+    /// one more for each after it.
+    nonisolated struct Revised: Sendable {
+        let revision: Int
+        let change: Change
+    }
+
+    /// The open streams of ``changes()``, and the revision of the last change published.
     nonisolated struct Observers {
-        private var continuations: [Int: AsyncStream<Change>.Continuation] = [:]
+        private var streams: [Int: @Sendable (Revised) -> Void] = [:]
         private var nextKey = 0
+        private(set) var revision = 0
 
-        var count: Int { continuations.count }
+        var count: Int { streams.count }
 
-        mutating func add(_ continuation: AsyncStream<Change>.Continuation) -> Int {
+        mutating func add(_ yield: @escaping @Sendable (Revised) -> Void) -> Int {
             nextKey += 1
-            continuations[nextKey] = continuation
+            streams[nextKey] = yield
             return nextKey
         }
 
         mutating func remove(_ key: Int) {
-            continuations[key] = nil
+            streams[key] = nil
         }
 
-        func publish(_ change: Change) {
-            for continuation in continuations.values { continuation.yield(change) }
+        /// Gives `change` the next revision and sends it to every stream.
+        mutating func publish(_ change: Change) {
+            revision += 1
+            let revised = Revised(revision: revision, change: change)
+            for yield in streams.values { yield(revised) }
         }
     }
 }

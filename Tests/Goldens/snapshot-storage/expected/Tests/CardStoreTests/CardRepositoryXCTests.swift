@@ -384,6 +384,41 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
     }
 
     @MainActor
+    func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try CardRepository(directory: directory)
+        let first = CardListViewModel(repository: repository)
+        let second = CardListViewModel(
+            repository: repository, order: .init { CardRepository.precedes($1.id, $0.id) })
+        await first.load()
+        await second.load()
+        let hidden = Support.sample(3).id
+
+        // Adds, deletes, direct saves and filter changes on six ids, all at once.
+        await withTaskGroup(of: Void.self) { group in
+            for step in 0..<60 {
+                group.addTask { await first.add(Support.sample(step % 6, revision: step)) }
+                group.addTask { await second.delete(Support.sample((step + 2) % 6).id) }
+                group.addTask {
+                    try? await repository.save(Support.sample((step + 4) % 6, revision: step))
+                }
+                if step % 20 == 0 {
+                    group.addTask { await second.filter(by: { $0.id != hidden }) }
+                    group.addTask { await second.filter(by: nil) }
+                }
+            }
+        }
+
+        let stored = await repository.loadAll()
+        let shownBySecond = Array(stored.filter { second.filter?($0) ?? true }.reversed())
+        let firstCaughtUp = await Support.eventually { first.cards == stored }
+        XCTAssertTrue(firstCaughtUp, "\(first.cards) != \(stored)")
+        let secondCaughtUp = await Support.eventually { second.cards == shownBySecond }
+        XCTAssertTrue(secondCaughtUp, "\(second.cards) != \(shownBySecond)")
+    }
+
+    @MainActor
     func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
