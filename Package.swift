@@ -60,6 +60,7 @@ let package = Package(
     products: [
         .executable(name: "scaffold-repo", targets: ["scaffold-repo"]),
         .executable(name: "store-bench", targets: ["StoreBench"]),
+        .plugin(name: "ScaffoldRepoPlugin", targets: ["ScaffoldRepoPlugin"]),
     ],
     targets: [
         .executableTarget(name: "scaffold-repo", dependencies: ["ScaffoldRepoCore"]),
@@ -67,6 +68,17 @@ let package = Package(
         .plugin(
             name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
         .executableTarget(name: "TemplateEmbedder"),
+        // `swift package scaffold-repo ...` in a package that depends on this one.
+        .plugin(
+            name: "ScaffoldRepoPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "scaffold-repo",
+                    description: "Generate a model store into a target of this package"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "scaffold-repo writes the generated files")
+                ]),
+            dependencies: ["scaffold-repo"]),
         // Proof of the generated stores' promises: a benchmark, and the crash and fault tests'
         // child processes.
         .executableTarget(

@@ -1,10 +1,21 @@
 import Foundation
 import ScaffoldRepoCore
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
 let result = ScaffoldRepo.run(
-    Array(CommandLine.arguments.dropFirst()),
+    arguments,
     currentDirectory: URL(
         fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
+let colored = StatusColors.isWanted(
+    isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment,
+    arguments: arguments)
+let output = colored ? StatusColors.apply(to: result.standardOutput) : result.standardOutput
+FileHandle.standardOutput.write(Data(output.utf8))
 FileHandle.standardError.write(Data(result.standardError.utf8))
 exit(result.exitCode)

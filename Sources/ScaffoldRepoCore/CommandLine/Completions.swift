@@ -22,6 +22,11 @@ public enum Completions {
     private static var typeWords: String {
         (BaseType.allCases.map(\.rawValue) + ["enum("]).joined(separator: " ")
     }
+    /// The types, each quoted: `(` is syntax in zsh and fish.
+    private static var quotedTypeWords: String {
+        (BaseType.allCases.map(\.rawValue) + ["enum("]).map { "'\($0)'" }
+            .joined(separator: " ")
+    }
     private static var storageWords: String {
         Storage.allCases.map(\.rawValue).joined(separator: " ")
     }
@@ -30,7 +35,9 @@ public enum Completions {
         """
         # scaffold-repo completion for bash: source <(scaffold-repo completions bash)
         _scaffold_repo() {
-            local current="${COMP_WORDS[COMP_CWORD]}"
+            # The word being typed, read from the line: bash splits `title:Str` at the colon.
+            local line="${COMP_LINE:0:COMP_POINT}"
+            local current="${line##* }"
             local previous="${COMP_WORDS[COMP_CWORD-1]}"
             COMPREPLY=()
             case "$previous" in
@@ -43,7 +50,11 @@ public enum Completions {
                 -*) COMPREPLY=($(compgen -W "\(optionWords)" -- "$current")) ;;
                 *:*)
                     local name="${current%%:*}" type="${current#*:}"
-                    COMPREPLY=($(compgen -P "$name:" -W "\(typeWords)" -- "$type")) ;;
+                    if [[ "$COMP_WORDBREAKS" == *:* ]]; then
+                        COMPREPLY=($(compgen -W "\(typeWords)" -- "$type"))
+                    else
+                        COMPREPLY=($(compgen -P "$name:" -W "\(typeWords)" -- "$type"))
+                    fi ;;
                 *)
                     if [ "$COMP_CWORD" -eq 1 ]; then
                         COMPREPLY=($(compgen -W "\(commandWords)" -- "$current"))
@@ -69,7 +80,7 @@ public enum Completions {
             esac
             case "$current" in
                 -*) compadd -- \(optionWords) ;;
-                *:*) compadd -P "${current%%:*}:" -- \(typeWords) ;;
+                *:*) compadd -P "${current%%:*}:" -- \(quotedTypeWords) ;;
                 *) (( CURRENT == 2 )) && compadd -- \(commandWords) ;;
             esac
         }
@@ -93,7 +104,7 @@ public enum Completions {
                 set -l token (commandline -ct)
                 string match -q '*:*' -- $token; or return
                 set -l name (string split -m1 : -- $token)[1]
-                for type in \(typeWords)
+                for type in \(quotedTypeWords)
                     echo "$name:$type"
                 end
             end

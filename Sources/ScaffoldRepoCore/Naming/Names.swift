@@ -77,36 +77,77 @@ public struct Names: Equatable, Sendable {
         name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// Plurals English does not form with -s or -es; the last word of a name is looked up.
+    /// Plurals English does not form with -s or -es; the last word of a name is looked up, and
+    /// a word that ends in one of the longer ones (`salesperson`, `grandchild`) follows it.
     private static let irregularPlurals: [String: String] = [
         "person": "people", "child": "children", "man": "men", "woman": "women",
-        "mouse": "mice", "goose": "geese", "tooth": "teeth", "foot": "feet", "ox": "oxen",
-        "leaf": "leaves", "knife": "knives", "life": "lives", "wife": "wives", "half": "halves",
-        "shelf": "shelves", "wolf": "wolves", "analysis": "analyses", "crisis": "crises",
-        "thesis": "theses", "criterion": "criteria", "phenomenon": "phenomena", "quiz": "quizzes",
-        "index": "indices", "matrix": "matrices", "vertex": "vertices", "datum": "data",
-        // Words whose plural is the word itself get a distinct name for the list.
-        "news": "newsItems", "series": "seriesItems", "species": "speciesItems",
-        "sheep": "sheepItems", "fish": "fishItems", "information": "informationItems",
-        "equipment": "equipmentItems",
+        "mouse": "mice", "louse": "lice", "goose": "geese", "tooth": "teeth", "foot": "feet",
+        "ox": "oxen", "leaf": "leaves", "knife": "knives", "life": "lives", "wife": "wives",
+        "half": "halves", "shelf": "shelves", "wolf": "wolves", "calf": "calves",
+        "loaf": "loaves", "thief": "thieves", "elf": "elves", "dwarf": "dwarves",
+        "criterion": "criteria", "phenomenon": "phenomena", "quiz": "quizzes",
+        "index": "indices", "matrix": "matrices", "vertex": "vertices", "appendix": "appendices",
+        "datum": "data", "medium": "media", "curriculum": "curricula", "octopus": "octopi",
+        "cactus": "cacti", "fungus": "fungi", "nucleus": "nuclei", "radius": "radii",
+        "iris": "irises",
+        // Words that end in one of the above but are not compounds of it.
+        "blouse": "blouses", "mongoose": "mongooses",
+    ]
+
+    /// Words whose plural is the word itself: the list gets `…Items` (`newsItems`).
+    private static let uncountable: Set<String> = [
+        "advice", "aircraft", "baggage", "bison", "chassis", "deer", "equipment", "feedback",
+        "fish", "furniture", "hardware", "headquarters", "information", "jeans", "knowledge",
+        "luggage", "means", "metadata", "money", "moose", "music", "news", "offspring", "police",
+        "rice", "salmon", "series", "sheep", "software", "species", "swine", "tennis", "traffic",
+        "trout", "wildlife",
+    ]
+
+    /// Compounds of `man` (the word `human` is not one).
+    private static let compoundsOfMan: Set<String> = [
+        "alderman", "businessman", "cameraman", "chairman", "congressman", "craftsman",
+        "doorman", "draftsman", "fireman", "fisherman", "foreman", "freshman", "gentleman",
+        "horseman", "mailman", "milkman", "nobleman", "policeman", "postman", "repairman",
+        "salesman", "snowman", "spokesman", "sportsman", "statesman", "watchman", "workman",
+    ]
+
+    /// Nouns in -o that take -oes.
+    private static let pluralsInOes: Set<String> = [
+        "buffalo", "cargo", "domino", "echo", "embargo", "hero", "mosquito", "motto", "potato",
+        "tomato", "tornado", "torpedo", "veto", "volcano",
     ]
 
     /// The English plural of the last word: `category` → `categories`, `box` → `boxes`,
-    /// `person` → `people`, `blogPost` → `blogPosts`.
+    /// `person` → `people`, `salesperson` → `salespeople`, `basis` → `bases`, `hero` →
+    /// `heroes`, `blogPost` → `blogPosts`; a word whose plural is itself gets `…Items`.
     static func plural(of word: String) -> String {
         let lastWordStart = word.lastIndex(where: \.isUppercase) ?? word.startIndex
-        let lastWord = word[lastWordStart...]
-        if let irregular = irregularPlurals[lastWord.lowercased()] {
-            let capitalized = lastWord.first?.isUppercase == true
+        let head = word[..<lastWordStart]
+        let lastWord = String(word[lastWordStart...])
+        let lower = lastWord.lowercased()
+        /// `replacement` for the last `count` letters, capitalized as the word was.
+        let replacing = { (count: Int, replacement: String) -> String in
+            let kept = lastWord.dropLast(count)
             let spelled =
-                capitalized ? irregular.prefix(1).uppercased() + irregular.dropFirst() : irregular
-            return word[..<lastWordStart] + spelled
+                kept.isEmpty && lastWord.first?.isUppercase == true
+                ? replacement.prefix(1).uppercased() + replacement.dropFirst() : replacement
+            return head + kept + spelled
         }
-        let lower = word.lowercased()
+        if uncountable.contains(lower) { return word + "Items" }
+        if let irregular = irregularPlurals[lower] { return replacing(lower.count, irregular) }
+        if compoundsOfMan.contains(lower) { return replacing(3, "men") }
+        if let (singular, plural) = irregularPlurals.filter({ $0.key.count >= 4 })
+            .sorted(by: { $0.key.count > $1.key.count })
+            .first(where: { lower.hasSuffix($0.key) })
+        {
+            return replacing(singular.count, plural)
+        }
         let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
         if lower.hasSuffix("y"), let beforeY = lower.dropLast().last, !vowels.contains(beforeY) {
-            return word.dropLast() + "ies"
+            return replacing(1, "ies")
         }
+        if lower.hasSuffix("is") { return replacing(2, "es") }
+        if pluralsInOes.contains(lower) { return word + "es" }
         if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) {
             return word + "es"
         }

@@ -52,6 +52,18 @@ enum Destroyer {
         output += PlanReport.line(
             manifest.models.isEmpty ? "delete" : "update",
             (display.isEmpty ? "" : display + "/") + Manifest.path)
+        // A package that generating created (not one generated into) goes with its last model,
+        // when nothing else is left in it.
+        let removesPackage =
+            manifest.models.isEmpty && entry.target == nil && kept.isEmpty && !display.isEmpty
+            && display != "."
+            && (try? remainingFiles(
+                in: root,
+                besides: removals + [
+                    root.appendingPathComponent(Manifest.path)
+                ]
+            ).isEmpty) == true
+        if removesPackage { output += PlanReport.line("delete", display + "/") }
         guard options.mode == .apply else {
             return RunResult(exitCode: 0, standardOutput: output, standardError: "")
         }
@@ -71,6 +83,11 @@ enum Destroyer {
             try FileManager.default.removeItem(at: manifestURL)
             removeEmptyFolders(
                 from: manifestURL.deletingLastPathComponent(), upTo: root, keeping: [])
+            if removesPackage,
+                (try? FileManager.default.contentsOfDirectory(atPath: root.path))?.isEmpty == true
+            {
+                try? FileManager.default.removeItem(at: root)
+            }
         } else {
             try Data(try manifest.file().contents.utf8).write(to: manifestURL, options: .atomic)
         }
@@ -79,6 +96,21 @@ enum Destroyer {
             ? ""
             : "note: \(kept.count) edited file(s) kept, and still recorded; --force removes them too.\n"
         return RunResult(exitCode: 0, standardOutput: output, standardError: note)
+    }
+
+    /// The files below `folder`, other than `besides`, that are not folders.
+    private static func remainingFiles(in folder: URL, besides: [URL]) throws -> [String] {
+        let removed = Set(besides.map(\.standardizedFileURL.path))
+        let enumerator = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: [.isDirectoryKey])
+        var remaining: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            let isFolder = (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory
+            if isFolder != true, !removed.contains(url.standardizedFileURL.path) {
+                remaining.append(url.path)
+            }
+        }
+        return remaining
     }
 
     /// Removes `folder` and its parents below `root` while they are empty, except `keeping`.

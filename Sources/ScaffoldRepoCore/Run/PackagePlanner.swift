@@ -118,11 +118,29 @@ enum PackagePlanner {
     static func templates(
         _ explicitPath: String?, root: URL, currentDirectory: URL
     ) throws -> TemplateSource {
-        let explicit = try explicitPath.map {
-            try DestinationResolver.existingFolder(
-                $0, option: "--templates", currentDirectory: currentDirectory)
+        let explicit = try explicitPath.map { path in
+            try templateFolder(
+                DestinationResolver.existingFolder(
+                    path, option: "--templates", currentDirectory: currentDirectory),
+                given: path)
         }
         return templates(explicit: explicit, root: root)
+    }
+
+    /// The folder of `.tmpl` files that `--templates folder` means: the folder itself, or,
+    /// for a package folder that `templates eject` wrote to, its `.scaffold/templates`.
+    private static func templateFolder(_ folder: URL, given path: String) throws -> URL {
+        let hasTemplates = { (url: URL) in
+            ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
+                .contains { $0.hasSuffix(".tmpl") }
+        }
+        if hasTemplates(folder) { return folder }
+        let ejected = folder.appendingPathComponent(TemplateCommands.defaultDirectory)
+        if hasTemplates(ejected) { return ejected }
+        throw UsageError(
+            "--templates '\(path)' holds no .tmpl files; give the folder that holds them "
+                + "('scaffold-repo templates eject DIR' writes them to DIR/"
+                + "\(TemplateCommands.defaultDirectory))")
     }
 
     /// The template folders for a package: `explicit` first, then its `.scaffold/templates`.

@@ -12,8 +12,13 @@ enum TemplateCommands {
         let source = PackagePlanner.templates(explicit: nil, root: root)
         var output = BuiltInTemplates.names.map { name in
             let status =
-                source.isDrifted(name)
-                ? "drifted" : source.overrideFile(named: name) != nil ? "override" : "built-in"
+                if source.overrideFile(named: name) == nil {
+                    "built-in"
+                } else if source.isDrifted(name) {
+                    "drifted"
+                } else {
+                    source.isUneditedCopy(name) ? "unedited" : "edited"
+                }
             return PlanReport.line(status, name)
         }
         .joined()

@@ -55,6 +55,18 @@ public struct TemplateSource: Sendable {
         return firstLine.hasPrefix(prefix) && firstLine != BuiltInTemplates.ejectHeader(for: name)
     }
 
+    /// Whether the override for `name` holds the built-in text unchanged (an ejected copy not
+    /// yet edited), so that it changes nothing.
+    public func isUneditedCopy(_ name: String) -> Bool {
+        guard let file = overrideFile(named: name),
+            let data = FileManager.default.contents(atPath: file.path),
+            let builtIn = BuiltInTemplates.embedded[name]
+        else { return false }
+        let text = String(decoding: data, as: UTF8.self)
+        let header = BuiltInTemplates.ejectHeader(for: name) + "\n"
+        return (text.hasPrefix(header) ? String(text.dropFirst(header.count)) : text) == builtIn
+    }
+
     /// Files in the override folders that match no built-in template, so are never used.
     public func unusedOverrides() -> [String] {
         overrideDirectories.flatMap { directory in

@@ -292,10 +292,10 @@ import Testing
 
         #expect(result.exitCode == 0)
         #expect(try TestPaths.files(below: folder).isEmpty)
+        // The package folder that generating created goes too.
         #expect(
-            try FileManager.default.contentsOfDirectory(
-                atPath: folder.appendingPathComponent("QuestionStore").path
-            ).isEmpty)
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("QuestionStore").path))
     }
 
     @Test func ejectedTemplatesOverrideAndReportDrift() throws {
@@ -309,13 +309,16 @@ import Testing
         #expect(eject.standardOutput.contains("create    .scaffold/templates/Model.swift.tmpl\n"))
         #expect(
             run(["templates", "list"], in: package).standardOutput.contains(
-                "override  Model.swift.tmpl\n"))
+                "unedited  Model.swift.tmpl\n"))
         // Ejected and unchanged: regenerating changes nothing.
         #expect(run(["regen", "--check"], in: package).exitCode == 0)
 
         let template = package.appendingPathComponent(".scaffold/templates/Model.swift.tmpl")
         let ejected = try #require(TestPaths.text(template))
         try Data((ejected + "// Customized by the team.\n").utf8).write(to: template)
+        #expect(
+            run(["templates", "list"], in: package).standardOutput.contains(
+                "edited    Model.swift.tmpl\n"))
         let regen = run(["regen"], in: package)
         #expect(regen.standardOutput.contains("update    Sources/QuestionStore/Question.swift\n"))
         #expect(

@@ -1,0 +1,32 @@
+/// Thor-style colours for the status word at the start of each output line, for a terminal.
+/// The executable applies them only when stdout is a terminal and `NO_COLOR` is unset, so piped
+/// output, CI logs and goldens stay byte for byte the same.
+public enum StatusColors {
+    /// ANSI colour codes by status: green adds, blue leaves alone, yellow keeps or warns, red
+    /// removes or refuses.
+    static let codes: [String: String] = [
+        "create": "32", "update": "32", "force": "33", "identical": "34", "owned": "34",
+        "modified": "33", "skip": "33", "conflict": "31", "delete": "31", "missing": "33",
+        "drifted": "33", "unused": "33", "edited": "32", "unedited": "34",
+    ]
+
+    /// `output` with each line's leading status word coloured.
+    public static func apply(to output: String) -> String {
+        output.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let word = line.prefix { $0 != " " }
+            guard let code = codes[String(word)], word.count < line.count else {
+                return String(line)
+            }
+            return "\u{1B}[\(code)m\(word)\u{1B}[0m" + line.dropFirst(word.count)
+        }
+        .joined(separator: "\n")
+    }
+
+    /// Whether to colour: stdout is a terminal, `NO_COLOR` is unset or empty, and the output
+    /// is not JSON.
+    public static func isWanted(
+        isTerminal: Bool, environment: [String: String], arguments: [String]
+    ) -> Bool {
+        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !arguments.contains("--json")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+/// What a person used to other command-line tools expects: focused help, completions, JSON
+/// errors, suggestions for typos, colours only on a terminal, and tidy `destroy` and
+/// `--templates`.
+@Suite struct CommandLineHabitsTests {
+    private func run(_ arguments: [String], in folder: URL) -> RunResult {
+        ScaffoldRepo.run(arguments, currentDirectory: folder)
+    }
+
+    @Test(arguments: [["help", "regen"], ["regen", "--help"], ["regen", "-h"]])
+    func helpForOneCommandHasItsUsageAndExamples(arguments: [String]) throws {
+        let result = run(arguments, in: FileManager.default.temporaryDirectory)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasPrefix("scaffold-repo regen [DIR]"))
+        #expect(result.standardOutput.contains("EXAMPLES\n  scaffold-repo regen\n"))
+    }
+
+    @Test func everyCommandHasHelp() {
+        for command in CommandHelp.commands where command != "help" {
+            #expect(CommandHelp.texts[command]?.contains("EXAMPLES") == true, "\(command)")
+        }
+        #expect(
+            run(["help"], in: FileManager.default.temporaryDirectory).standardOutput
+                == ArgumentParser.usage)
+    }
+
+    @Test func helpForAnUnknownCommandSuggestsOne() {
+        let result = run(["help", "destory"], in: FileManager.default.temporaryDirectory)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("no command 'destory'. Did you mean destroy?"))
+    }
+
+    @Test(arguments: ["regne", "destory", "templtes", "completion"])
+    func aMistypedCommandIsNotTakenForAModel(word: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = run([word, "."], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("no command '\(word)'. Did you mean"))
+        #expect(result.standardError.contains("write it with a capital letter"))
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
+    @Test func lowercaseModelNamesFarFromCommandsStillGenerate() throws {
+        guard case .generate(let request, _) = try ArgumentParser.parse(["person", "id:Int"]) else {
+            Issue.record("person was not read as a model")
+            return
+        }
+        #expect(request.spec.typeName == "Person")
+    }
+
+    @Test(arguments: [
+        ("rating:Itn?", "Did you mean Int?"), ("tags:[Strnig]", "Did you mean String?"),
+        ("scores:[String:Itn]", "Did you mean Int?"), ("due:Daet", "Did you mean Date?"),
+        ("flag:Bol", "Did you mean Bool?"),
+    ])
+    func typeSuggestionsReachInsideOptionalsArraysAndDictionaries(field: String, hint: String) {
+        let result = run(["Book", "id:UUID", field], in: FileManager.default.temporaryDirectory)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains(hint), "\(result.standardError)")
+    }
+
+    @Test func errorsUnderJSONAreJSONOnStdoutAndTextOnStderr() throws {
+        let result = run(
+            ["Book", "id:Strng", "--json"], in: FileManager.default.temporaryDirectory)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.hasPrefix("error: unknown type 'Strng'"))
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+                as? [String: Any])
+        #expect(object["exitCode"] as? Int == 2)
+        #expect((object["error"] as? String)?.hasPrefix("unknown type 'Strng'") == true)
+    }
+
+    @Test func destroyRemovesThePackageFolderItCreatedOnceEmpty() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["Tag", "id:String"], in: folder)
+
+        let result = run(["destroy", "Tag", "TagStore"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasSuffix("delete    TagStore/\n"))
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("TagStore").path))
+    }
+
+    @Test func destroyKeepsThePackageFolderWhenSomethingElseIsInIt() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["Tag", "id:String"], in: folder)
+        try Data("notes\n".utf8).write(to: folder.appendingPathComponent("TagStore/NOTES.md"))
+
+        let result = run(["destroy", "Tag", "TagStore"], in: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(!result.standardOutput.contains("delete    TagStore/\n"))
+        #expect(try TestPaths.files(below: folder) == ["TagStore/NOTES.md"])
+    }
+
+    @Test func templatesGivenAsTheFolderThatWasEjectedIntoAreUsed() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Custom"), withIntermediateDirectories: true)
+        _ = run(["templates", "eject", "Custom"], in: folder)
+        let template = folder.appendingPathComponent("Custom/.scaffold/templates/gitignore.tmpl")
+        try Data(((TestPaths.text(template) ?? "") + "*.custom\n").utf8).write(to: template)
+
+        let result = run(["Tag", "id:String", "--templates", "Custom"], in: folder)
+
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(
+            TestPaths.text(folder.appendingPathComponent("TagStore/.gitignore"))?
+                .hasSuffix("*.custom\n") == true)
+    }
+
+    @Test func templatesGivenAsAFolderWithoutTemplatesAreRefused() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["Tag", "id:String"], in: folder)
+
+        let result = run(["Note", "id:String", "--templates", "TagStore"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("--templates 'TagStore' holds no .tmpl files"))
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("NoteStore").path)
+        )
+    }
+
+    @Test func statusWordsAreColouredOnlyWhenWanted() {
+        let output = "create    A.swift\nidentical B.swift\nnote: done\n"
+
+        let colored = StatusColors.apply(to: output)
+
+        #expect(colored.hasPrefix("\u{1B}[32mcreate\u{1B}[0m    A.swift\n\u{1B}[34midentical"))
+        #expect(colored.hasSuffix("note: done\n"))
+        #expect(StatusColors.isWanted(isTerminal: true, environment: [:], arguments: []))
+        #expect(!StatusColors.isWanted(isTerminal: false, environment: [:], arguments: []))
+        #expect(
+            !StatusColors.isWanted(isTerminal: true, environment: ["NO_COLOR": "1"], arguments: []))
+        #expect(!StatusColors.isWanted(isTerminal: true, environment: [:], arguments: ["--json"]))
+    }
+
+    @Test(arguments: Completions.shells)
+    func completionsPrintAScriptThatNamesEveryCommand(shell: String) {
+        let result = run(["completions", shell], in: FileManager.default.temporaryDirectory)
+
+        #expect(result.exitCode == 0)
+        for command in ["regen", "destroy", "templates", "storage", "journal", "String"] {
+            #expect(result.standardOutput.contains(command), "\(shell): \(command)")
+        }
+    }
+
+    /// Sources the bash script and asks it to complete `line`, as bash does on Tab: `words` is
+    /// the line as bash splits it (at `:` too).
+    @Test(arguments: [
+        ("scaffold-repo re", ["scaffold-repo", "re"], "regen"),
+        ("scaffold-repo Book --sto", ["scaffold-repo", "Book", "--sto"], "--storage"),
+        ("scaffold-repo Book --storage j", ["scaffold-repo", "Book", "--storage", "j"], "journal"),
+        ("scaffold-repo Book title:Str", ["scaffold-repo", "Book", "title", ":", "Str"], "String"),
+        ("scaffold-repo completions z", ["scaffold-repo", "completions", "z"], "zsh"),
+    ])
+    func theBashCompletionCompletes(line: String, words: [String], expected: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let script = folder.appendingPathComponent("completion.bash")
+        try Data(Completions.script(for: "bash").utf8).write(to: script)
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            source '\(script.path)'
+            COMP_LINE='\(line)'; COMP_POINT=\(line.utf8.count)
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            _scaffold_repo
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+
+        let outcome = try TestProcess.run("bash", ["-c", program], in: folder)
+
+        #expect(outcome.status == 0, "\(outcome.output)")
+        #expect(outcome.output.split(separator: "\n").map(String.init) == [expected])
+    }
+}
