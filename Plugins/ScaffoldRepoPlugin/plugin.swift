@@ -15,7 +15,7 @@ struct ScaffoldRepoPlugin: CommandPlugin {
         if forwarded.contains(where: { $0 == "--target" || $0.hasPrefix("--target=") }),
             !forwarded.contains(where: { $0 == "--into" || $0.hasPrefix("--into=") })
         {
-            forwarded += ["--into", package.path]
+            forwarded += ["--into", "."]
         }
         let process = Process()
         process.executableURL = tool.url

@@ -54,15 +54,11 @@ enum Destroyer {
             (display.isEmpty ? "" : display + "/") + Manifest.path)
         // A package that generating created (not one generated into) goes with its last model,
         // when nothing else is left in it.
+        let leftovers = try? remainingFiles(
+            in: root, besides: removals + [root.appendingPathComponent(Manifest.path)])
         let removesPackage =
-            manifest.models.isEmpty && entry.target == nil && kept.isEmpty && !display.isEmpty
-            && display != "."
-            && (try? remainingFiles(
-                in: root,
-                besides: removals + [
-                    root.appendingPathComponent(Manifest.path)
-                ]
-            ).isEmpty) == true
+            manifest.models.isEmpty && entry.target == nil && kept.isEmpty
+            && !["", "."].contains(display) && leftovers?.isEmpty == true
         if removesPackage { output += PlanReport.line("delete", display + "/") }
         guard options.mode == .apply else {
             return RunResult(exitCode: 0, standardOutput: output, standardError: "")
