@@ -98,6 +98,14 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         #expect(
             readme.contains("```\n" + result.standardOutput + "```\n"),
             "README's quick start output is stale")
+        // The number of tests it promises is the number the example package has.
+        let tests =
+            TestPaths.text(
+                TestPaths.repositoryRoot.appendingPathComponent(
+                    "Examples/QuestionStore/Tests/QuestionStoreTests/QuestionRepositoryTests.swift")
+            )?
+            .components(separatedBy: "@Test").count ?? 1
+        #expect(readme.contains("its \(tests - 1) XCTest + \(tests - 1) Swift Testing tests"))
     }
 
     private func update(root: URL, with generated: [GeneratedFile], golden: GoldenCase) throws {
