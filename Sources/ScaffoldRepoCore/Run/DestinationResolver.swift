@@ -11,6 +11,27 @@ struct ResolvedDestination {
 
 /// Checks the destination options against the disk before anything is rendered or written.
 enum DestinationResolver {
+    /// A new package is written over a folder only if it is empty, or a package that
+    /// scaffold-repo generated: an app's own package needs `--into` and a target, or its
+    /// Package.swift would be replaced and its sources left beside a second library.
+    private static func refuseOtherPackage(at root: URL, path: String) throws {
+        guard
+            FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("Package.swift").path)
+        else { return }
+        let models = (try? Manifest.load(root: root))?.models ?? []
+        guard !models.contains(where: { $0.target == nil }) else { return }
+        let targets =
+            ((try? FileManager.default.contentsOfDirectory(
+                atPath: root.appendingPathComponent("Sources").path)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted()
+        let target = targets.first ?? "NAME"
+        let known = targets.isEmpty ? "" : " (its targets: \(targets.joined(separator: ", ")))"
+        throw UsageError(
+            "--output '\(path)' is an existing package that scaffold-repo did not create; to add "
+                + "the model to one of its targets, use --into \(path) --target \(target)\(known)")
+    }
+
     static func resolve(
         _ destination: Destination, spec: ModelSpec, currentDirectory: URL
     ) throws -> ResolvedDestination {
@@ -34,6 +55,7 @@ enum DestinationResolver {
                 throw UsageError(
                     "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")
             }
+            try refuseOtherPackage(at: root, path: path)
             let display = display(path)
             let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
             return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])

@@ -139,6 +139,26 @@ import Testing
         )
     }
 
+    @Test func outputIntoAnAppsOwnPackageIsRefusedWithTheIntoCommand() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let app = folder.appendingPathComponent("MyApp")
+        try FileManager.default.createDirectory(
+            at: app.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// swift-tools-version: 6.1\n".utf8).write(
+            to: app.appendingPathComponent("Package.swift"))
+        _ = run(["Item", "id:Int", "--into", ".", "--target", "App"], in: app)
+        let before = try TestPaths.files(below: app)
+
+        let result = run(["Tag", "id:Int", "--output", "MyApp"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(
+            result.standardError.contains(
+                "use --into MyApp --target App (its targets: App)"))
+        #expect(try TestPaths.files(below: app) == before)
+    }
+
     @Test func statusWordsAreColouredOnlyWhenWanted() {
         let output = "create    A.swift\nidentical B.swift\nnote: done\n"
 
