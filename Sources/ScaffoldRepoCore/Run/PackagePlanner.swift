@@ -130,17 +130,23 @@ enum PackagePlanner {
     /// The folder of `.tmpl` files that `--templates folder` means: the folder itself, or,
     /// for a package folder that `templates eject` wrote to, its `.scaffold/templates`.
     private static func templateFolder(_ folder: URL, given path: String) throws -> URL {
-        let hasTemplates = { (url: URL) in
+        let names = { (url: URL) in
             ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
-                .contains { $0.hasSuffix(".tmpl") }
+                .filter { !$0.hasPrefix(".") }.sorted()
         }
-        if hasTemplates(folder) { return folder }
+        if names(folder).contains(where: { $0.hasSuffix(".tmpl") }) { return folder }
         let ejected = folder.appendingPathComponent(TemplateCommands.defaultDirectory)
-        if hasTemplates(ejected) { return ejected }
+        if names(ejected).contains(where: { $0.hasSuffix(".tmpl") }) { return ejected }
+        // A file named like a template without the extension is the likely mistake.
+        let misnamed = names(folder).compactMap { name in
+            (BuiltInTemplates.names.first { $0 == name + ".tmpl" }
+                ?? Suggestion.closest(to: name, among: BuiltInTemplates.names))
+                .map { " Rename \(name) to \($0)?" }
+        }
         throw UsageError(
             "--templates '\(path)' holds no .tmpl files; give the folder that holds them "
                 + "('scaffold-repo templates eject DIR' writes them to DIR/"
-                + "\(TemplateCommands.defaultDirectory))")
+                + "\(TemplateCommands.defaultDirectory)).\(misnamed.joined())")
     }
 
     /// The template folders for a package: `explicit` first, then its `.scaffold/templates`.

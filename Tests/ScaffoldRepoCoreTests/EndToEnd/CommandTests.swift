@@ -225,17 +225,39 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
-        try Data("// {{model}}\n".utf8).write(
-            to: folder.appendingPathComponent("custom/Model.swift"))
+        for name in ["Model.swift", "gitignore.tmpl", "Notes.tmpl"] {
+            try Data("# {{model}}\n".utf8).write(
+                to: folder.appendingPathComponent("custom/\(name)"))
+        }
 
         let result = ScaffoldRepo.run(
             question + ["--templates", "custom"], currentDirectory: folder)
 
         #expect(result.exitCode == 0)
         #expect(
-            result.standardError.hasPrefix(
+            result.standardError.contains(
                 "warning: template file 'Model.swift' matches no template"))
         #expect(result.standardError.contains("Model.swift.tmpl"))
+        #expect(
+            result.standardError.contains(
+                "warning: template file 'Notes.tmpl' matches no template"))
+    }
+
+    @Test func aTemplatesFolderWithoutTemplatesIsRefusedNamingTheLikelyFix() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("custom"), withIntermediateDirectories: true)
+        try Data("// {{model}}\n".utf8).write(
+            to: folder.appendingPathComponent("custom/Model.swift"))
+
+        let result = ScaffoldRepo.run(
+            question + ["--templates", "custom"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("holds no .tmpl files"))
+        #expect(result.standardError.contains("Rename Model.swift to Model.swift.tmpl?"))
+        #expect(try TestPaths.files(below: folder) == ["custom/Model.swift"])
     }
 
     @Test func aBrokenTemplateOverrideIsBadInputNamingTheFileAndLine() throws {
