@@ -190,21 +190,12 @@ public actor NoteRepository {
     /// disk before memory, or any observer, shows it.
     func commit(_ change: Change) throws {
         guard let files else { throw NoteRepositoryError.closed }
-        let line = try JournalRecord(change, generation: generation).encodedLine()
+        let record = JournalRecord(change, generation: generation)
         var isLargeBatch = false
         if case .saved(let saved) = change { isLargeBatch = saved.count >= values.count }
-        if isLargeBatch || !journalIsSound
-            || journalSize + line.count > max(snapshotSize, Self.compactionFloor)
-        {
-            let folderSynced = try writeSnapshot(of: values.applying(change))
-            // The rename may not survive a crash: the change goes in the journal too, under the
-            // older generation, which the new snapshot skips and the old one replays.
-            if !folderSynced, journalIsSound,
-                (try? files.appendToJournal(line, at: journalSize)) != nil
-            {
-                journalSize += line.count
-            }
-        } else {
+        // Encoding a large batch as a record would cost as much as the snapshot it becomes.
+        let line = isLargeBatch || !journalIsSound ? nil : try record.encodedLine()
+        if let line, journalSize + line.count <= max(snapshotSize, Self.compactionFloor) {
             do {
                 try files.appendToJournal(line, at: journalSize)
             } catch {
@@ -215,6 +206,15 @@ public actor NoteRepository {
             }
             journalSize += line.count
             values.apply(change)  // In place: a copy would cost O(n) per save.
+        } else {
+            let folderSynced = try writeSnapshot(of: values.applying(change))
+            // The rename may not survive a crash: the change goes in the journal too, under the
+            // older generation, which the new snapshot skips and the old one replays.
+            if !folderSynced, journalIsSound, let line = line ?? (try? record.encodedLine()),
+                (try? files.appendToJournal(line, at: journalSize)) != nil
+            {
+                journalSize += line.count
+            }
         }
         observers.publish(change)
     }
