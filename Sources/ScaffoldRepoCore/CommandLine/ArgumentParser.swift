@@ -119,13 +119,13 @@ public enum ArgumentParser {
         case "templates list":
             return .listTemplates(directory: try single(operands, "templates list [DIR]"))
         case "completions":
-            let shells = Completions.shells
-            guard let shell = try single(operands, "completions bash|zsh|fish"),
-                shells.contains(shell)
-            else {
+            let shells = Completions.shells.joined(separator: "|")
+            guard let shell = try single(operands, "completions \(shells)") else {
+                throw UsageError("completions needs a shell: scaffold-repo completions \(shells)")
+            }
+            guard Completions.shells.contains(shell) else {
                 throw UsageError(
-                    "completions needs a shell: scaffold-repo completions "
-                        + shells.joined(separator: "|"))
+                    "no completion script for '\(shell)'; the shells are \(shells)")
             }
             return .completions(shell: shell)
         case "templates eject":
@@ -165,8 +165,9 @@ public enum ArgumentParser {
         case "templates":
             let sub = positionals.dropFirst().first
             guard sub == "list" || sub == "eject" else {
+                let given = sub.map { "'\($0)' is not a templates command; " } ?? ""
                 throw UsageError(
-                    "templates needs 'list' or 'eject': scaffold-repo templates list, "
+                    "\(given)templates needs 'list' or 'eject': scaffold-repo templates list, "
                         + "scaffold-repo templates eject [DIR]")
             }
             return ("templates \(sub ?? "")", Array(positionals.dropFirst(2)))
@@ -247,6 +248,8 @@ public enum ArgumentParser {
           scaffold-repo own PATH... [--into DIR]
           scaffold-repo templates list [DIR]
           scaffold-repo templates eject [DIR] [--force]
+          scaffold-repo completions bash|zsh|fish
+          scaffold-repo help [COMMAND]     (or COMMAND --help)
 
         COMMANDS
           <Model> ...      generate a model store (a package, or into a package's target)
@@ -260,6 +263,8 @@ public enum ArgumentParser {
           templates list   the built-in templates, and which ones DIR/.scaffold/templates
                            overrides or has drifted from (DIR: the package folder, default .)
           templates eject  write the built-in templates to DIR/.scaffold/templates
+          completions      print a shell completion script (commands, options, field types)
+          help COMMAND     one command's help, with examples
 
         FIELDS  name[:Type][=default]   (quote them in the shell: 'tags:[String]')
           Type        String Int Int64 Double Float Bool Date UUID URL Decimal Data, any case

@@ -35,26 +35,36 @@ public enum Completions {
         """
         # scaffold-repo completion for bash: source <(scaffold-repo completions bash)
         _scaffold_repo() {
-            # The word being typed, read from the line: bash splits `title:Str` at the colon.
+            # The word being typed, read from the line: bash splits `title:Str` at the colon
+            # and `--storage=j` at the equals sign, unless they are in quotes.
             local line="${COMP_LINE:0:COMP_POINT}"
             local current="${line##* }"
+            local word="${COMP_WORDS[COMP_CWORD]}"
             local previous="${COMP_WORDS[COMP_CWORD-1]}"
             COMPREPLY=()
+            if [ "$previous" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then
+                previous="${COMP_WORDS[COMP_CWORD-2]}"
+            fi
             case "$previous" in
-                --storage) COMPREPLY=($(compgen -W "\(storageWords)" -- "$current")); return ;;
-                --output|--into|--templates) COMPREPLY=($(compgen -d -- "$current")); return ;;
-                completions) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$current")); return ;;
-                templates) COMPREPLY=($(compgen -W "list eject" -- "$current")); return ;;
+                --storage) COMPREPLY=($(compgen -W "\(storageWords)" -- "${current#*=}")); return ;;
+                --output|--into|--templates) COMPREPLY=($(compgen -d -- "$word")); return ;;
+                completions) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$word")); return ;;
+                templates) COMPREPLY=($(compgen -W "list eject" -- "$word")); return ;;
+                help) COMPREPLY=($(compgen -W "\(commandWords)" -- "$word")); return ;;
             esac
             case "$current" in
                 -*) COMPREPLY=($(compgen -W "\(optionWords)" -- "$current")) ;;
                 *:*)
-                    local name="${current%%:*}" type="${current#*:}"
-                    if [[ "$COMP_WORDBREAKS" == *:* ]]; then
-                        COMPREPLY=($(compgen -W "\(typeWords)" -- "$type"))
-                    else
-                        COMPREPLY=($(compgen -P "$name:" -W "\(typeWords)" -- "$type"))
-                    fi ;;
+                    # A field: complete its type, in any letter case. When bash kept the word
+                    # whole (in quotes), the reply is the whole field.
+                    local name="${current%%:*}" type="${current#*:}" prefix="" each
+                    case "$name" in \\'*|\\"*) name="${name:1}" ;; esac
+                    case "$word" in *:*) prefix="$name:" ;; esac
+                    local restore; restore="$(shopt -p nocasematch)"; shopt -s nocasematch
+                    for each in \(quotedTypeWords); do
+                        [[ "$each" == "$type"* ]] && COMPREPLY+=("$prefix$each")
+                    done
+                    $restore ;;
                 *)
                     if [ "$COMP_CWORD" -eq 1 ]; then
                         COMPREPLY=($(compgen -W "\(commandWords)" -- "$current"))

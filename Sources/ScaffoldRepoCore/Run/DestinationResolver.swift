@@ -11,25 +11,31 @@ struct ResolvedDestination {
 
 /// Checks the destination options against the disk before anything is rendered or written.
 enum DestinationResolver {
-    /// A new package is written over a folder only if it is empty, or a package that
-    /// scaffold-repo generated: an app's own package needs `--into` and a target, or its
-    /// Package.swift would be replaced and its sources left beside a second library.
-    private static func refuseOtherPackage(at root: URL, path: String) throws {
+    /// A new package is written over a folder only if it holds no package, or the package
+    /// that scaffold-repo generated for this same model. Anything else needs `--into` and a
+    /// target: its Package.swift would not name the new files, so they would never compile.
+    private static func refuseOtherPackage(at root: URL, path: String, model: String) throws {
         guard
             FileManager.default.fileExists(
                 atPath: root.appendingPathComponent("Package.swift").path)
         else { return }
         let models = (try? Manifest.load(root: root))?.models ?? []
-        guard !models.contains(where: { $0.target == nil }) else { return }
+        let generatedFor = models.filter { $0.target == nil }.map(\.name)
+        guard !generatedFor.contains(model) else { return }
         let targets =
             ((try? FileManager.default.contentsOfDirectory(
                 atPath: root.appendingPathComponent("Sources").path)) ?? [])
             .filter { !$0.hasPrefix(".") }.sorted()
         let target = targets.first ?? "NAME"
         let known = targets.isEmpty ? "" : " (its targets: \(targets.joined(separator: ", ")))"
+        let whose =
+            generatedFor.isEmpty
+            ? "an existing package that scaffold-repo did not create"
+            : "the package scaffold-repo generated for \(generatedFor.joined(separator: ", "))"
         throw UsageError(
-            "--output '\(path)' is an existing package that scaffold-repo did not create; to add "
-                + "the model to one of its targets, use --into \(path) --target \(target)\(known)")
+            "--output '\(path)' is \(whose); its Package.swift would not build a second "
+                + "package's files. To add \(model) to one of its targets, use --into \(path) "
+                + "--target \(target)\(known)")
     }
 
     static func resolve(
@@ -55,7 +61,7 @@ enum DestinationResolver {
                 throw UsageError(
                     "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")
             }
-            try refuseOtherPackage(at: root, path: path)
+            try refuseOtherPackage(at: root, path: path, model: spec.typeName)
             let display = display(path)
             let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
             return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])

@@ -159,6 +159,22 @@ import Testing
         #expect(try TestPaths.files(below: app) == before)
     }
 
+    @Test func outputIntoThePackageOfAnotherModelIsRefused() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["Note", "id:UUID", "title"], in: folder)
+        let before = try TestPaths.files(below: folder)
+
+        let result = run(["Book", "id:UUID", "title", "--output", "NoteStore"], in: folder)
+        let again = run(["Note", "id:UUID", "title", "--output", "NoteStore"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("the package scaffold-repo generated for Note"))
+        #expect(result.standardError.contains("use --into NoteStore --target NoteStore"))
+        #expect(try TestPaths.files(below: folder) == before)
+        #expect(again.exitCode == 0)
+    }
+
     @Test func statusWordsAreColouredOnlyWhenWanted() {
         let output = "create    A.swift\nidentical B.swift\nnote: done\n"
 
@@ -191,16 +207,24 @@ import Testing
         ("scaffold-repo Book --storage j", ["scaffold-repo", "Book", "--storage", "j"], "journal"),
         ("scaffold-repo Book title:Str", ["scaffold-repo", "Book", "title", ":", "Str"], "String"),
         ("scaffold-repo completions z", ["scaffold-repo", "completions", "z"], "zsh"),
+        ("scaffold-repo Q 'note:Str", ["scaffold-repo", "Q", "'note:Str"], "note:String"),
+        ("scaffold-repo Q id:uu", ["scaffold-repo", "Q", "id", ":", "uu"], "UUID"),
+        ("scaffold-repo Q --storage=s", ["scaffold-repo", "Q", "--storage", "=", "s"], "snapshot"),
+        ("scaffold-repo help re", ["scaffold-repo", "help", "re"], "regen"),
     ])
     func theBashCompletionCompletes(line: String, words: [String], expected: String) throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         let script = folder.appendingPathComponent("completion.bash")
         try Data(Completions.script(for: "bash").utf8).write(to: script)
-        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        // Single-quoted for the shell, with each ' written as '\''.
+        let quote = { (text: String) in
+            "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        }
+        let quoted = words.map(quote).joined(separator: " ")
         let program = """
-            source '\(script.path)'
-            COMP_LINE='\(line)'; COMP_POINT=\(line.utf8.count)
+            source \(quote(script.path))
+            COMP_LINE=\(quote(line)); COMP_POINT=\(line.utf8.count)
             COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
             _scaffold_repo
             printf '%s\\n' "${COMPREPLY[@]}"
