@@ -22,7 +22,7 @@ public struct GeneratedFile: Equatable, Sendable {
     }
 }
 
-/// Renders the templates for one request into files, touching nothing on disk.
+/// Renders the templates for one request into files; it reads templates, and writes nothing.
 public enum Renderer {
     /// The files for `request`, sorted by path. Paths are relative to the package root: the new
     /// package for `.standalone`, the existing one for `.into`.
@@ -63,7 +63,7 @@ public enum Renderer {
             for: spec, module: module, storage: storage, annotate: request.annotate,
             history: history)
         var files = try outputs.map { output in
-            let text = try templates.template(named: output.template).render(context)
+            let text = try templates.render(output.template, context)
             return GeneratedFile(
                 path: output.path, contents: normalized(text),
                 isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests))
@@ -73,8 +73,8 @@ public enum Renderer {
         for (index, version) in history.previous.enumerated() {
             let step = RenderContext.migration(
                 from: version.number, old: version.spec, new: specs[index + 1], model: names.type)
-            let text = try templates.template(named: "ModelMigration.swift.tmpl")
-                .render(context.merging(step) { _, step in step })
+            let text = try templates.render(
+                "ModelMigration.swift.tmpl", context.merging(step) { _, step in step })
             files.append(
                 GeneratedFile(
                     path: sources + names.migrationFile(from: version.number),

@@ -5,9 +5,12 @@
 ///   names come first, then `isFirst` and `isLast`, then the outer names.
 /// - `{{#if flag}} … {{else}} … {{/if}}` and `{{#unless flag}} … {{/unless}}` choose text.
 /// - `{{! note }}` is a comment and renders nothing.
+/// - `{{> name}}` renders the partial `name` (the file `name.partial.tmpl`) in place, with the
+///   same names in scope, so text that two templates share is written once.
 ///
-/// A line that holds nothing but one block tag (`#`, `/`, `else`, `!`) and white space renders as
-/// nothing at all, newline included, so templates can put each tag on its own line.
+/// A line that holds nothing but one block tag (`#`, `/`, `else`, `!`, `>`) and white space
+/// renders as nothing at all, newline included, so templates can put each tag on its own line;
+/// a partial's own lines then stand in for it.
 public struct Template: Sendable {
     /// The name used in error messages, usually the template's file name.
     public let name: String
@@ -20,10 +23,18 @@ public struct Template: Sendable {
         self.nodes = try parser.parseAll()
     }
 
-    /// Renders the template with `context` as the outermost scope.
-    public func render(_ context: [String: TemplateValue]) throws -> String {
+    /// The file name that holds the partial `name`.
+    public static func partialFileName(_ name: String) -> String { name + ".partial.tmpl" }
+
+    /// Renders the template with `context` as the outermost scope; `partials` finds the template
+    /// for a `{{> name}}` tag, returning nil for a name it does not have.
+    public func render(
+        _ context: [String: TemplateValue],
+        partials: (String) throws -> Template? = { _ in nil }
+    ) throws -> String {
         var output = ""
-        try render(nodes, scopes: [context], into: &output)
+        let renderer = Rendering(partials: partials, depth: 0)
+        try render(nodes, scopes: [context], with: renderer, into: &output)
         return output
     }
 
@@ -33,6 +44,7 @@ public struct Template: Sendable {
         case text(String)
         case variable(path: String, line: Int)
         case section(Section)
+        case partial(name: String, line: Int)
     }
 
     private struct Section: Sendable {
@@ -50,6 +62,7 @@ public struct Template: Sendable {
     private enum Token: Equatable {
         case text(String)
         case variable(String, line: Int)
+        case partial(String, line: Int)
         case open(kind: String, path: String, line: Int)
         case otherwise(line: Int)
         case close(kind: String, line: Int)
@@ -102,7 +115,8 @@ public struct Template: Sendable {
         guard !inside.contains("{{"), !inside.contains("}}") else { return nil }
         let word = inside.trimmingWhiteSpace()
         let isBlock =
-            word.hasPrefix("#") || word.hasPrefix("/") || word.hasPrefix("!") || word == "else"
+            word.hasPrefix("#") || word.hasPrefix("/") || word.hasPrefix("!") || word.hasPrefix(">")
+            || word == "else"
         return isBlock ? String(inside) : nil
     }
 
@@ -119,6 +133,14 @@ public struct Template: Sendable {
         }
         if word.hasPrefix("!") { return nil }
         if word == "else" { return .otherwise(line: line) }
+        if word.hasPrefix(">") {
+            let partial = word.dropFirst().trimmingWhiteSpace()
+            guard !partial.isEmpty, partial.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            else {
+                throw fail("'{{\(word)}}' must be '{{> name}}', a partial's name in letters and digits")
+            }
+            return .partial(String(partial), line: line)
+        }
         if word.hasPrefix("#") {
             let parts = word.dropFirst().split(separator: " ", omittingEmptySubsequences: true)
             guard parts.count == 2, SectionKind(rawValue: String(parts[0])) != nil else {
@@ -173,6 +195,8 @@ public struct Template: Sendable {
                     nodes.append(.text(text))
                 case .variable(let path, let line):
                     nodes.append(.variable(path: path, line: line))
+                case .partial(let name, let line):
+                    nodes.append(.partial(name: name, line: line))
                 case .open(let kind, let path, let line):
                     nodes.append(.section(try parseSection(kind: kind, path: path, line: line)))
                 case .otherwise:
@@ -228,8 +252,17 @@ public struct Template: Sendable {
 
     // MARK: - Rendering
 
+    /// What a render carries down into the partials it includes.
+    private struct Rendering {
+        /// More nested partials than this means that partials include each other.
+        static let maximumDepth = 16
+        let partials: (String) throws -> Template?
+        let depth: Int
+    }
+
     private func render(
-        _ nodes: [Node], scopes: [[String: TemplateValue]], into output: inout String
+        _ nodes: [Node], scopes: [[String: TemplateValue]], with renderer: Rendering,
+        into output: inout String
     ) throws {
         for node in nodes {
             switch node {
@@ -245,22 +278,39 @@ public struct Template: Sendable {
                         message: "'\(path)' is not text and cannot be inserted")
                 }
             case .section(let section):
-                try render(section, scopes: scopes, into: &output)
+                try render(section, scopes: scopes, with: renderer, into: &output)
+            case .partial(let partialName, let line):
+                guard let partial = try renderer.partials(partialName) else {
+                    throw TemplateError(
+                        template: name, line: line,
+                        message:
+                            "no partial '\(partialName)'; add \(Self.partialFileName(partialName))")
+                }
+                guard renderer.depth < Rendering.maximumDepth else {
+                    throw TemplateError(
+                        template: name, line: line,
+                        message: "partial '\(partialName)' includes itself, directly or not")
+                }
+                let inner = Rendering(partials: renderer.partials, depth: renderer.depth + 1)
+                try partial.render(partial.nodes, scopes: scopes, with: inner, into: &output)
             }
         }
     }
 
     private func render(
-        _ section: Section, scopes: [[String: TemplateValue]], into output: inout String
+        _ section: Section, scopes: [[String: TemplateValue]], with renderer: Rendering,
+        into output: inout String
     ) throws {
         let value = try lookup(section.path, in: scopes, line: section.line)
         switch section.kind {
         case .if:
             try render(
-                value.isTruthy ? section.body : section.otherwise, scopes: scopes, into: &output)
+                value.isTruthy ? section.body : section.otherwise, scopes: scopes,
+                with: renderer, into: &output)
         case .unless:
             try render(
-                value.isTruthy ? section.otherwise : section.body, scopes: scopes, into: &output)
+                value.isTruthy ? section.otherwise : section.body, scopes: scopes,
+                with: renderer, into: &output)
         case .each:
             guard case .list(let items) = value else {
                 throw TemplateError(
@@ -274,7 +324,7 @@ public struct Template: Sendable {
                 if case .object(let names) = item {
                     scope.merge(names) { _, itemValue in itemValue }
                 }
-                try render(section.body, scopes: scopes + [scope], into: &output)
+                try render(section.body, scopes: scopes + [scope], with: renderer, into: &output)
             }
         }
     }

@@ -39,6 +39,16 @@ public struct TemplateSource: Sendable {
         return try Template(name: "Templates/" + name, text: text)
     }
 
+    /// The template called `name` rendered with `context`, its `{{> partial}}` tags read from
+    /// this source too.
+    public func render(_ name: String, _ context: [String: TemplateValue]) throws -> String {
+        try template(named: name).render(context) { partial in
+            let file = Template.partialFileName(partial)
+            let exists = overrideFile(named: file) != nil || BuiltInTemplates.embedded[file] != nil
+            return exists ? try template(named: file) : nil
+        }
+    }
+
     /// The override file used for `name`, if any.
     public func overrideFile(named name: String) -> URL? {
         overrideDirectories.lazy.map { $0.appendingPathComponent(name) }

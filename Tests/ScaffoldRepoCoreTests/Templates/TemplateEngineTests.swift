@@ -74,12 +74,59 @@ import Testing
         ("{{fields}}", "test.tmpl:1: 'fields' is not text and cannot be inserted"),
         ("{{else}}", "test.tmpl:1: '{{else}}' outside '{{#if}}'"),
         ("{{a b}}", "test.tmpl:1: '{{a b}}' is not a name; names are letters, digits, '_' and '.'"),
+        ("a\n{{> Missing}}", "test.tmpl:2: no partial 'Missing'; add Missing.partial.tmpl"),
+        ("{{> a.b}}", "test.tmpl:1: '{{> a.b}}' must be '{{> name}}', a partial's name in letters and digits"),
     ])
     func errorsNameTheTemplateAndLine(text: String, message: String) {
         #expect {
             try render(text, ["flag": true, "fields": .list([]), "name": "n"])
         } throws: { error in
             (error as? TemplateError)?.description == message
+        }
+    }
+
+    @Test func aPartialRendersInPlaceWithTheNamesInScope() throws {
+        let partials = [
+            "Field": try Template(name: "Field.partial.tmpl", text: "    var {{name}}: {{type}}\n"),
+        ]
+        let template = try Template(
+            name: "test.tmpl",
+            text: """
+                struct {{model}} {
+                {{#each fields}}
+                    {{> Field}}
+                {{/each}}
+                }
+                """)
+
+        let text = try template.render(
+            [
+                "model": "Q", "type": "Int",
+                "fields": .list([.object(["name": "a"]), .object(["name": "b", "type": "String"])]),
+            ],
+            partials: { partials[$0] })
+
+        #expect(text == "struct Q {\n    var a: Int\n    var b: String\n}")
+    }
+
+    @Test func aPartialThatIncludesItselfIsAnErrorNotAHang() throws {
+        let loop = try Template(name: "Loop.partial.tmpl", text: "x{{> Loop}}")
+
+        #expect {
+            try Template(name: "test.tmpl", text: "{{> Loop}}").render([:]) { _ in loop }
+        } throws: { error in
+            (error as? TemplateError)?.description
+                == "Loop.partial.tmpl:1: partial 'Loop' includes itself, directly or not"
+        }
+    }
+
+    @Test func anErrorInsideAPartialNamesThePartialAndItsLine() throws {
+        let partial = try Template(name: "Body.partial.tmpl", text: "ok\n{{missing}}")
+
+        #expect {
+            try Template(name: "test.tmpl", text: "{{> Body}}").render([:]) { _ in partial }
+        } throws: { error in
+            (error as? TemplateError)?.description == "Body.partial.tmpl:2: unknown name 'missing'"
         }
     }
 }
