@@ -33,8 +33,7 @@ public struct Template: Sendable {
         partials: (String) throws -> Template? = { _ in nil }
     ) throws -> String {
         var output = ""
-        let renderer = Rendering(partials: partials, depth: 0)
-        try render(nodes, scopes: [context], with: renderer, into: &output)
+        try render(nodes, scopes: [context], partials: partials, depth: 0, into: &output)
         return output
     }
 
@@ -252,16 +251,12 @@ public struct Template: Sendable {
 
     // MARK: - Rendering
 
-    /// What a render carries down into the partials it includes.
-    private struct Rendering {
-        /// More nested partials than this means that partials include each other.
-        static let maximumDepth = 16
-        let partials: (String) throws -> Template?
-        let depth: Int
-    }
+    /// More nested partials than this means that partials include each other.
+    private static let maximumPartialDepth = 16
 
     private func render(
-        _ nodes: [Node], scopes: [[String: TemplateValue]], with renderer: Rendering,
+        _ nodes: [Node], scopes: [[String: TemplateValue]], partials: (String) throws -> Template?,
+        depth: Int,
         into output: inout String
     ) throws {
         for node in nodes {
@@ -278,27 +273,29 @@ public struct Template: Sendable {
                         message: "'\(path)' is not text and cannot be inserted")
                 }
             case .section(let section):
-                try render(section, scopes: scopes, with: renderer, into: &output)
+                try render(section, scopes: scopes, partials: partials, depth: depth, into: &output)
             case .partial(let partialName, let line):
-                guard let partial = try renderer.partials(partialName) else {
+                guard let partial = try partials(partialName) else {
                     throw TemplateError(
                         template: name, line: line,
                         message:
                             "no partial '\(partialName)'; add \(Self.partialFileName(partialName))")
                 }
-                guard renderer.depth < Rendering.maximumDepth else {
+                guard depth < Self.maximumPartialDepth else {
                     throw TemplateError(
                         template: name, line: line,
                         message: "partial '\(partialName)' includes itself, directly or not")
                 }
-                let inner = Rendering(partials: renderer.partials, depth: renderer.depth + 1)
-                try partial.render(partial.nodes, scopes: scopes, with: inner, into: &output)
+                try partial.render(
+                    partial.nodes, scopes: scopes, partials: partials, depth: depth + 1,
+                    into: &output)
             }
         }
     }
 
     private func render(
-        _ section: Section, scopes: [[String: TemplateValue]], with renderer: Rendering,
+        _ section: Section, scopes: [[String: TemplateValue]], partials: (String) throws -> Template?,
+        depth: Int,
         into output: inout String
     ) throws {
         let value = try lookup(section.path, in: scopes, line: section.line)
@@ -306,11 +303,11 @@ public struct Template: Sendable {
         case .if:
             try render(
                 value.isTruthy ? section.body : section.otherwise, scopes: scopes,
-                with: renderer, into: &output)
+                partials: partials, depth: depth, into: &output)
         case .unless:
             try render(
                 value.isTruthy ? section.otherwise : section.body, scopes: scopes,
-                with: renderer, into: &output)
+                partials: partials, depth: depth, into: &output)
         case .each:
             guard case .list(let items) = value else {
                 throw TemplateError(
@@ -324,7 +321,7 @@ public struct Template: Sendable {
                 if case .object(let names) = item {
                     scope.merge(names) { _, itemValue in itemValue }
                 }
-                try render(section.body, scopes: scopes + [scope], with: renderer, into: &output)
+                try render(section.body, scopes: scopes + [scope], partials: partials, depth: depth, into: &output)
             }
         }
     }
