@@ -43,6 +43,8 @@ public struct Names: Equatable, Sendable {
 
     /// The file with the frozen earlier versions of the model: `QuestionVersions.swift`.
     public var versionsFile: String { type + "Versions.swift" }
+    /// The file handling every repository in a module shares, written once per module.
+    public static let storeFilesFile = "StoreFiles.swift"
 
     /// The namespace of the test helpers, `QuestionTestSupport`.
     public var testSupport: String { type + "TestSupport" }

@@ -10,15 +10,19 @@ public struct GeneratedFile: Equatable, Sendable {
     /// A file written once and then the person's whatever it holds, `--force` or not: a
     /// migration, whose body they complete.
     public let isWrittenOnce: Bool
+    /// A file that every model in a module renders the same (`StoreFiles.swift`): recorded for
+    /// each of them, written once, and removed with the last of them.
+    public let isShared: Bool
 
     public init(
         path: String, contents: String, isOwnedOnceEdited: Bool = false,
-        isWrittenOnce: Bool = false
+        isWrittenOnce: Bool = false, isShared: Bool = false
     ) {
         self.path = path
         self.contents = contents
         self.isOwnedOnceEdited = isOwnedOnceEdited
         self.isWrittenOnce = isWrittenOnce
+        self.isShared = isShared
     }
 }
 
@@ -50,6 +54,7 @@ public enum Renderer {
                 sources + "\(names.repository).swift"
             ),
             ("RepositoryAPI.swift.tmpl", sources + names.repositoryAPIFile),
+            ("StoreFiles.swift.tmpl", sources + Names.storeFilesFile),
             ("ListViewModel.swift.tmpl", sources + "\(names.listViewModel).swift"),
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
@@ -66,7 +71,8 @@ public enum Renderer {
             let text = try templates.render(output.template, context)
             return GeneratedFile(
                 path: output.path, contents: normalized(text),
-                isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests))
+                isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests),
+                isShared: output.template == "StoreFiles.swift.tmpl")
         }
         // One migration per step between versions, written once: the person completes it.
         let specs = history.previous.map(\.spec) + [spec]

@@ -27,6 +27,13 @@ enum Destroyer {
                 output += PlanReport.line("owned", shown + " (kept: yours)")
                 continue
             }
+            let sharers = manifest.models.filter { $0.name != name && $0.files[path] != nil }
+            if !sharers.isEmpty {
+                let users = sharers.map(\.name).joined(separator: ", ")
+                let verb = sharers.count == 1 ? "uses" : "use"
+                output += PlanReport.line("shared", shown + " (kept: \(users) \(verb) it too)")
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 output += PlanReport.line("missing", shown)
                 continue

@@ -14,6 +14,8 @@ enum PackagePlanner {
         var changes: [PlannedChange] = []
         var warnings: [String] = []
         var evolution: [String] = []
+        // The hash each shared file got from the first model of this run that planned it.
+        var sharedHashes: [String: String] = [:]
         for var request in requests {
             if let record = manifest.model(named: request.spec.typeName) {
                 let previous = try recordedRequest(record)
@@ -28,9 +30,14 @@ enum PackagePlanner {
             }
             let files = try Renderer.render(request, templates: templates)
             let record = manifest.model(named: request.spec.typeName)
-            let recorded = record?.files ?? [:]
+            var recorded = record?.files ?? [:]
+            // A shared file that another model generated is known, not a stranger's file.
+            for file in files where file.isShared && recorded[file.path] == nil {
+                recorded[file.path] = manifest.models.lazy.compactMap { $0.files[file.path] }.first
+            }
             let modelChanges = try Planner.plan(
-                files, root: root, displayRoot: displayRoot, force: force, recorded: recorded,
+                files.filter { sharedHashes[$0.path] == nil }, root: root,
+                displayRoot: displayRoot, force: force, recorded: recorded,
                 owned: Set(record?.owned ?? []))
             changes += modelChanges
             // A kept file keeps its old record: it stays `modified`, or unknown, next time too.
@@ -39,6 +46,12 @@ enum PackagePlanner {
                 hashes[change.file.path] =
                     change.status.isKept || change.status == .owned
                     ? recorded[change.file.path] : ContentHash.of(change.file.contents)
+                if change.file.isShared {
+                    sharedHashes[change.file.path] = hashes[change.file.path]
+                }
+            }
+            for file in files where file.isShared && hashes[file.path] == nil {
+                hashes[file.path] = sharedHashes[file.path]
             }
             for (path, hash) in recorded.sorted(by: { $0.key < $1.key })
             where hashes[path] == nil

@@ -44,9 +44,10 @@ extension Identifier {
         "Encodable", "Equatable", "Error", "FileHandle", "FileManager", "FormerKeys", "Foundation",
         "Glibc", "Hashable", "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder",
         "JSONEncoder", "JournalRecord", "KeyPath", "MainActor", "Musl", "Never", "NewerSchema",
-        "ObjCBool", "Observable", "ObservationIgnored", "Observation", "Observers", "OpenFiles",
-        "OpenRepositories", "Optional", "Ordering", "POSIXFailure", "RepeatedID", "Sendable",
-        "Set", "SnapshotFile", "String", "Suite", "Test", "Testing", "UInt32", "UInt64", "UInt8",
+        "ObjCBool", "Observable", "ObservationIgnored", "Observation", "Observers",
+        "OpenRepositories", "Optional", "Ordering", "RepeatedID", "Sendable", "Set",
+        "SnapshotFile", "StoreFiles", "String", "Suite", "Test", "Testing", "UInt32", "UInt64",
+        "UInt8",
         "URL", "UUID", "Values", "Void", "WeakReference", "XCTest", "XCTestCase",
     ]
 

@@ -136,7 +136,8 @@ public struct Template: Sendable {
             let partial = word.dropFirst().trimmingWhiteSpace()
             guard !partial.isEmpty, partial.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
             else {
-                throw fail("'{{\(word)}}' must be '{{> name}}', a partial's name in letters and digits")
+                throw fail(
+                    "'{{\(word)}}' must be '{{> name}}', a partial's name in letters and digits")
             }
             return .partial(String(partial), line: line)
         }
@@ -294,7 +295,8 @@ public struct Template: Sendable {
     }
 
     private func render(
-        _ section: Section, scopes: [[String: TemplateValue]], partials: (String) throws -> Template?,
+        _ section: Section, scopes: [[String: TemplateValue]],
+        partials: (String) throws -> Template?,
         depth: Int,
         into output: inout String
     ) throws {
@@ -321,7 +323,9 @@ public struct Template: Sendable {
                 if case .object(let names) = item {
                     scope.merge(names) { _, itemValue in itemValue }
                 }
-                try render(section.body, scopes: scopes + [scope], partials: partials, depth: depth, into: &output)
+                try render(
+                    section.body, scopes: scopes + [scope], partials: partials, depth: depth,
+                    into: &output)
             }
         }
     }

@@ -21,7 +21,7 @@ import Testing
                 "create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
         #expect(result.standardOutput.hasSuffix("Next: cd QuestionStore && swift test\n"))
         #expect(
-            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 10)
+            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 11)
         #expect(result.standardOutput.contains("create    QuestionStore/.scaffold/manifest.json\n"))
     }
 
@@ -34,7 +34,7 @@ import Testing
 
         #expect(second.exitCode == 0)
         let statuses = second.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("Next") }
-        #expect(statuses.count == 10)
+        #expect(statuses.count == 11)
         #expect(statuses.allSatisfy { $0.hasPrefix("identical ") })
     }
 
@@ -135,7 +135,7 @@ import Testing
                 ".scaffold/manifest.json", "Package.swift",
                 "Sources/AppCore/Item.swift", "Sources/AppCore/ItemListViewModel.swift",
                 "Sources/AppCore/ItemRepository+API.swift", "Sources/AppCore/ItemRepository.swift",
-                "Tests/AppCoreTests/ItemRepositoryTests.swift",
+                "Sources/AppCore/StoreFiles.swift", "Tests/AppCoreTests/ItemRepositoryTests.swift",
                 "Tests/AppCoreTests/ItemRepositoryXCTests.swift",
                 "Tests/AppCoreTests/ItemTestSupport.swift",
             ])

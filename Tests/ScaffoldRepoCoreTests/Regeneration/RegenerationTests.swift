@@ -90,7 +90,7 @@ import Testing
                 as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(object["exitCode"] as? Int == 0)
-        #expect(files.count == 10)
+        #expect(files.count == 11)
         #expect(files.allSatisfy { $0["status"] as? String == "create" && $0["diff"] is String })
         #expect(try TestPaths.files(below: folder).isEmpty)
     }
@@ -235,14 +235,52 @@ import Testing
         #expect(result.standardOutput.contains("update    .scaffold/manifest.json\n"))
         #expect(
             try TestPaths.files(below: folder.appendingPathComponent("Sources/App")) == [
-                "Item.swift", "Tag.swift", "TagListViewModel.swift", "TagRepository+API.swift",
-                "TagRepository.swift",
+                "Item.swift", "StoreFiles.swift", "Tag.swift", "TagListViewModel.swift",
+                "TagRepository+API.swift", "TagRepository.swift",
             ])
         // The edited file stays recorded, so destroy --force can still remove it.
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Item", "Tag"])
         let forced = run(["destroy", "Item", "--force"], in: folder)
         #expect(forced.standardOutput.contains("delete    Sources/App/Item.swift\n"))
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Tag"])
+    }
+
+    @Test func modelsInOneTargetShareOneStoreFilesUntilTheLastIsDestroyed() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        let shared = "Sources/App/StoreFiles.swift"
+        let first = run(["Item", "id:Int", "--into", ".", "--target", "App"], in: folder)
+        #expect(first.standardOutput.contains("create    \(shared)\n"))
+
+        // The second model finds the file the first one wrote: known, not a stranger's file.
+        let second = run(
+            ["Tag", "id:String", "--storage", "snapshot", "--into", ".", "--target", "App"],
+            in: folder)
+
+        #expect(second.exitCode == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("identical \(shared)\n"))
+        let manifest = try #require(try Manifest.load(root: folder))
+        #expect(manifest.models.map { $0.files[shared] != nil } == [true, true])
+        // regen renders it for both models and plans it once.
+        let regen = run(["regen", "--dry-run"], in: folder)
+        #expect(regen.standardOutput.components(separatedBy: shared).count == 2)
+        // An edit is seen as an edit, for either model.
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(shared))
+        #expect(
+            run(["regen", "--check"], in: folder).standardOutput.contains("modified  \(shared)"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(shared))
+        #expect(run(["regen"], in: folder).exitCode == 0)
+
+        let destroyItem = run(["destroy", "Item"], in: folder)
+        #expect(
+            destroyItem.standardOutput.contains("shared    \(shared) (kept: Tag uses it too)\n"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(shared).path))
+        let destroyTag = run(["destroy", "Tag"], in: folder)
+        #expect(destroyTag.standardOutput.contains("delete    \(shared)\n"))
+        #expect(try TestPaths.files(below: folder) == ["Package.swift"])
     }
 
     @Test func destroyAfterIntoKeepsTheTargetsFolders() throws {

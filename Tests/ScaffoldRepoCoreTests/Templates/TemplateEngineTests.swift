@@ -75,7 +75,10 @@ import Testing
         ("{{else}}", "test.tmpl:1: '{{else}}' outside '{{#if}}'"),
         ("{{a b}}", "test.tmpl:1: '{{a b}}' is not a name; names are letters, digits, '_' and '.'"),
         ("a\n{{> Missing}}", "test.tmpl:2: no partial 'Missing'; add Missing.partial.tmpl"),
-        ("{{> a.b}}", "test.tmpl:1: '{{> a.b}}' must be '{{> name}}', a partial's name in letters and digits"),
+        (
+            "{{> a.b}}",
+            "test.tmpl:1: '{{> a.b}}' must be '{{> name}}', a partial's name in letters and digits"
+        ),
     ])
     func errorsNameTheTemplateAndLine(text: String, message: String) {
         #expect {
@@ -87,7 +90,7 @@ import Testing
 
     @Test func aPartialRendersInPlaceWithTheNamesInScope() throws {
         let partials = [
-            "Field": try Template(name: "Field.partial.tmpl", text: "    var {{name}}: {{type}}\n"),
+            "Field": try Template(name: "Field.partial.tmpl", text: "    var {{name}}: {{type}}\n")
         ]
         let template = try Template(
             name: "test.tmpl",

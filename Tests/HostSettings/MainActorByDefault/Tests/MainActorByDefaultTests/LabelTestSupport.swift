@@ -59,7 +59,7 @@ nonisolated enum LabelTestSupport {
 
     /// Files in `directory` that the store did not name: temporary files a write left behind.
     static func leftovers(in directory: URL) -> [String] {
-        let known = [storeFileName]
+        let known = [storeFileName, LabelRepository.lockFileName]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { !known.contains($0) }.sorted()
     }

@@ -1,13 +1,5 @@
 public import Foundation
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// What can go wrong when a ``LabelRepository`` reads or writes its file.
 public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read.
@@ -22,6 +14,8 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
     case incompatible(file: URL, reason: String)
     /// The file was written by a newer version of the app, with a schema this code does not know.
     case newerSchema(file: URL, found: Int, supported: Int)
+    /// Another repository, in this process or another one, has the folder open.
+    case locked(file: URL)
     /// The file cannot be written. The repository keeps the contents it had before the call.
     case unwritable(file: URL, reason: String)
     /// ``LabelRepository/close()`` was called; open a new repository to write again.
@@ -39,6 +33,8 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
                 + "them again (a default, an optional field, --rename, --migrate)"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .locked(let file):
+            "\(file.path) is held by another LabelRepository; close that one first"
         case .unwritable(let file, let reason):
             "cannot write \(file.path): \(reason)"
         case .closed:
@@ -46,6 +42,9 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
         }
     }
 }
+
+/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
+extension LabelRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Label`` values: in memory for fast reads, in one JSON file for durability.
 ///
@@ -59,10 +58,12 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
 ///
 /// The file, `labels.json`, holds `{"items":[…],"schemaVersion":N}`, then the line
 /// `crc32 <8 hex digits>`: the CRC-32 of everything before that line, so a damaged byte is
-/// found instead of read as a value.
+/// found instead of read as a value. `labels.lock` holds an advisory lock while the
+/// repository is open, so that a second repository cannot overwrite this one's saves.
 public actor LabelRepository {
     /// The name of the file the repository keeps in its directory.
     public static let fileName = "labels.json"
+    public static let lockFileName = "labels.lock"
     /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
     /// raises it with each `--migrate`; do not edit it here. A file written by an earlier
     /// version is migrated when it opens; a higher version is refused instead of misread.
@@ -75,16 +76,20 @@ public actor LabelRepository {
     var values: Values
     /// The open streams of `changes()`.
     var observers = Observers()
-    /// Whether ``close()`` was called.
-    private(set) var isClosed = false
+    /// The folder's lock, released by ``close()``.
+    private var lock: StoreFiles.Lock?
 
-    /// Opens the store in `directory`, reading its file when there is one. A missing file is an
-    /// empty store; the directory is created by the first save.
+    /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
+    /// when there is one. A missing file is an empty store.
     ///
-    /// - Throws: ``LabelRepositoryError`` when the file exists but cannot be read or decoded. It
-    ///   is never taken for an empty store, so no later save can overwrite it.
+    /// - Throws: ``LabelRepositoryError`` when another repository holds the folder, or the file
+    ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
+    ///   save can overwrite it.
     public init(directory: URL) throws {
         fileURL = directory.appendingPathComponent(Self.fileName)
+        try StoreFiles.createFolder(directory, reporting: FileError.self)
+        lock = try StoreFiles.Lock(
+            directory.appendingPathComponent(Self.lockFileName), reporting: FileError.self)
         let file = try Self.readFile(fileURL)
         values = file.values
         // A file written before files had a checksum, or by an earlier schema version, is
@@ -110,9 +115,10 @@ public actor LabelRepository {
             .appendingPathComponent("Swift5Mode", isDirectory: true)
     }
 
-    /// Makes later writes throw ``LabelRepositoryError/closed``. Reads still answer from memory.
+    /// Releases the folder's lock, and makes later writes throw ``LabelRepositoryError/closed``.
+    /// Reads still answer from memory.
     public func close() {
-        isClosed = true
+        lock = nil
     }
 
     /// Applies `change` to a copy of the values, writes the copy to the file, and only then
@@ -126,6 +132,13 @@ public actor LabelRepository {
         observers.publish(change)
     }
 
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { lock == nil }
+
+    private typealias CRC32 = StoreFiles.CRC32
+    /// The error type in which `StoreFiles` reports a file it cannot read or write.
+    private typealias FileError = LabelRepositoryError
+
     private static func write(_ values: Values, to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -137,7 +150,7 @@ public actor LabelRepository {
             try data.write(to: fileURL, options: .atomic)
         } catch {
             throw LabelRepositoryError.unwritable(
-                file: fileURL, reason: systemReason(error))
+                file: fileURL, reason: StoreFiles.systemReason(error))
         }
     }
 
@@ -146,28 +159,8 @@ public actor LabelRepository {
     private static func readFile(
         _ file: URL
     ) throws -> (values: Values, isCurrent: Bool) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        {
-            throw LabelRepositoryError.unreadable(
-                file: file, reason: "it is a folder, not a file")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            // A link to a file that is gone may point to a volume that is not mounted, and a
-            // save would replace the link: that is not an empty store.
-            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil
-            else {
-                throw LabelRepositoryError.unreadable(
-                    file: file, reason: "it is a symbolic link to a file that does not exist")
-            }
+        guard let data = try StoreFiles.readIfPresent(file, reporting: FileError.self) else {
             return (Values(), true)
-        } catch {
-            throw LabelRepositoryError.unreadable(
-                file: file, reason: systemReason(error))
         }
         let contents: CRC32.Contents
         do {
@@ -197,15 +190,6 @@ public actor LabelRepository {
         }
     }
 
-    /// The operating system's reason for a failed Foundation file call ("Permission denied",
-    /// "No space left on device"), which Foundation's own description often leaves out.
-    private static func systemReason(_ error: any Error) -> String {
-        guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError else {
-            return error.localizedDescription
-        }
-        return String(cString: strerror(posix.code.rawValue))
-    }
-
     /// The file's layout. A bare array is a file from before the schema version was stored:
     /// version 1.
     private nonisolated struct StoredFile: Codable {
@@ -233,62 +217,5 @@ public actor LabelRepository {
 
     private nonisolated struct NewerSchema: Error {
         let found: Int
-    }
-
-    /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.
-    private nonisolated enum CRC32 {
-        /// What the file holds: its JSON, and whether a checksum line vouched for it.
-        struct Contents {
-            let json: Data
-            let isChecked: Bool
-        }
-
-        struct Mismatch: Error, CustomStringConvertible {
-            let description: String
-        }
-
-        static let table: [UInt32] = (0..<256).map { index in
-            (0..<8).reduce(UInt32(index)) { crc, _ in
-                crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
-            }
-        }
-
-        static func checksum(_ bytes: Data) -> UInt32 {
-            let table = Self.table  // Read once: a snapshot has millions of bytes.
-            var crc = ~UInt32(0)
-            bytes.withUnsafeBytes { buffer in
-                for byte in buffer {
-                    crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-                }
-            }
-            return ~crc
-        }
-
-        /// `json`, then the line `crc32 <8 hex digits>` with its checksum.
-        static func sealed(_ json: Data) -> Data {
-            let digits = String(checksum(json), radix: 16)
-            let padded = String(repeating: "0", count: 8 - digits.count) + digits
-            return json + Data("\ncrc32 \(padded)\n".utf8)
-        }
-
-        /// The JSON of a file that `sealed` wrote, checked. A file without the checksum line
-        /// was written before there was one: its JSON is returned unchecked.
-        static func unsealed(_ data: Data) throws -> Contents {
-            let trailer = Data("\ncrc32 ".utf8)
-            let start = data.endIndex - trailer.count - 9
-            guard data.count >= trailer.count + 9,
-                data[start..<(start + trailer.count)] == trailer, data.last == UInt8(ascii: "\n")
-            else {
-                return Contents(json: data, isChecked: false)
-            }
-            let json = data[..<start]
-            let digits = data[(start + trailer.count)..<(data.endIndex - 1)]
-            guard let expected = UInt32(String(decoding: digits, as: UTF8.self), radix: 16),
-                checksum(json) == expected
-            else {
-                throw Mismatch(description: "wrong checksum")
-            }
-            return Contents(json: json, isChecked: true)
-        }
     }
 }

@@ -132,9 +132,8 @@ extension CacheRepository {
     // MARK: - One instance per folder
 
     /// The repository for `directory`, shared by every caller in this process: screens that ask
-    /// for the same folder get the same instance. This storage takes no lock: two instances
-    /// over one folder would each rewrite the file from their own values and drop the other's
-    /// saves, so open a folder only through here. It is opened on first use (or again after
+    /// for the same folder get the same instance, where a second ``init(directory:)`` would
+    /// throw ``CacheRepositoryError/locked(file:)``. It is opened on first use (or again after
     /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
     public static func shared(in directory: URL) async throws -> CacheRepository {
         try await openRepositories.repository(in: directory)

@@ -1,18 +1,5 @@
 public import Foundation
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// `close(2)`, under a name that the repository's own `close()` does not hide.
-private nonisolated func closeDescriptor(_ descriptor: Int32) {
-    _ = close(descriptor)
-}
-
 /// What can go wrong when a ``BookRepository`` opens, reads or writes its files.
 public nonisolated enum BookRepositoryError: Error, Equatable, CustomStringConvertible {
     /// A file exists but cannot be read.
@@ -55,6 +42,9 @@ public nonisolated enum BookRepositoryError: Error, Equatable, CustomStringConve
         }
     }
 }
+
+/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
+extension BookRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Book`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///
@@ -104,7 +94,7 @@ public actor BookRepository {
     var values: Values
     /// The open streams of `changes()`.
     var observers = Observers()
-    private var files: OpenFiles?
+    private var files: StoreFiles.Journal<FileError>?
     private var snapshotSize: Int
     private var journalSize: Int
     /// False after an append failed: the journal may end in part of a record, so the next
@@ -124,7 +114,9 @@ public actor BookRepository {
     ///   later save can overwrite them.
     public init(directory: URL) throws {
         self.directory = directory
-        let files = try OpenFiles(directory: directory)
+        let files = try StoreFiles.Journal<FileError>(
+            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
+            lock: Self.lockFileName)
         let snapshot = try Self.readSnapshot(files.snapshotURL)
         var values = snapshot.values
         var replayed = try Self.replayJournal(
@@ -140,10 +132,10 @@ public actor BookRepository {
         {
             snapshotSize = data.count
             generation += 1
-            if folderSynced, (try? files.truncateJournal(to: 0)) != nil { replayed.validSize = 0 }
+            if folderSynced, (try? files.truncate(to: 0)) != nil { replayed.validSize = 0 }
         }
         if replayed.validSize < replayed.fileSize {
-            try files.truncateJournal(to: replayed.validSize)
+            try files.truncate(to: replayed.validSize)
         }
         self.values = values
         self.files = files
@@ -197,7 +189,7 @@ public actor BookRepository {
         let line = isLargeBatch || !journalIsSound ? nil : try record.encodedLine()
         if let line, journalSize + line.count <= max(snapshotSize, Self.compactionFloor) {
             do {
-                try files.appendToJournal(line, at: journalSize)
+                try files.append(line, at: journalSize)
             } catch {
                 // A failed append may have left part of its record behind; the next write
                 // starts a new snapshot and an empty journal instead of appending after it.
@@ -211,7 +203,7 @@ public actor BookRepository {
             // The rename may not survive a crash: the change goes in the journal too, under the
             // older generation, which the new snapshot skips and the old one replays.
             if !folderSynced, journalIsSound, let line = line ?? (try? record.encodedLine()),
-                (try? files.appendToJournal(line, at: journalSize)) != nil
+                (try? files.append(line, at: journalSize)) != nil
             {
                 journalSize += line.count
             }
@@ -238,7 +230,7 @@ public actor BookRepository {
         // The new snapshot is in place. The journal's records are of the older generation now:
         // skipped when the store opens, so a failure to empty it loses nothing. It is kept when
         // the folder could not be synced, in case the rename itself does not survive a crash.
-        if folderSynced, (try? files.truncateJournal(to: 0)) != nil {
+        if folderSynced, (try? files.truncate(to: 0)) != nil {
             journalSize = 0
             journalIsSound = true
         }
@@ -246,6 +238,10 @@ public actor BookRepository {
     }
 
     // MARK: - Loading
+
+    private typealias CRC32 = StoreFiles.CRC32
+    /// The error type in which `StoreFiles` reports a file it cannot read or write.
+    private typealias FileError = BookRepositoryError
 
     private static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -266,7 +262,9 @@ public actor BookRepository {
     private static func readSnapshot(
         _ file: URL
     ) throws -> (values: Values, size: Int, isCurrent: Bool, generation: Int) {
-        guard let data = try readIfPresent(file) else { return (Values(), 0, true, 0) }
+        guard let data = try StoreFiles.readIfPresent(file, reporting: FileError.self) else {
+            return (Values(), 0, true, 0)
+        }
         let contents: CRC32.Contents
         do {
             contents = try CRC32.unsealed(data)
@@ -299,7 +297,9 @@ public actor BookRepository {
     private static func replayJournal(
         _ file: URL, into values: inout Values, generation: Int
     ) throws -> (validSize: Int, fileSize: Int) {
-        guard let data = try readIfPresent(file) else { return (0, 0) }
+        guard let data = try StoreFiles.readIfPresent(file, reporting: FileError.self) else {
+            return (0, 0)
+        }
         let decoder = JSONDecoder()
         var changes: [Change] = []
         var offset = data.startIndex
@@ -351,40 +351,6 @@ public actor BookRepository {
             return .corrupt(file: file, offset: 0, reason: "\(error)")
         }
         return .incompatible(file: file, reason: "\(error)")
-    }
-
-    /// The file's bytes, or nil when there is no file. A file that cannot be read, a folder
-    /// and a link to nothing all throw: none of them is an empty store.
-    private static func readIfPresent(_ file: URL) throws -> Data? {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        {
-            throw BookRepositoryError.unreadable(
-                file: file, reason: "it is a folder, not a file")
-        }
-        do {
-            return try Data(contentsOf: file)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            // A link to a file that is gone may point to a volume that is not mounted.
-            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil
-            else {
-                throw BookRepositoryError.unreadable(
-                    file: file, reason: "it is a symbolic link to a file that does not exist")
-            }
-            return nil
-        } catch {
-            throw BookRepositoryError.unreadable(file: file, reason: systemReason(error))
-        }
-    }
-
-    /// The operating system's reason for a failed Foundation file call ("Permission denied",
-    /// "No space left on device"), which Foundation's own description often leaves out.
-    private static func systemReason(_ error: any Error) -> String {
-        guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError else {
-            return error.localizedDescription
-        }
-        return String(cString: strerror(posix.code.rawValue))
     }
 
     // MARK: - File formats
@@ -466,233 +432,6 @@ public actor BookRepository {
             var line = try BookRepository.encoder().encode(self)
             line.append(contentsOf: Array(" \(CRC32.format(CRC32.checksum(line)))\n".utf8))
             return line
-        }
-    }
-
-    /// CRC-32 (the polynomial of zip and PNG), so a damaged record is found, not replayed.
-    private nonisolated enum CRC32 {
-        /// What a snapshot file holds: its JSON, and whether a checksum line vouched for it.
-        struct Contents {
-            let json: Data
-            let isChecked: Bool
-        }
-
-        struct Mismatch: Error, CustomStringConvertible {
-            let description: String
-        }
-
-        /// `json`, then the line `crc32 <8 hex digits>` with its checksum.
-        static func sealed(_ json: Data) -> Data {
-            json + Data("\ncrc32 \(format(checksum(json)))\n".utf8)
-        }
-
-        /// The JSON of a file that `sealed` wrote, checked. A file without the checksum line
-        /// was written before there was one: its JSON is returned unchecked.
-        static func unsealed(_ data: Data) throws -> Contents {
-            let trailer = Data("\ncrc32 ".utf8)
-            let start = data.endIndex - trailer.count - 9
-            guard data.count >= trailer.count + 9,
-                data[start..<(start + trailer.count)] == trailer, data.last == UInt8(ascii: "\n")
-            else {
-                return Contents(json: data, isChecked: false)
-            }
-            let json = data[..<start]
-            guard let expected = parse(data[(start + trailer.count)..<(data.endIndex - 1)]),
-                checksum(json) == expected
-            else {
-                throw Mismatch(description: "wrong checksum")
-            }
-            return Contents(json: json, isChecked: true)
-        }
-
-        static let table: [UInt32] = (0..<256).map { index in
-            (0..<8).reduce(UInt32(index)) { crc, _ in
-                crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
-            }
-        }
-
-        static func checksum(_ bytes: Data) -> UInt32 {
-            let table = Self.table  // Read once: a snapshot has millions of bytes.
-            var crc = ~UInt32(0)
-            bytes.withUnsafeBytes { buffer in
-                for byte in buffer {
-                    crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-                }
-            }
-            return ~crc
-        }
-
-        /// Eight lower-case hex digits.
-        static func format(_ checksum: UInt32) -> String {
-            let digits = String(checksum, radix: 16)
-            return String(repeating: "0", count: 8 - digits.count) + digits
-        }
-
-        /// The checksum that `format` wrote, or nil.
-        static func parse(_ digits: Data) -> UInt32? {
-            guard digits.count == 8 else { return nil }
-            return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
-        }
-    }
-
-    // MARK: - Files
-
-    /// The open lock and journal files, closed (and the lock released) when this goes away.
-    private nonisolated final class OpenFiles {
-        let directory: URL
-        let snapshotURL: URL
-        let journalURL: URL
-        /// Where a new snapshot is written before it replaces the old one.
-        let temporaryURL: URL
-        private let lock: Int32
-        private let journal: Int32
-
-        init(directory: URL) throws {
-            self.directory = directory
-            snapshotURL = directory.appendingPathComponent(BookRepository.snapshotFileName)
-            temporaryURL = snapshotURL.appendingPathExtension("tmp")
-            journalURL = directory.appendingPathComponent(BookRepository.journalFileName)
-            let lockURL = directory.appendingPathComponent(BookRepository.lockFileName)
-            do {
-                if !FileManager.default.fileExists(atPath: directory.path) {
-                    try FileManager.default.createDirectory(
-                        at: directory, withIntermediateDirectories: true)
-                    // A new folder is only durable once the folder that holds it is synced.
-                    Self.syncFolder(directory.deletingLastPathComponent())
-                }
-            } catch {
-                throw BookRepositoryError.unwritable(
-                    file: directory, reason: BookRepository.systemReason(error))
-            }
-            lock = try Self.openFile(lockURL)
-            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-                let busy = errno == EWOULDBLOCK
-                let reason = Self.lastError()
-                closeDescriptor(lock)
-                throw busy
-                    ? BookRepositoryError.locked(file: lockURL)
-                    : BookRepositoryError.unwritable(file: lockURL, reason: reason)
-            }
-            do {
-                journal = try Self.openFile(journalURL)
-            } catch {
-                closeDescriptor(lock)
-                throw error
-            }
-            // A snapshot that a crash cut short; the lock makes sure no one is writing it.
-            _ = unlink(temporaryURL.path)
-            // The journal may have just been created: make its entry in the folder durable
-            // before any save that writes to it returns.
-            Self.syncFolder(directory)
-        }
-
-        deinit {
-            closeDescriptor(journal)
-            closeDescriptor(lock)
-        }
-
-        func appendToJournal(_ line: Data, at offset: Int) throws {
-            do {
-                try Self.write(line, to: journal, at: offset)
-                try Self.sync(journal)
-            } catch {
-                // Take back a partial record, so the next append does not follow damage.
-                _ = ftruncate(journal, off_t(offset))
-                throw BookRepositoryError.unwritable(file: journalURL, reason: "\(error)")
-            }
-        }
-
-        /// Cuts the journal to `size` bytes; throws only when it was not cut, so the caller's
-        /// idea of its size stays true. Syncing it is best effort: records that come back after
-        /// a crash are either of an older generation (skipped) or a torn tail (cut again).
-        func truncateJournal(to size: Int) throws {
-            guard ftruncate(journal, off_t(size)) == 0 else {
-                throw BookRepositoryError.unwritable(file: journalURL, reason: Self.lastError())
-            }
-            _ = try? Self.sync(journal)
-        }
-
-        /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
-        /// When any step fails, the temporary file is removed: on a full disk it would hold on
-        /// to the very space that ran out.
-        ///
-        /// Returns whether the folder was synced too. Once the rename is done the new snapshot
-        /// is in place, so a failure to sync the folder is not thrown (the caller's memory must
-        /// match the disk); the caller then keeps the journal, in case the rename is lost.
-        func replaceSnapshot(with data: Data) throws -> Bool {
-            do {
-                try writeTemporary(data)
-                guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
-                    throw POSIXFailure(Self.lastError())
-                }
-            } catch {
-                _ = unlink(temporaryURL.path)
-                throw BookRepositoryError.unwritable(file: snapshotURL, reason: "\(error)")
-            }
-            return Self.syncFolder(directory)
-        }
-
-        /// Syncs `folder`, so that files created or renamed in it stay after a crash; false
-        /// when it cannot be.
-        @discardableResult
-        static func syncFolder(_ folder: URL) -> Bool {
-            guard let descriptor = try? openFile(folder, forReading: true) else { return false }
-            defer { closeDescriptor(descriptor) }
-            return (try? sync(descriptor)) != nil
-        }
-
-        private func writeTemporary(_ data: Data) throws {
-            let file = try Self.openFile(temporaryURL, truncating: true)
-            defer { closeDescriptor(file) }
-            try Self.write(data, to: file, at: 0)
-            try Self.sync(file)
-        }
-
-        private static func openFile(
-            _ url: URL, truncating: Bool = false, forReading: Bool = false
-        ) throws -> Int32 {
-            let flags = forReading ? O_RDONLY : O_RDWR | O_CREAT | (truncating ? O_TRUNC : 0)
-            let descriptor = open(url.path, flags | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw BookRepositoryError.unwritable(file: url, reason: lastError())
-            }
-            return descriptor
-        }
-
-        private static func write(_ data: Data, to descriptor: Int32, at offset: Int) throws {
-            try data.withUnsafeBytes { buffer in
-                var written = 0
-                while written < buffer.count, let base = buffer.baseAddress {
-                    let result = pwrite(
-                        descriptor, base + written, buffer.count - written, off_t(offset + written))
-                    if result < 0 {
-                        guard errno == EINTR else { throw POSIXFailure(lastError()) }
-                        continue
-                    }
-                    written += result
-                }
-            }
-        }
-
-        /// Flushes to the storage device: `F_FULLFSYNC` on Apple platforms, where `fsync` only
-        /// reaches the drive's cache; `fsync` elsewhere.
-        private static func sync(_ descriptor: Int32) throws {
-            #if canImport(Darwin)
-                if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-            #endif
-            guard fsync(descriptor) == 0 else { throw POSIXFailure(lastError()) }
-        }
-
-        private static func lastError() -> String {
-            String(cString: strerror(errno))
-        }
-    }
-
-    private nonisolated struct POSIXFailure: Error, CustomStringConvertible {
-        let description: String
-
-        init(_ description: String) {
-            self.description = description
         }
     }
 }
