@@ -14,7 +14,7 @@ public enum ArgumentParser {
             "--force", "--dry-run", "--check", "--json", "--annotate", "--migrate",
         ],
         "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
-        "destroy": ["--force", "--dry-run"],
+        "destroy": ["--force", "--dry-run", "--json"],
         "own": ["--into"],
         "templates list": [],
         "templates eject": ["--force", "--dry-run", "--check", "--json"],
@@ -244,7 +244,7 @@ public enum ArgumentParser {
           scaffold-repo <Model> <field>... --into PACKAGE_DIR --target NAME [options]
           scaffold-repo generate|g <Model> <field>... [options]   (the same, as in Rails)
           scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json] [--templates DIR]
-          scaffold-repo destroy <Model> [DIR] [--dry-run] [--force]
+          scaffold-repo destroy <Model> [DIR] [--dry-run] [--json] [--force]
           scaffold-repo own PATH... [--into DIR]
           scaffold-repo templates list [DIR]
           scaffold-repo templates eject [DIR] [--force]

@@ -61,15 +61,18 @@ public enum CommandHelp {
 
         """,
         "destroy": """
-        scaffold-repo destroy <Model> [DIR] [--dry-run] [--force]
+        scaffold-repo destroy <Model> [DIR] [--dry-run] [--json] [--force]
 
         Removes a model's generated files from the package in DIR (default .), and the
         folders that this leaves empty. Files edited by hand are kept and listed as
-        modified; --force removes them too. The manifest forgets the model.
+        modified; --force removes them too. A file another model uses too (StoreFiles.swift)
+        is kept as shared. The manifest forgets the model. --dry-run shows the plan and its
+        diffs and removes nothing; --json prints it as JSON.
 
         EXAMPLES
           scaffold-repo destroy Question QuestionStore
           scaffold-repo destroy Tag . --dry-run
+          scaffold-repo destroy Tag . --dry-run --json
 
         """,
         "own": """

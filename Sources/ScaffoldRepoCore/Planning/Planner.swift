@@ -22,25 +22,46 @@ public enum ChangeStatus: String, Equatable, Sendable {
     /// migration file once written: it is theirs, kept as it is, and never blocks a run or
     /// fails `--check`; `--force` overwrites only the package-level ones.
     case owned
+    /// `destroy`: the file still holds what was generated for the model; it is removed.
+    case delete
+    /// `destroy`: a file recorded for the model is not on disk any more; nothing to remove.
+    case missing
+    /// `destroy`: another model in the package uses the file too; it stays.
+    case shared
 
     /// Whether applying the plan writes this file.
     public var writes: Bool { self == .create || self == .update || self == .force }
 
     /// Whether the file on disk differs from what would be generated, in a way that matters.
-    public var differs: Bool { self != .identical && self != .owned }
+    public var differs: Bool { ![.identical, .owned, .missing, .shared].contains(self) }
 
     /// Whether the file is kept because a person may have written it.
     public var isKept: Bool { self == .conflict || self == .modified }
 }
 
-/// One generated file, where it goes, and what writing it would do.
+/// One generated file, where it goes, and what writing (or, for `destroy`, removing) it would
+/// do.
 public struct PlannedChange: Equatable, Sendable {
+    /// The file as it would be written; for `destroy`, what is left (nothing for a `delete`).
     public let file: GeneratedFile
     /// The absolute location on disk.
     public let location: URL
     /// The path shown to the user, as they named the destination.
     public let displayPath: String
     public let status: ChangeStatus
+    /// Why a file is kept or left, shown after its path: "kept: yours".
+    public var reason: String?
+
+    public init(
+        file: GeneratedFile, location: URL, displayPath: String, status: ChangeStatus,
+        reason: String? = nil
+    ) {
+        self.file = file
+        self.location = location
+        self.displayPath = displayPath
+        self.status = status
+        self.reason = reason
+    }
 }
 
 /// Compares rendered files with the disk before anything is written.

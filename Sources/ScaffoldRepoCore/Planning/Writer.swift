@@ -6,11 +6,55 @@ import Foundation
     import Darwin
 #endif
 
-/// Applies a plan: every file to write is first staged beside its destination, then renamed
-/// into place, so an error while staging leaves the tree exactly as it was.
+/// Applies a plan: every file to remove is first moved aside, and every file to write is staged
+/// beside its destination, then renamed into place, so an error before the renames leaves the
+/// tree exactly as it was.
 public enum Writer {
-    /// Writes the changes whose status is `create` or `force`; leaves every other file alone.
+    /// Removes the changes whose status is `delete` and writes those whose status is `create`,
+    /// `update` or `force`; leaves every other file alone.
     public static func apply(_ changes: [PlannedChange]) throws {
+        // A folder to delete is the caller's to remove, once the files in it are gone.
+        let removals = try moveAside(
+            changes.filter { $0.status == .delete && !$0.location.hasDirectoryPath })
+        do {
+            try write(changes)
+        } catch {
+            for removal in removals.reversed() {
+                _ = rename(removal.temporary.path, removal.original.path)
+            }
+            throw error
+        }
+        for removal in removals { try? FileManager.default.removeItem(at: removal.temporary) }
+    }
+
+    /// Renames each file to remove to a hidden name beside it, so that it can be put back
+    /// when a later step fails; on a failure here, puts back the ones already moved.
+    private static func moveAside(_ removals: [PlannedChange]) throws -> [(
+        original: URL, temporary: URL
+    )] {
+        var moved: [(original: URL, temporary: URL)] = []
+        for change in removals {
+            let temporary = stagingURL(for: change.location)
+            guard rename(change.location.path, temporary.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                for item in moved.reversed() { _ = rename(item.temporary.path, item.original.path) }
+                throw WriteError(
+                    message: "cannot remove \(change.location.path): \(reason). Nothing was "
+                        + "removed; check its folder's permissions.")
+            }
+            moved.append((change.location, temporary))
+        }
+        return moved
+    }
+
+    /// A hidden name beside `location`, for the file while it is being written or removed.
+    private static func stagingURL(for location: URL) -> URL {
+        location.deletingLastPathComponent().appendingPathComponent(
+            ".\(location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)"
+        )
+    }
+
+    private static func write(_ changes: [PlannedChange]) throws {
         let writes = changes.filter(\.status.writes)
         var createdFolders: [URL] = []
         var staged: [(temporary: URL, destination: URL)] = []
@@ -23,9 +67,7 @@ public enum Writer {
                 failure = (folder.path, error.localizedDescription)
                 break
             }
-            let temporary = folder.appendingPathComponent(
-                ".\(change.location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)"
-            )
+            let temporary = stagingURL(for: change.location)
             do {
                 try Data(change.file.contents.utf8).write(to: temporary)
             } catch {

@@ -17,34 +17,34 @@ enum Destroyer {
             let known = manifest.models.map(\.name).joined(separator: ", ")
             throw UsageError("no model \(name) in \(Manifest.path); it records: \(known)")
         }
-        var output = ""
-        var removals: [URL] = []
+        let shown = { (path: String) in display.isEmpty ? path : display + "/" + path }
+        var changes: [PlannedChange] = []
         var kept: [String: String] = [:]
         for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
             let url = root.appendingPathComponent(path)
-            let shown = display.isEmpty ? path : display + "/" + path
-            if entry.owned?.contains(path) == true {
-                output += PlanReport.line("owned", shown + " (kept: yours)")
-                continue
+            let data = FileManager.default.contents(atPath: url.path)
+            let change = { (status: ChangeStatus, reason: String?) in
+                let left = status == .delete ? "" : String(decoding: data ?? Data(), as: UTF8.self)
+                return PlannedChange(
+                    file: GeneratedFile(path: path, contents: left), location: url,
+                    displayPath: shown(path), status: status, reason: reason)
             }
             let sharers = manifest.models.filter { $0.name != name && $0.files[path] != nil }
-            if !sharers.isEmpty {
+            if entry.owned?.contains(path) == true {
+                changes.append(change(.owned, "kept: yours"))
+            } else if !sharers.isEmpty {
                 let users = sharers.map(\.name).joined(separator: ", ")
                 let verb = sharers.count == 1 ? "uses" : "use"
-                output += PlanReport.line("shared", shown + " (kept: \(users) \(verb) it too)")
-                continue
-            }
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                output += PlanReport.line("missing", shown)
-                continue
-            }
-            if ContentHash.of(data) == hash || options.force {
-                output += PlanReport.line("delete", shown)
-                removals.append(url)
+                changes.append(change(.shared, "kept: \(users) \(verb) it too"))
+            } else if let data {
+                if ContentHash.of(data) == hash || options.force {
+                    changes.append(change(.delete, nil))
+                } else {
+                    changes.append(change(.modified, "kept: edited since it was generated"))
+                    kept[path] = hash
+                }
             } else {
-                output += PlanReport.line(
-                    "modified", shown + " (kept: edited since it was generated)")
-                kept[path] = hash
+                changes.append(change(.missing, nil))
             }
         }
         // Kept files stay recorded, so a later `destroy --force` can still remove them.
@@ -56,19 +56,27 @@ enum Destroyer {
             manifest.record(updated)
         }
         let manifestURL = root.appendingPathComponent(Manifest.path)
-        output += PlanReport.line(
-            manifest.models.isEmpty ? "delete" : "update",
-            (display.isEmpty ? "" : display + "/") + Manifest.path)
+        changes.append(
+            manifest.models.isEmpty
+                ? PlannedChange(
+                    file: GeneratedFile(path: Manifest.path, contents: ""), location: manifestURL,
+                    displayPath: shown(Manifest.path), status: .delete)
+                : PlannedChange(
+                    file: try manifest.file(), location: manifestURL,
+                    displayPath: shown(Manifest.path), status: .update))
         // A package that generating created (not one generated into) goes with its last model,
         // when nothing else is left in it.
-        let leftovers = try? remainingFiles(
-            in: root, besides: removals + [root.appendingPathComponent(Manifest.path)])
+        let removed = changes.filter { $0.status == .delete }.map(\.location)
+        let leftovers = try? remainingFiles(in: root, besides: removed)
         let removesPackage =
             manifest.models.isEmpty && entry.target == nil && kept.isEmpty
             && !["", "."].contains(display) && leftovers?.isEmpty == true
-        if removesPackage { output += PlanReport.line("delete", display + "/") }
-        guard options.mode == .apply else {
-            return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+        if removesPackage {
+            changes.append(
+                PlannedChange(
+                    file: GeneratedFile(path: "", contents: ""),
+                    location: URL(fileURLWithPath: root.path, isDirectory: true),
+                    displayPath: display + "/", status: .delete))
         }
         // After --into, the target's folders belong to the package: Package.swift names them.
         let protected =
@@ -77,28 +85,23 @@ enum Destroyer {
                     root.appendingPathComponent($0).standardizedFileURL.path
                 }
             } ?? []
-        for url in removals {
-            try FileManager.default.removeItem(at: url)
-            removeEmptyFolders(
-                from: url.deletingLastPathComponent(), upTo: root, keeping: protected)
-        }
-        if manifest.models.isEmpty {
-            try FileManager.default.removeItem(at: manifestURL)
-            removeEmptyFolders(
-                from: manifestURL.deletingLastPathComponent(), upTo: root, keeping: [])
-            if removesPackage,
-                (try? FileManager.default.contentsOfDirectory(atPath: root.path))?.isEmpty == true
-            {
-                try? FileManager.default.removeItem(at: root)
-            }
-        } else {
-            try Data(try manifest.file().contents.utf8).write(to: manifestURL, options: .atomic)
-        }
-        let note =
-            kept.isEmpty
-            ? ""
-            : "note: \(kept.count) edited file(s) kept, and still recorded; --force removes them too.\n"
-        return RunResult(exitCode: 0, standardOutput: output, standardError: note)
+        return try ScaffoldRepo.finish(
+            changes, options, keepingBlocks: false,
+            keptNote: { count in
+                "note: \(count) edited file(s) kept, and still recorded; --force removes them too.\n"
+            },
+            afterApply: {
+                for url in removed {
+                    removeEmptyFolders(
+                        from: url.deletingLastPathComponent(), upTo: root, keeping: protected)
+                }
+                if removesPackage,
+                    (try? FileManager.default.contentsOfDirectory(atPath: root.path))?.isEmpty
+                        == true
+                {
+                    try? FileManager.default.removeItem(at: root)
+                }
+            })
     }
 
     /// The files below `folder`, other than `besides`, that are not folders.

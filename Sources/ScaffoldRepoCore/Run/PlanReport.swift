@@ -4,7 +4,12 @@ import Foundation
 enum PlanReport {
     /// One line per file, status first, padded so the paths line up.
     static func statusLines(_ changes: [PlannedChange]) -> String {
-        changes.map { line($0.status.rawValue, $0.displayPath) }.joined()
+        changes.map { change in
+            line(
+                change.status.rawValue,
+                change.displayPath + (change.reason.map { " (\($0))" } ?? ""))
+        }
+        .joined()
     }
 
     static func line(_ status: String, _ path: String) -> String {
@@ -19,19 +24,21 @@ enum PlanReport {
                 FileManager.default.contents(atPath: change.location.path)
                 .map { String(decoding: $0, as: UTF8.self) } ?? ""
             let oldName = change.status == .create ? "/dev/null" : "a/\(change.displayPath)"
+            let newName = change.status == .delete ? "/dev/null" : "b/\(change.displayPath)"
             return UnifiedDiff.make(
-                old: old, new: change.file.contents, oldName: oldName,
-                newName: "b/\(change.displayPath)")
+                old: old, new: change.file.contents, oldName: oldName, newName: newName)
         }
         .joined()
     }
 
-    /// The plan as JSON: `{"exitCode": N, "files": [{"diff", "path", "status"}]}`, keys sorted.
+    /// The plan as JSON: `{"exitCode": N, "files": [{"diff", "path", "reason", "status"}]}`,
+    /// keys sorted; `diff` only for a file that differs, `reason` only for a kept one.
     static func json(_ changes: [PlannedChange], exitCode: Int32) -> String {
         struct File: Encodable {
             let path: String
             let status: String
             let diff: String?
+            let reason: String?
         }
         struct Report: Encodable {
             let exitCode: Int32
@@ -40,7 +47,7 @@ enum PlanReport {
         let files = changes.map { change in
             File(
                 path: change.displayPath, status: change.status.rawValue,
-                diff: change.status.differs ? diffs([change]) : nil)
+                diff: change.status.differs ? diffs([change]) : nil, reason: change.reason)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -123,12 +123,17 @@ public enum ScaffoldRepo {
             preface: evolution)
     }
 
-    /// Reports the plan and, in `.apply` mode, writes it. With `keepingBlocks`, a kept file
-    /// (conflict or modified) stops every write; without, the other files are still written.
-    /// `preface` lines come before the statuses (on stderr with `--json`).
+    /// Reports the plan and, in `.apply` mode, writes it, then runs `afterApply`. With
+    /// `keepingBlocks`, a kept file (conflict or modified) stops every write; without, the other
+    /// files are still written, and `keptNote` tells how many were kept. `preface` lines come
+    /// before the statuses (on stderr with `--json`).
     static func finish(
         _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
-        notes: [String] = [], warnings: [String] = [], preface: [String] = []
+        notes: [String] = [], warnings: [String] = [], preface: [String] = [],
+        keptNote: (Int) -> String = { count in
+            "note: \(count) edited file(s) kept as they are; --force overwrites them.\n"
+        },
+        afterApply: () throws -> Void = {}
     ) throws -> RunResult {
         let kept = changes.filter(\.status.isKept)
         let differing = changes.filter(\.status.differs)
@@ -155,11 +160,8 @@ public enum ScaffoldRepo {
                         + "Re-run with --force to overwrite them, or move them away first.\n")
             } else {
                 try Writer.apply(changes)
-                if !kept.isEmpty {
-                    errors.append(
-                        "note: \(kept.count) edited file(s) kept as they are; --force overwrites them.\n"
-                    )
-                }
+                try afterApply()
+                if !kept.isEmpty { errors.append(keptNote(kept.count)) }
             }
         }
         if options.json {

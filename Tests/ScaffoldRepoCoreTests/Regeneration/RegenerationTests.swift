@@ -283,6 +283,61 @@ import Testing
         #expect(try TestPaths.files(below: folder) == ["Package.swift"])
     }
 
+    @Test func destroyReportsThroughThePlanDryRunAndJSON() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let model = "QuestionStore/Sources/QuestionStore/Question.swift"
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(model))
+        let before = try TestPaths.files(below: folder)
+
+        let dryRun = run(["destroy", "Question", "QuestionStore", "--dry-run"], in: folder)
+
+        #expect(dryRun.exitCode == 0)
+        #expect(dryRun.standardOutput.contains("modified  \(model) (kept: edited since"))
+        // The diff of a removal goes to /dev/null, as git shows it.
+        #expect(
+            dryRun.standardOutput.contains(
+                "--- a/QuestionStore/Sources/QuestionStore/QuestionRepository.swift\n+++ /dev/null\n"
+            ))
+        #expect(try TestPaths.files(below: folder) == before)
+
+        let json = run(["destroy", "Question", "QuestionStore", "--dry-run", "--json"], in: folder)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
+                as? [String: Any])
+        let files = try #require(object["files"] as? [[String: Any]])
+        let statuses = Dictionary(
+            uniqueKeysWithValues: files.map { ($0["path"] as? String ?? "", $0) })
+        #expect(statuses[model]?["status"] as? String == "modified")
+        #expect(statuses[model]?["reason"] as? String == "kept: edited since it was generated")
+        #expect(statuses["QuestionStore/.scaffold/manifest.json"]?["status"] as? String == "update")
+        #expect(files.filter { $0["status"] as? String == "delete" }.count == 9)
+        #expect(try TestPaths.files(below: folder) == before)
+    }
+
+    @Test func destroyThatCannotRemoveAFileRemovesNothing() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        // The last file in the plan cannot be moved aside: a folder holds its staging name.
+        let tests = folder.appendingPathComponent("QuestionStore/Tests/QuestionStoreTests")
+        let blocker = tests.appendingPathComponent(
+            ".QuestionTestSupport.swift.scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: blocker.appendingPathComponent("x"))
+        let before = try TestPaths.files(below: folder)
+        let contents = try before.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+
+        let result = run(["destroy", "Question", "QuestionStore"], in: folder)
+
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.contains("Nothing was removed"))
+        #expect(try TestPaths.files(below: folder) == before)
+        #expect(
+            try before.map { try Data(contentsOf: folder.appendingPathComponent($0)) } == contents)
+    }
+
     @Test func destroyAfterIntoKeepsTheTargetsFolders() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
