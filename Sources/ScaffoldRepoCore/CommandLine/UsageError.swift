@@ -1,10 +1,9 @@
-/// Bad input from the user: reported on stderr with exit code 2, and nothing is written.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
+/// Bad input on the command line: an unknown option, a missing operand, a destination that
+/// cannot be used.
+public struct UsageError: BadInput, Equatable {
     public let message: String
 
     public init(_ message: String) {
         self.message = message
     }
-
-    public var description: String { message }
 }

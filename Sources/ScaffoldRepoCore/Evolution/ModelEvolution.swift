@@ -199,7 +199,7 @@ extension ModelEvolution {
 
     /// Compares `spec` with the `previous` spec the manifest recorded: keeps the renames
     /// recorded before (stored data may still use the old names), checks the new ones, and
-    /// throws a `UsageError` naming every change that would stop stored data opening.
+    /// throws a `SpecError` naming every change that would stop stored data opening.
     static func check(
         _ request: inout GenerateRequest, previous: ModelSpec, history: ModelHistory
     ) throws -> Report {
@@ -207,7 +207,7 @@ extension ModelEvolution {
         var report = try check(&request.spec, previous: previous, migrate: request.migrate)
         if request.migrate {
             guard !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty else {
-                throw UsageError(
+                throw SpecError(
                     "--migrate: stored \(request.spec.typeName) data opens with this model as "
                         + "it is, so there is nothing to migrate; drop --migrate (it would add a "
                         + "schema version each time it is given)")
@@ -249,19 +249,19 @@ extension ModelEvolution {
                 })
             else { continue }
             guard previous.fields.contains(where: { $0.name == former }) else {
-                throw UsageError(
+                throw SpecError(
                     "--rename \(former)=\(field.name): the \(spec.typeName) generated before has "
                         + "no field '\(former)'; give the name it had then")
             }
             guard !previous.fields.contains(where: { $0.name == field.name }) else {
-                throw UsageError(
+                throw SpecError(
                     "--rename \(former)=\(field.name): '\(field.name)' was already a field of the "
                         + "\(spec.typeName) generated before; rename to a name it did not have")
             }
         }
         let evolution = ModelEvolution(previous: previous, next: spec)
         if previous.idField?.type != spec.idField?.type {
-            throw UsageError(
+            throw SpecError(
                 "\(spec.typeName): the id type cannot change from "
                     + "\(previous.idField.map { SpecFormatter.spelling($0.type) } ?? "?") to "
                     + "\(spec.idField.map { SpecFormatter.spelling($0.type) } ?? "?"), not even "
@@ -269,7 +269,7 @@ extension ModelEvolution {
                     + "Keep the id type. Nothing was written.")
         }
         guard evolution.refusals.isEmpty || migrate else {
-            throw UsageError(
+            throw SpecError(
                 "\(spec.typeName) cannot change this way: apps that saved data with the "
                     + "\(spec.typeName) generated before could not open it. Nothing was written.\n"
                     + evolution.refusals.map { "  - " + $0.message }.joined(separator: "\n")

@@ -47,12 +47,12 @@ public struct Manifest: Codable, Equatable, Sendable {
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
-            throw UsageError(
+            throw ManifestError(
                 "\(url.path) is not a scaffold-repo manifest (\(error)); restore it from version "
                     + "control, or delete it to treat every existing file as unknown")
         }
         guard manifest.manifestVersion <= Manifest().manifestVersion else {
-            throw UsageError(
+            throw ManifestError(
                 "\(url.path) was written by a newer scaffold-repo (manifest version "
                     + "\(manifest.manifestVersion)); update scaffold-repo")
         }
@@ -98,5 +98,14 @@ public enum ContentHash {
         }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// A `.scaffold/manifest.json` that cannot be read or used.
+public struct ManifestError: BadInput, Equatable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
     }
 }

@@ -69,7 +69,7 @@ public enum Planner {
     /// Plans `files` under `root`. `recorded` maps paths to the hashes the manifest holds for
     /// them: a differing file whose bytes still have that hash is only stale (`update`); any
     /// other differing file is `modified` (recorded) or a `conflict` (unknown), or `force` with
-    /// `force`. Throws a `UsageError` when a path is blocked by something that `--force` must
+    /// `force`. Throws a `PlanError` when a path is blocked by something that `--force` must
     /// not replace, such as a folder where a file goes.
     public static func plan(
         _ files: [GeneratedFile], root: URL, displayRoot: String, force: Bool,
@@ -112,10 +112,10 @@ public enum Planner {
             return nil
         }
         guard !isDirectory.boolValue else {
-            throw UsageError("\(displayPath) is a folder where a generated file goes; move it away")
+            throw PlanError("\(displayPath) is a folder where a generated file goes; move it away")
         }
         guard let data = FileManager.default.contents(atPath: location.path) else {
-            throw UsageError("cannot read \(displayPath) to compare it; check its permissions")
+            throw PlanError("cannot read \(displayPath) to compare it; check its permissions")
         }
         return data
     }
@@ -130,11 +130,20 @@ public enum Planner {
             if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
                 !isDirectory.boolValue
             {
-                throw UsageError(
+                throw PlanError(
                     "\(folder.path) is a file where a folder for \(displayPath) goes; move it away "
                         + "or choose another destination")
             }
             folder = folder.deletingLastPathComponent()
         }
+    }
+}
+
+/// A plan that cannot be made: something on disk where a generated file or its folder goes.
+public struct PlanError: BadInput, Equatable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
     }
 }

@@ -88,8 +88,8 @@ enum PackagePlanner {
             }
             request.history = try model.history(typeName: request.spec.typeName)
             return request
-        } catch let error as UsageError {
-            throw UsageError(
+        } catch let error as any BadInput {
+            throw ManifestError(
                 "the manifest's command line for \(model.name) does not parse "
                     + "(\(error.message)): \(model.arguments.joined(separator: " ")); fix "
                     + Manifest.path)
@@ -148,7 +148,7 @@ enum PackagePlanner {
                 .filter { !$0.hasPrefix(".") }.sorted()
         }
         if names(folder).contains(where: { $0.hasSuffix(".tmpl") }) { return folder }
-        let ejected = folder.appendingPathComponent(TemplateCommands.defaultDirectory)
+        let ejected = folder.appendingPathComponent(TemplatesCommand.defaultDirectory)
         if names(ejected).contains(where: { $0.hasSuffix(".tmpl") }) { return ejected }
         // A file named like a template without the extension is the likely mistake.
         let misnamed = names(folder).compactMap { name in
@@ -159,12 +159,12 @@ enum PackagePlanner {
         throw UsageError(
             "--templates '\(path)' holds no .tmpl files; give the folder that holds them "
                 + "('scaffold-repo templates eject DIR' writes them to DIR/"
-                + "\(TemplateCommands.defaultDirectory)).\(misnamed.joined())")
+                + "\(TemplatesCommand.defaultDirectory)).\(misnamed.joined())")
     }
 
     /// The template folders for a package: `explicit` first, then its `.scaffold/templates`.
     static func templates(explicit: URL?, root: URL) -> TemplateSource {
-        let local = root.appendingPathComponent(TemplateCommands.defaultDirectory)
+        let local = root.appendingPathComponent(TemplatesCommand.defaultDirectory)
         var isDirectory: ObjCBool = false
         let hasLocal =
             FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory)

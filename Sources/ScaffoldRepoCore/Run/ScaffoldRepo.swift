@@ -42,139 +42,32 @@ public enum ScaffoldRepo {
                 return RunResult(
                     exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")
             case .generate(let request, let options):
-                return try generate(request, options, currentDirectory: currentDirectory)
+                return try GenerateCommand.run(request, options, currentDirectory: currentDirectory)
             case .regen(let directory, let templates, let options):
-                return try regen(directory, templates, options, currentDirectory: currentDirectory)
+                return try RegenCommand.run(
+                    directory, templates, options, currentDirectory: currentDirectory)
             case .own(let paths, let directory):
-                return try Destroyer.own(
+                return try OwnCommand.run(
                     paths, directory: directory, currentDirectory: currentDirectory)
             case .destroy(let model, let directory, let options):
-                return try Destroyer.destroy(
+                return try DestroyCommand.run(
                     model: model, directory: directory, options, currentDirectory: currentDirectory)
             case .listTemplates(let directory):
-                return try TemplateCommands.list(directory, currentDirectory: currentDirectory)
+                return try TemplatesCommand.list(directory, currentDirectory: currentDirectory)
             case .ejectTemplates(let directory, let options):
-                let (changes, display) = try TemplateCommands.ejectPlan(
-                    directory, force: options.force, currentDirectory: currentDirectory)
-                return try finish(
-                    changes, options, keepingBlocks: true,
-                    notes: [
-                        "Edit them, then generate as usual: \(display) overrides the built-ins of the same name.\n"
-                    ])
+                return try TemplatesCommand.eject(
+                    directory, options, currentDirectory: currentDirectory)
             }
-        } catch let error as UsageError {
-            return RunResult(
-                exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
-        } catch let error as TemplateError {
-            return RunResult(
-                exitCode: 2, standardOutput: "",
-                standardError:
-                    "error: template \(error); fix the template, or remove it to use the built-in one\n"
-            )
         } catch {
-            return RunResult(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
-        }
-    }
-
-    private static func generate(
-        _ request: GenerateRequest, _ options: RunOptions, currentDirectory: URL
-    ) throws -> RunResult {
-        let target = try DestinationResolver.resolve(
-            request.destination, spec: request.spec, currentDirectory: currentDirectory)
-        let templates = try PackagePlanner.templates(
-            request.templatesDirectory, root: target.root, currentDirectory: currentDirectory)
-        let (changes, orphans, evolution) = try PackagePlanner.plan(
-            [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
-            force: options.force)
-        return try finish(
-            changes, options, keepingBlocks: true, notes: target.notes,
-            warnings: templates.warnings() + orphans, preface: evolution)
-    }
-
-    private static func regen(
-        _ directory: String, _ templatesDirectory: String?, _ options: RunOptions,
-        currentDirectory: URL
-    ) throws -> RunResult {
-        let root = try DestinationResolver.existingFolder(
-            directory, option: "regen", currentDirectory: currentDirectory)
-        guard let manifest = try Manifest.load(root: root) else {
-            throw UsageError(
-                "'\(directory)' has no \(Manifest.path): give the folder of a package that "
-                    + "scaffold-repo generated (or generated into)")
-        }
-        guard !manifest.models.isEmpty else {
-            throw UsageError(
-                "the manifest in '\(directory)' records no models; nothing to regenerate")
-        }
-        let requests = try manifest.models.map { model -> GenerateRequest in
-            var request = try PackagePlanner.recordedRequest(model)
-            request.destination =
-                model.target.map { .into(packageDirectory: directory, target: $0) }
-                ?? .standalone(outputDirectory: directory)
-            return request
-        }
-        let templates = try PackagePlanner.templates(
-            templatesDirectory, root: root, currentDirectory: currentDirectory)
-        let (changes, orphans, evolution) = try PackagePlanner.plan(
-            requests, root: root, displayRoot: DestinationResolver.display(directory),
-            templates: templates, force: options.force)
-        return try finish(
-            changes, options, keepingBlocks: false, warnings: templates.warnings() + orphans,
-            preface: evolution)
-    }
-
-    /// Reports the plan and, in `.apply` mode, writes it, then runs `afterApply`. With
-    /// `keepingBlocks`, a kept file (conflict or modified) stops every write; without, the other
-    /// files are still written, and `keptNote` tells how many were kept. `preface` lines come
-    /// before the statuses (on stderr with `--json`).
-    static func finish(
-        _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
-        notes: [String] = [], warnings: [String] = [], preface: [String] = [],
-        keptNote: (Int) -> String = { count in
-            "note: \(count) edited file(s) kept as they are; --force overwrites them.\n"
-        },
-        afterApply: () throws -> Void = {}
-    ) throws -> RunResult {
-        let kept = changes.filter(\.status.isKept)
-        let differing = changes.filter(\.status.differs)
-        var errors = warnings.map { $0 + "\n" }
-        var exitCode: Int32 = 0
-        // What a real run would do: with kept files blocking, nothing is written.
-        let blocks = keepingBlocks && !kept.isEmpty
-        let shown = blocks ? Planner.blocked(changes) : changes
-        switch options.mode {
-        case .dryRun, .check:
-            if options.mode == .check, !differing.isEmpty {
-                exitCode = 1
-                let stale = differing.count - kept.count
-                errors.append(
-                    "error: \(differing.count) file(s) differ from what would be generated: \(stale) "
-                        + "to create or update, \(kept.count) edited or unknown (modified/conflict).\n"
-                )
-            }
-        case .apply:
-            if blocks {
-                exitCode = 1
-                errors.append(
-                    "error: \(kept.count) existing file(s) differ from the generated ones; nothing was written.\n"
-                        + "Re-run with --force to overwrite them, or move them away first.\n")
-            } else {
-                try Writer.apply(changes)
-                try afterApply()
-                if !kept.isEmpty { errors.append(keptNote(kept.count)) }
-            }
-        }
-        if options.json {
             return RunResult(
-                exitCode: exitCode, standardOutput: PlanReport.json(shown, exitCode: exitCode),
-                standardError: preface.map { $0 + "\n" }.joined() + errors.joined())
+                exitCode: exitCode(for: error), standardOutput: "",
+                standardError: "error: \((error as? any BadInput)?.message ?? "\(error)")\n")
         }
-        var output = preface.map { $0 + "\n" }.joined() + PlanReport.statusLines(shown)
-        if options.mode != .apply {
-            output += PlanReport.diffs(changes)
-        } else if exitCode == 0 {
-            output += notes.joined()
-        }
-        return RunResult(exitCode: exitCode, standardOutput: output, standardError: errors.joined())
+    }
+
+    /// The exit code for a failed run, decided here only: 2 for bad input (nothing was
+    /// written), 1 for anything else, such as a disk that refused a write.
+    static func exitCode(for error: any Error) -> Int32 {
+        error is any BadInput ? 2 : 1
     }
 }

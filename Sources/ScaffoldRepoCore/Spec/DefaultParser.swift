@@ -5,7 +5,7 @@ enum DefaultParser {
     static func parse(_ text: String, for type: FieldType, in token: String) throws -> DefaultValue
     {
         let refuse = { (hint: String) in
-            UsageError(
+            SpecError(
                 "default '\(text)' does not fit \(type.swiftSpelling) in '\(token)'; \(hint)")
         }
         switch type {
@@ -30,7 +30,7 @@ enum DefaultParser {
     }
 
     private static func parse(
-        _ text: String, for base: BaseType, refuse: (String) -> UsageError
+        _ text: String, for base: BaseType, refuse: (String) -> SpecError
     ) throws -> DefaultValue {
         switch base {
         case .string:

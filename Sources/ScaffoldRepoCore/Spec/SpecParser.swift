@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns the model name and the field tokens of the command line into a `ModelSpec`, or a
-/// `UsageError` that names the bad token and says how to fix it.
+/// `SpecError` that names the bad token and says how to fix it.
 ///
 /// A field token is `name[:Type][=default]`; see `FieldType` for the types and `DefaultValue`
 /// for the defaults.
@@ -16,28 +16,28 @@ public enum SpecParser {
                 String.init)
             guard parts.count == 2, Identifier.isValid(parts[0]), Identifier.isValid(parts[1])
             else {
-                throw UsageError(
+                throw SpecError(
                     "--rename '\(pair)' is not OLD=NEW; write the field's former and current "
                         + "names, for example --rename title=headline")
             }
             let (old, new) = (parts[0], parts[1])
             guard old != "id" else {
-                throw UsageError(
+                throw SpecError(
                     "--rename '\(pair)': the id field cannot be renamed; stored values and "
                         + "other models find values by it")
             }
             guard let index = spec.fields.firstIndex(where: { $0.name == new }), new != "id" else {
-                throw UsageError(
+                throw SpecError(
                     "--rename '\(pair)': \(spec.typeName) has no field '\(new)' to rename "
                         + "(and id cannot be renamed); NEW must be one of the fields given")
             }
             guard !spec.fields.contains(where: { $0.name == old }) else {
-                throw UsageError(
+                throw SpecError(
                     "--rename '\(pair)': '\(old)' is still a field of \(spec.typeName); drop it "
                         + "from the fields, or do not rename it")
             }
             guard seen.insert(old).inserted, spec.fields[index].formerName == nil else {
-                throw UsageError("--rename '\(pair)': each name is renamed once; give it once")
+                throw SpecError("--rename '\(pair)': each name is renamed once; give it once")
             }
             spec.fields[index].formerName = old
         }
@@ -51,7 +51,7 @@ public enum SpecParser {
         for token in fieldTokens {
             let field = try parseField(token, modelName: typeName)
             if fields.contains(where: { $0.name == field.name }) {
-                throw UsageError(
+                throw SpecError(
                     "field '\(field.name)' is given twice (in '\(token)'); give each field once")
             }
             fields.append(field)
@@ -72,16 +72,16 @@ public enum SpecParser {
         }
         let repeatedNames = enumNames.filter { name in enumNames.filter { $0 == name }.count > 1 }
         if let repeated = repeatedNames.first {
-            throw UsageError(
+            throw SpecError(
                 "two enum fields would both be named \(repeated); rename one of the fields")
         }
         guard let id = fields.first(where: { $0.name == "id" }) else {
             if let near = fields.first(where: { $0.name.lowercased() == "id" }) {
-                throw UsageError(
+                throw SpecError(
                     "\(typeName) has no id field; '\(near.name)' is not 'id': write it in lower "
                         + "case, id:\(near.type.swiftSpelling)")
             }
-            throw UsageError(
+            throw SpecError(
                 """
                 \(typeName) has no id field; add one, for example: \
                 scaffold-repo \(([typeName, "id:UUID"] + fieldTokens).joined(separator: " "))
@@ -89,18 +89,18 @@ public enum SpecParser {
         }
         guard case .base(let idType) = id.type, BaseType.idTypes.contains(idType) else {
             let allowed = BaseType.idTypes.map { "id:\($0.rawValue)" }.joined(separator: ", ")
-            throw UsageError(
+            throw SpecError(
                 "'id:\(SpecFormatter.spelling(id.type))' cannot be an id; use one of \(allowed)")
         }
         guard id.defaultValue == nil else {
-            throw UsageError("the id field cannot have a default: every value needs its own id")
+            throw SpecError("the id field cannot have a default: every value needs its own id")
         }
         if let plural {
             guard Identifier.isValid(plural), !Identifier.swiftKeywords.contains(plural),
                 !Identifier.reservedVariableNames.contains(plural),
                 plural != Names(typeName: typeName).variable
             else {
-                throw UsageError(
+                throw SpecError(
                     "--plural '\(plural)' must be a Swift identifier that is not a keyword, not a "
                         + "name the generated code uses, and not the singular; for example --plural people"
                 )
@@ -112,29 +112,29 @@ public enum SpecParser {
     /// A model name in any case (`blog_post`, `blogPost`, `BlogPost`) becomes `BlogPost`.
     static func parseModelName(_ token: String) throws -> String {
         guard !token.isEmpty else {
-            throw UsageError("the model name is empty; give a name such as Question")
+            throw SpecError("the model name is empty; give a name such as Question")
         }
         guard token.first != "-" else {
-            throw UsageError(
+            throw SpecError(
                 "'\(token)' is not an option scaffold-repo knows; run 'scaffold-repo --help' for the list"
             )
         }
         if token.contains("/") || token.contains("\\") || token.contains("..") {
-            throw UsageError(
+            throw SpecError(
                 "model name '\(token)' looks like a path; give a type name such as Question, and "
                     + "the folder with --output")
         }
         guard Identifier.isValid(token), token.contains(where: \.isLetter) else {
-            throw UsageError(
+            throw SpecError(
                 "model name '\(token)' is not a Swift type name; use ASCII letters, digits and '_', "
                     + "starting with a letter, for example Question")
         }
         let name = Names.typeName(fromAnyCase: token)
         guard !Identifier.swiftKeywords.contains(name) else {
-            throw UsageError("model name '\(token)' is a Swift keyword; choose another name")
+            throw SpecError("model name '\(token)' is a Swift keyword; choose another name")
         }
         guard !Identifier.reservedTypeNames.contains(name) else {
-            throw UsageError(
+            throw SpecError(
                 "model name '\(token)' is a name the generated code uses, and would hide it; "
                     + "choose another name, for example \(name)Record")
         }
@@ -145,16 +145,16 @@ public enum SpecParser {
     static func parseField(_ token: String, modelName: String = "Model") throws -> Field {
         let (name, typeText, defaultText) = split(token)
         guard !name.isEmpty else {
-            throw UsageError(
+            throw SpecError(
                 "'\(token)' has no field name; write it as name:Type, for example text:String")
         }
         guard Identifier.isValid(name) else {
-            throw UsageError(
+            throw SpecError(
                 "field name '\(name)' in '\(token)' is not a Swift identifier; use ASCII letters, "
                     + "digits and '_', not starting with a digit, for example createdAt")
         }
         guard !Identifier.reservedFieldNames.contains(name) else {
-            throw UsageError(
+            throw SpecError(
                 "field name '\(name)' in '\(token)' clashes with a member every model has; "
                     + "choose another name")
         }
@@ -199,14 +199,14 @@ public enum SpecParser {
         let known = BaseType.allCases.map(\.rawValue).joined(separator: ", ")
         let text = spelling.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
-            throw UsageError(
+            throw SpecError(
                 "'\(token)' has no type after ':'; write name:Type, where Type is one of \(known)")
         }
         if text.hasSuffix("?") {
             let wrapped = try parseType(
                 String(text.dropLast()), field: field, modelName: modelName, in: token)
             guard !wrapped.isOptional else {
-                throw UsageError("'\(token)' is optional twice; write a single '?'")
+                throw SpecError("'\(token)' is optional twice; write a single '?'")
             }
             return .optional(wrapped)
         }
@@ -215,7 +215,7 @@ public enum SpecParser {
             if let colon = topLevelColon(in: inner) {
                 let key = inner[..<colon].trimmingCharacters(in: .whitespaces)
                 guard key.lowercased() == "string" else {
-                    throw UsageError(
+                    throw SpecError(
                         "dictionary keys in '\(token)' must be String (JSON object keys are "
                             + "strings); write [String:\(inner[inner.index(after: colon)...])]")
                 }
@@ -237,7 +237,7 @@ public enum SpecParser {
         let suggestion =
             Suggestion.closest(to: text, among: BaseType.allCases.map(\.rawValue))
             .map { " Did you mean \($0)?" } ?? ""
-        throw UsageError(
+        throw SpecError(
             "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "
                 + "[T] array, [String:T] dictionary, enum(a,b) (quote such fields in the shell)")
     }
@@ -261,12 +261,12 @@ public enum SpecParser {
         let cases = list.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         for name in cases where !Identifier.isValid(name) {
-            throw UsageError(
+            throw SpecError(
                 "enum case '\(name)' in '\(token)' is not a Swift identifier; write "
                     + "enum(draft,published)")
         }
         if let repeated = cases.first(where: { name in cases.filter { $0 == name }.count > 1 }) {
-            throw UsageError("enum case '\(repeated)' is given twice in '\(token)'")
+            throw SpecError("enum case '\(repeated)' is given twice in '\(token)'")
         }
         // Named after its field; `error` gives `ErrorKind`, as `Error` would hide Swift's.
         var typeName = Names.typeName(fromAnyCase: field)

@@ -353,9 +353,23 @@ public struct Template: Sendable {
 public struct TemplateError: Error, Equatable, CustomStringConvertible {
     public let template: String
     public let line: Int
-    public let message: String
+    /// What is wrong at that line.
+    public let problem: String
 
-    public var description: String { "\(template):\(line): \(message)" }
+    init(template: String, line: Int, message: String) {
+        self.template = template
+        self.line = line
+        self.problem = message
+    }
+
+    public var description: String { "\(template):\(line): \(problem)" }
+}
+
+extension TemplateError: BadInput {
+    public var message: String {
+        "template \(template):\(line): \(self.problem); fix the template, or remove it to use the "
+            + "built-in one"
+    }
 }
 
 extension StringProtocol {

@@ -27,8 +27,8 @@ public struct TemplateSource: Sendable {
             guard let data = FileManager.default.contents(atPath: file.path),
                 let text = String(data: data, encoding: .utf8)
             else {
-                throw UsageError(
-                    "cannot read template \(file.path) as UTF-8 text; fix or remove it")
+                throw TemplateError(
+                    template: file.path, line: 0, message: "cannot be read as UTF-8 text")
             }
             return try Template(name: file.path, text: text)
         }

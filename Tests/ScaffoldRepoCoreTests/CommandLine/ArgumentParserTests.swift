@@ -107,7 +107,7 @@ import Testing
         #expect {
             try ArgumentParser.parse(arguments)
         } throws: { error in
-            (error as? UsageError)?.message.contains(message) == true
+            (error as? any BadInput)?.message.contains(message) == true
         }
     }
 }

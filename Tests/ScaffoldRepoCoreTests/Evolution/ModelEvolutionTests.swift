@@ -52,7 +52,7 @@ import Testing
         #expect {
             try ModelEvolution.check(&next, previous: previous)
         } throws: { error in
-            let message = (error as? UsageError)?.message ?? ""
+            let message = (error as? any BadInput)?.message ?? ""
             return message.contains(
                 "the id type cannot change from UUID to Int, not even with --migrate")
                 && message.contains("Nothing was written")
@@ -74,7 +74,7 @@ import Testing
         #expect {
             try ModelEvolution.check(&next, previous: try Self.spec(["title"]))
         } throws: { error in
-            let message = (error as? UsageError)?.message ?? ""
+            let message = (error as? any BadInput)?.message ?? ""
             return message.contains("pages:Int=0") && message.contains("pages:Int?")
         }
     }
@@ -115,7 +115,7 @@ import Testing
         #expect {
             try SpecParser.applyRenames(rename, to: &spec)
         } throws: { error in
-            (error as? UsageError)?.message.contains(message) == true
+            (error as? any BadInput)?.message.contains(message) == true
         }
     }
 

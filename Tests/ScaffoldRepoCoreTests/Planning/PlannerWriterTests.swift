@@ -88,7 +88,7 @@ import Testing
             at: root.appendingPathComponent("a.txt"), withIntermediateDirectories: true)
 
         #expect(
-            throws: UsageError("out/a.txt is a folder where a generated file goes; move it away")
+            throws: PlanError("out/a.txt is a folder where a generated file goes; move it away")
         ) {
             try plan(in: root, force: true)
         }
@@ -99,7 +99,7 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(root) }
         try Data().write(to: root.appendingPathComponent("sub"))
 
-        #expect(throws: UsageError.self) { try plan(in: root) }
+        #expect(throws: PlanError.self) { try plan(in: root) }
     }
 
     @Test func aFailedStagingWritesNothing() throws {

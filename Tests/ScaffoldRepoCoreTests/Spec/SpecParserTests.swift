@@ -91,7 +91,7 @@ import Testing
 
     @Test func aMissingIDShowsHowToAddOne() {
         #expect(
-            throws: UsageError(
+            throws: SpecError(
                 "Question has no id field; add one, for example: scaffold-repo Question id:UUID text:String"
             )
         ) {
@@ -144,13 +144,13 @@ import Testing
         #expect {
             try SpecParser.parse(modelName: "Question", fieldTokens: tokens)
         } throws: { error in
-            (error as? UsageError)?.message.contains(message) == true
+            (error as? any BadInput)?.message.contains(message) == true
         }
     }
 
     @Test func anIDInOtherCaseIsPointedOut() {
         #expect(
-            throws: UsageError(
+            throws: SpecError(
                 "Question has no id field; 'ID' is not 'id': write it in lower case, id:Int")
         ) {
             try SpecParser.parse(modelName: "Question", fieldTokens: ["ID:Int"])
@@ -162,7 +162,7 @@ import Testing
         #expect {
             try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])
         } throws: { error in
-            (error as? UsageError)?.message.contains("is a name the generated code uses") == true
+            (error as? any BadInput)?.message.contains("is a name the generated code uses") == true
         }
     }
 
@@ -171,14 +171,14 @@ import Testing
             try SpecParser.parse(
                 modelName: "Question", fieldTokens: ["id:String", "hashValue:Int"])
         } throws: { error in
-            (error as? UsageError)?.message.contains("clashes with a member every model has")
+            (error as? any BadInput)?.message.contains("clashes with a member every model has")
                 == true
         }
     }
 
     @Test(arguments: ["", "9Lives", "My Model", "../Evil", "a/b", "self", "_", "Task-List", "café"])
     func badModelNamesAreRefused(name: String) {
-        #expect(throws: UsageError.self) {
+        #expect(throws: SpecError.self) {
             try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `scaffold-repo templates list [DIR]` and `scaffold-repo templates eject [DIR]`.
-enum TemplateCommands {
+enum TemplatesCommand {
     /// Where, in a package, ejected templates go and overrides are looked for.
     static let defaultDirectory = ".scaffold/templates"
 
@@ -24,6 +24,19 @@ enum TemplateCommands {
         .joined()
         output += source.unusedOverrides().map { PlanReport.line("unused", $0) }.joined()
         return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+    }
+
+    /// Writes every built-in template into the package's `.scaffold/templates`.
+    static func eject(_ directory: String?, _ options: RunOptions, currentDirectory: URL) throws
+        -> RunResult
+    {
+        let (changes, display) = try ejectPlan(
+            directory, force: options.force, currentDirectory: currentDirectory)
+        return try Outcome.of(
+            changes, options, keepingBlocks: true,
+            notes: [
+                "Edit them, then generate as usual: \(display) overrides the built-ins of the same name.\n"
+            ])
     }
 
     /// The plan that writes every built-in template into the package's `.scaffold/templates`,

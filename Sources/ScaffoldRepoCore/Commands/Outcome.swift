@@ -1,0 +1,60 @@
+import Foundation
+
+/// The last step every command that changes files shares: report the plan (status lines and
+/// diffs, or JSON), and in `.apply` mode write it, with one policy for exit codes.
+enum Outcome {
+    /// Reports the plan and, in `.apply` mode, writes it, then runs `afterApply`. With
+    /// `keepingBlocks`, a kept file (conflict or modified) stops every write; without, the other
+    /// files are still written, and `keptNote` tells how many were kept. `preface` lines come
+    /// before the statuses (on stderr with `--json`).
+    static func of(
+        _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
+        notes: [String] = [], warnings: [String] = [], preface: [String] = [],
+        keptNote: (Int) -> String = { count in
+            "note: \(count) edited file(s) kept as they are; --force overwrites them.\n"
+        },
+        afterApply: () throws -> Void = {}
+    ) throws -> RunResult {
+        let kept = changes.filter(\.status.isKept)
+        let differing = changes.filter(\.status.differs)
+        var errors = warnings.map { $0 + "\n" }
+        var exitCode: Int32 = 0
+        // What a real run would do: with kept files blocking, nothing is written.
+        let blocks = keepingBlocks && !kept.isEmpty
+        let shown = blocks ? Planner.blocked(changes) : changes
+        switch options.mode {
+        case .dryRun, .check:
+            if options.mode == .check, !differing.isEmpty {
+                exitCode = 1
+                let stale = differing.count - kept.count
+                errors.append(
+                    "error: \(differing.count) file(s) differ from what would be generated: \(stale) "
+                        + "to create or update, \(kept.count) edited or unknown (modified/conflict).\n"
+                )
+            }
+        case .apply:
+            if blocks {
+                exitCode = 1
+                errors.append(
+                    "error: \(kept.count) existing file(s) differ from the generated ones; nothing was written.\n"
+                        + "Re-run with --force to overwrite them, or move them away first.\n")
+            } else {
+                try Writer.apply(changes)
+                try afterApply()
+                if !kept.isEmpty { errors.append(keptNote(kept.count)) }
+            }
+        }
+        if options.json {
+            return RunResult(
+                exitCode: exitCode, standardOutput: PlanReport.json(shown, exitCode: exitCode),
+                standardError: preface.map { $0 + "\n" }.joined() + errors.joined())
+        }
+        var output = preface.map { $0 + "\n" }.joined() + PlanReport.statusLines(shown)
+        if options.mode != .apply {
+            output += PlanReport.diffs(changes)
+        } else if exitCode == 0 {
+            output += notes.joined()
+        }
+        return RunResult(exitCode: exitCode, standardOutput: output, standardError: errors.joined())
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// `scaffold-repo own PATH... [--into DIR]`: records the files as the person's, so that
+/// generating, `regen` and `--check` leave them as they are and report them `owned`. A path is
+/// relative to DIR (default: the current folder), as the status lines print it; the package is
+/// the nearest folder above the file with a manifest.
+enum OwnCommand {
+    static func run(_ paths: [String], directory: String, currentDirectory: URL) throws
+        -> RunResult
+    {
+        let base = try DestinationResolver.existingFolder(
+            directory, option: "--into", currentDirectory: currentDirectory)
+        var output = ""
+        for path in paths {
+            let file = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
+            var root = file.deletingLastPathComponent()
+            while !FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(Manifest.path).path), root.path != "/"
+            {
+                root.deleteLastPathComponent()
+            }
+            guard var manifest = try Manifest.load(root: root) else {
+                throw UsageError(
+                    "'\(path)' is in no package with a \(Manifest.path); give the path of a "
+                        + "generated file, as the status lines print it")
+            }
+            let relative = String(file.path.dropFirst(root.path.count).drop { $0 == "/" })
+            guard var model = manifest.models.first(where: { $0.files[relative] != nil }) else {
+                throw UsageError(
+                    "'\(path)' is not a file scaffold-repo generated; give the path of a "
+                        + "generated file, as the status lines print it")
+            }
+            model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
+            manifest.record(model)
+            let change = try Planner.plan(
+                [try manifest.file()], root: root, displayRoot: "", force: true)
+            try Writer.apply(change)
+            output += PlanReport.line("owned", path)
+        }
+        return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+    }
+}
