@@ -98,14 +98,25 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         #expect(
             readme.contains("```\n" + result.standardOutput + "```\n"),
             "README's quick start output is stale")
-        // The number of tests it promises is the number the example package has.
-        let tests =
+        // The numbers of tests it promises are those the example package's two suites declare.
+        let xctest = testDeclarations(in: "QuestionRepositoryXCTests.swift", marker: "")
+        let swiftTesting = testDeclarations(in: "QuestionRepositoryTests.swift", marker: "@Test ")
+        #expect(
+            xctest > 0 && xctest == swiftTesting, "\(xctest) XCTest, \(swiftTesting) Swift Testing")
+        #expect(readme.contains("its \(xctest) XCTest + \(swiftTesting) Swift Testing tests"))
+    }
+
+    /// The lines of `Examples/QuestionStore`'s test `file` that declare a `test…` method and
+    /// start with `marker` (Swift Testing's tests need `@Test`; XCTest's, nothing).
+    private func testDeclarations(in file: String, marker: String) -> Int {
+        let text =
             TestPaths.text(
                 TestPaths.repositoryRoot.appendingPathComponent(
-                    "Examples/QuestionStore/Tests/QuestionStoreTests/QuestionRepositoryTests.swift")
-            )?
-            .components(separatedBy: "@Test").count ?? 1
-        #expect(readme.contains("its \(tests - 1) XCTest + \(tests - 1) Swift Testing tests"))
+                    "Examples/QuestionStore/Tests/QuestionStoreTests/" + file)) ?? ""
+        return text.split(separator: "\n").filter { line in
+            let code = line.drop { $0 == " " }
+            return code.hasPrefix(marker) && code.contains("func test")
+        }.count
     }
 
     private func update(root: URL, with generated: [GeneratedFile], golden: GoldenCase) throws {

@@ -2,24 +2,25 @@ import Foundation
 import StudyApp
 import Testing
 
-// Workshop: the same behaviours as DeckRepositoryXCTests.swift, written for Swift Testing:
-// `#expect` takes plain Swift expressions, `await` included, and shows the values on failure.
+// Workshop: the scenarios are shared with DeckRepositoryXCTests.swift (one template renders
+// both). Here each one is marked `@Test`, and the helpers at the end assert with `#expect` and
+// `#require`; compare them with the XCTest file's helpers to see the two styles side by side.
 /// The behaviour of ``DeckRepository`` and ``DeckListViewModel``, in Swift Testing.
 @Suite nonisolated struct DeckRepositoryTests {
     private typealias Support = DeckTestSupport
 
-    @Test func saveThenFind() async throws {
+    @Test func testSaveThenFind() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
 
         try await repository.save(Support.sample(1))
 
-        #expect(await repository.find(by: Support.sample(1).id) == Support.sample(1))
-        #expect(await repository.find(by: Support.sample(2).id) == nil)
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1))
+        expectNil(await repository.find(by: Support.sample(2).id))
     }
 
-    @Test func saveWithSameIDReplaces() async throws {
+    @Test func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -27,11 +28,11 @@ import Testing
         try await repository.save(Support.sample(1))
         try await repository.save(Support.sample(1, revision: 1))
 
-        #expect(await repository.find(by: Support.sample(1).id) == Support.sample(1, revision: 1))
-        #expect(await repository.count == 1)
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1, revision: 1))
+        expectEqual(await repository.count, 1)
     }
 
-    @Test func deleteRemoves() async throws {
+    @Test func testDeleteRemoves() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -40,10 +41,10 @@ import Testing
 
         try await repository.delete(Support.sample(1).id)
 
-        #expect(await repository.loadAll() == [Support.sample(2)])
+        expectEqual(await repository.loadAll(), [Support.sample(2)])
     }
 
-    @Test func reopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+    @Test func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -60,11 +61,11 @@ import Testing
         let reopened = try DeckRepository(directory: directory)
 
         let after = await reopened.loadAll()
-        #expect(after == before)
-        #expect(after.count == 46)
+        expectEqual(after, before)
+        expectEqual(after.count, 46)
     }
 
-    @Test func concurrentSavesAllLand() async throws {
+    @Test func testConcurrentSavesAllLand() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -76,13 +77,13 @@ import Testing
             try await group.waitForAll()
         }
 
-        #expect(await repository.count == 100)
+        expectEqual(await repository.count, 100)
         await repository.close()
         let reopened = try DeckRepository(directory: directory)
-        #expect(await reopened.count == 100)
+        expectEqual(await reopened.count, 100)
     }
 
-    @Test func batchSaveDeleteAndRemoveAll() async throws {
+    @Test func testBatchSaveDeleteAndRemoveAll() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -90,15 +91,15 @@ import Testing
         try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
         try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
 
-        #expect(await repository.loadAll() == (3..<10).map { Support.sample($0) })
+        expectEqual(await repository.loadAll(), (3..<10).map { Support.sample($0) })
         try await repository.removeAll()
-        #expect(await repository.count == 0)
+        expectEqual(await repository.count, 0)
         await repository.close()
         let reopened = try DeckRepository(directory: directory)
-        #expect(await reopened.count == 0)
+        expectEqual(await reopened.count, 0)
     }
 
-    @Test func loadAllIsSortedByID() async throws {
+    @Test func testLoadAllIsSortedByID() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -108,11 +109,11 @@ import Testing
 
         let ids = await repository.loadAll().map(\.id.uuidString)
 
-        #expect(ids == ids.sorted())
-        #expect(ids.count == 4)
+        expectEqual(ids, ids.sorted())
+        expectEqual(ids.count, 4)
     }
 
-    @Test func manyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
+    @Test func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -131,15 +132,15 @@ import Testing
 
         let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }
             .sorted { DeckRepository.precedes($0.id, $1.id) }
-        #expect(await repository.loadAll() == expected)
-        #expect(await repository.count == expected.count)
-        #expect(await repository.find(by: Support.sample(1999).id) == Support.sample(1999))
-        #expect(await repository.find(by: Support.sample(999).id) == nil)
+        expectEqual(await repository.loadAll(), expected)
+        expectEqual(await repository.count, expected.count)
+        expectEqual(await repository.find(by: Support.sample(1999).id), Support.sample(1999))
+        expectNil(await repository.find(by: Support.sample(999).id))
         await repository.close()
-        #expect(try await DeckRepository(directory: directory).loadAll() == expected)
+        expectEqual(try await DeckRepository(directory: directory).loadAll(), expected)
     }
 
-    @Test func updateChangesOneValueDurablyAndQueriesFilter() async throws {
+    @Test func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -149,44 +150,46 @@ import Testing
         let updated = try await repository.update(id: id) { $0 = Support.sample(2, revision: 1) }
         let missing = try await repository.update(id: Support.sample(9).id) { _ in }
 
-        #expect(updated && !missing)
-        #expect(await repository.count(where: { $0.id == id }) == 1)
-        #expect(await repository.loadAll(where: { $0.id != id }).count == 3)
+        expectTrue(updated)
+        expectTrue(!missing)
+        expectEqual(await repository.count(where: { $0.id == id }), 1)
+        expectEqual(await repository.loadAll(where: { $0.id != id }).count, 3)
         await repository.close()
         let reopened = try DeckRepository(directory: directory)
-        #expect(await reopened.find(by: id) == Support.sample(2, revision: 1))
-        #expect(await reopened.count == 4)
+        expectEqual(await reopened.find(by: id), Support.sample(2, revision: 1))
+        expectEqual(await reopened.count, 4)
     }
 
-    @Test func missingFilesAreAnEmptyStore() async throws {
+    @Test func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
         let repository = try DeckRepository(directory: directory.appendingPathComponent("new"))
 
-        #expect(await repository.count == 0)
+        expectEqual(await repository.count, 0)
     }
 
-    @Test func corruptFileThrowsAndIsKept() throws {
+    @Test func testCorruptFileThrowsAndIsKept() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(DeckRepository.snapshotFileName)
         let damaged = Data("[{\"not\": \"a Deck\"".utf8)
         try damaged.write(to: file)
 
-        let error = #expect(throws: DeckRepositoryError.self) {
-            try DeckRepository(directory: directory)
-        }
+        let error = thrownError { try DeckRepository(directory: directory) }
 
-        guard case .corrupt(let named, _, _) = error else {
-            Issue.record("expected a corrupt-file error, got \(String(describing: error))")
+        try expectEqual(Data(contentsOf: file), damaged)
+        guard let failure = error as? DeckRepositoryError,
+            case .corrupt(let named, _, _) = failure
+        else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
             return
         }
-        #expect(named.lastPathComponent == file.lastPathComponent)
-        #expect(try Data(contentsOf: file) == damaged)
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(failure.description.contains(file.lastPathComponent), failure.description)
     }
 
-    @Test func aFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+    @Test func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -198,20 +201,18 @@ import Testing
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: file)
 
-        let error = #expect(throws: DeckRepositoryError.self) {
-            try DeckRepository(directory: directory)
-        }
+        let error = thrownError { try DeckRepository(directory: directory) }
 
-        guard case .corrupt(let named, _, let reason) = error else {
-            Issue.record("expected a corrupt-file error, got \(String(describing: error))")
+        try expectEqual(Data(contentsOf: file), bytes)
+        guard case .corrupt(let named, _, let reason) = error as? DeckRepositoryError else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
             return
         }
-        #expect(named.lastPathComponent == file.lastPathComponent)
-        #expect(reason.contains("checksum"))
-        #expect(try Data(contentsOf: file) == bytes)
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(reason.contains("checksum"), reason)
     }
 
-    @Test func aFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+    @Test func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
@@ -220,43 +221,43 @@ import Testing
 
         let repository = try DeckRepository(directory: directory)
 
-        #expect(await repository.loadAll() == values)
+        expectEqual(await repository.loadAll(), values)
         let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        #expect(rewritten.split(separator: "\n").last?.hasPrefix("crc32 ") == true)
+        expectEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
         await repository.close()
         let reopened = try DeckRepository(directory: directory)
-        #expect(await reopened.loadAll() == values)
+        expectEqual(await reopened.loadAll(), values)
     }
 
-    @Test func aFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+    @Test func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
         try FileManager.default.createSymbolicLink(
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
 
-        #expect {
-            try DeckRepository(directory: directory)
-        } throws: { error in
-            guard case .unreadable(let named, _) = error as? DeckRepositoryError else {
-                return false
-            }
-            return named.lastPathComponent == file.lastPathComponent
+        let linkError = thrownError { try DeckRepository(directory: directory) }
+
+        switch linkError as? DeckRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: linkError))")
         }
 
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
-        #expect {
-            try DeckRepository(directory: directory)
-        } throws: { error in
-            guard case .unreadable(let named, _) = error as? DeckRepositoryError else {
-                return false
-            }
-            return named.lastPathComponent == file.lastPathComponent
+        let folderError = thrownError { try DeckRepository(directory: directory) }
+
+        switch folderError as? DeckRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: folderError))")
         }
     }
 
-    @Test func aFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+    @Test func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -264,24 +265,26 @@ import Testing
         // A folder where the write must put a file makes it fail, as a full disk would.
         let blocker = try Support.blockWrites(in: directory)
 
-        await #expect {
+        let error = await thrownError {
             try await repository.compact()
-        } throws: { error in
-            guard case .unwritable = error as? DeckRepositoryError else { return false }
-            return true
         }
-        #expect(await repository.loadAll() == (0..<3).map { Support.sample($0) })
-        #expect(Support.leftovers(in: directory).isEmpty)
+
+        switch error as? DeckRepositoryError {
+        case .unwritable: break
+        default: fail("expected an unwritable-file error, got \(String(describing: error))")
+        }
+        expectEqual(await repository.loadAll(), (0..<3).map { Support.sample($0) })
+        expectEqual(Support.leftovers(in: directory), [])
 
         try FileManager.default.removeItem(at: blocker)
         try await repository.save(Support.sample(3))
         try await repository.compact()
         await repository.close()
         let reopened = try DeckRepository(directory: directory)
-        #expect(await reopened.loadAll() == (0..<4).map { Support.sample($0) })
+        expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
-    @Test func compactionKeepsEveryValueAndEmptiesTheJournal() async throws {
+    @Test func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -289,24 +292,25 @@ import Testing
             try await repository.save(Support.sample(number))
         }
         try await repository.delete(Support.sample(5).id)
-        #expect(Support.fileSize(repository.journalURL) > 0)
+        let journalSize = Support.fileSize(repository.journalURL)
+        expectTrue(journalSize > 0, "journal size \(journalSize)")
 
         try await repository.compact()
-        #expect(Support.fileSize(repository.journalURL) == 0)
+        expectEqual(Support.fileSize(repository.journalURL), 0)
         // A batch larger than the compaction floor is written as a snapshot by itself.
         try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
-        #expect(Support.fileSize(repository.journalURL) == 0)
+        expectEqual(Support.fileSize(repository.journalURL), 0)
         let before = await repository.loadAll()
         await repository.close()
 
         let reopened = try DeckRepository(directory: directory)
 
         let after = await reopened.loadAll()
-        #expect(after == before)
-        #expect(after.count == 10_019)
+        expectEqual(after, before)
+        expectEqual(after.count, 10_019)
     }
 
-    @Test func aTornLastRecordIsDroppedAndTheRestLoads() async throws {
+    @Test func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -323,10 +327,10 @@ import Testing
         await reopened.close()
 
         let again = try DeckRepository(directory: directory)
-        #expect(await again.loadAll() == (0..<4).map { Support.sample($0) })
+        expectEqual(await again.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
-    @Test func aDamagedJournalThrowsWithItsPositionAndIsKept() async throws {
+    @Test func testADamagedJournalThrowsWithItsPositionAndIsKept() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -336,55 +340,53 @@ import Testing
         try await repository.save(Support.sample(4))
         await repository.close()
         var bytes = try Data(contentsOf: repository.journalURL)
-        let secondRecord = try #require(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        let secondRecord = try unwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
         bytes[secondRecord + 2] ^= 0x01
         try bytes.write(to: repository.journalURL)
 
-        let error = #expect(throws: DeckRepositoryError.self) {
-            try DeckRepository(directory: directory)
-        }
+        let error = thrownError { try DeckRepository(directory: directory) }
 
-        guard case .corrupt(let file, let offset, _) = error else {
-            Issue.record("expected a corrupt-journal error, got \(String(describing: error))")
+        try expectEqual(Data(contentsOf: repository.journalURL), bytes)
+        guard case .corrupt(let file, let offset, _) = error as? DeckRepositoryError else {
+            fail("expected a corrupt-journal error, got \(String(describing: error))")
             return
         }
-        #expect(file.lastPathComponent == DeckRepository.journalFileName)
-        #expect(offset == secondRecord)
-        #expect(try Data(contentsOf: repository.journalURL) == bytes)
+        expectEqual(file.lastPathComponent, DeckRepository.journalFileName)
+        expectEqual(offset, secondRecord)
     }
 
-    @Test func aSecondOpenerIsRefusedUntilTheFirstCloses() async throws {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        let first = try DeckRepository(directory: directory)
-
-        #expect {
-            try DeckRepository(directory: directory)
-        } throws: { error in
-            guard case .locked = error as? DeckRepositoryError else { return false }
-            return true
-        }
-
-        await first.close()
-        #expect(throws: Never.self) { try DeckRepository(directory: directory) }
-    }
-
-    @Test func aSnapshotFromANewerSchemaIsRefused() throws {
+    @Test func testASnapshotFromANewerSchemaIsRefused() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let newer = DeckRepository.schemaVersion + 1
         let file = directory.appendingPathComponent(DeckRepository.snapshotFileName)
         try Data("{\"items\":[],\"schemaVersion\":\(newer)}".utf8).write(to: file)
 
-        #expect(
-            throws: DeckRepositoryError.newerSchema(
-                file: file, found: newer, supported: DeckRepository.schemaVersion)
-        ) {
-            try DeckRepository(directory: directory)
-        }
+        let error = thrownError { try DeckRepository(directory: directory) }
+
+        expectEqual(
+            error as? DeckRepositoryError,
+            .newerSchema(file: file, found: newer, supported: DeckRepository.schemaVersion))
     }
 
-    @Test func everyObserverGetsEachChangeOnceItIsDurable() async throws {
+    @Test func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try DeckRepository(directory: directory)
+
+        let error = thrownError { try DeckRepository(directory: directory) }
+
+        switch error as? DeckRepositoryError {
+        case .locked: break
+        default: fail("expected a locked error, got \(String(describing: error))")
+        }
+
+        await first.close()
+        // Opens now: an error thrown here fails the test.
+        _ = try DeckRepository(directory: directory)
+    }
+
+    @Test func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -402,11 +404,11 @@ import Testing
             .saved([Support.sample(1)]), .deleted([Support.sample(1).id]),
             .saved([Support.sample(2), Support.sample(3)]), .removedAll,
         ]
-        #expect(await Support.first(5, of: first, within: 0.3) == expected)
-        #expect(await Support.first(4, of: second) == expected)
+        expectEqual(await Support.first(5, of: first, within: 0.3), expected)
+        expectEqual(await Support.first(4, of: second), expected)
     }
 
-    @Test func aCancelledObserverStopsAndIsForgotten() async throws {
+    @Test func testACancelledObserverStopsAndIsForgotten() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -420,17 +422,18 @@ import Testing
 
         observer.cancel()
 
-        #expect(await observer.value <= 1)
+        let received = await observer.value
+        expectTrue(received <= 1, "received \(received) changes")
         var remaining = await repository.observerCount
         for _ in 0..<2000 where remaining > 0 {
             try await Task.sleep(nanoseconds: 1_000_000)
             remaining = await repository.observerCount
         }
-        #expect(remaining == 0)
+        expectEqual(remaining, 0)
         try await repository.save(Support.sample(2))
     }
 
-    @Test func sharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
+    @Test func testSharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let first = try await DeckRepository.shared(in: directory)
@@ -439,16 +442,16 @@ import Testing
 
         try await first.save(Support.sample(1))
 
-        #expect(first === second)
-        #expect(await second.find(by: Support.sample(1).id) == Support.sample(1))
+        expectTrue(first === second)
+        expectEqual(await second.find(by: Support.sample(1).id), Support.sample(1))
         await first.close()
         let reopened = try await DeckRepository.shared(in: directory)
-        #expect(reopened !== first)
+        expectTrue(reopened !== first)
         try await reopened.save(Support.sample(2))
-        #expect(await reopened.count == 2)
+        expectEqual(await reopened.count, 2)
     }
 
-    @Test @MainActor func twoViewModelsAndADirectSaveStayInStep() async throws {
+    @Test @MainActor func testTwoViewModelsAndADirectSaveStayInStep() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -464,11 +467,13 @@ import Testing
         await detail.add(Support.sample(2, revision: 1))
 
         let expected = [Support.sample(2, revision: 1), Support.sample(3)]
-        #expect(await Support.eventually { list.decks == expected })
-        #expect(await Support.eventually { detail.decks == expected })
+        let listCaughtUp = await Support.eventually { list.decks == expected }
+        expectTrue(listCaughtUp, "\(list.decks)")
+        let detailCaughtUp = await Support.eventually { detail.decks == expected }
+        expectTrue(detailCaughtUp, "\(detail.decks)")
     }
 
-    @Test @MainActor func viewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
+    @Test @MainActor func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -496,11 +501,13 @@ import Testing
 
         let stored = await repository.loadAll()
         let shownBySecond = Array(stored.filter { second.filter?($0) ?? true }.reversed())
-        #expect(await Support.eventually { first.decks == stored })
-        #expect(await Support.eventually { second.decks == shownBySecond })
+        let firstCaughtUp = await Support.eventually { first.decks == stored }
+        expectTrue(firstCaughtUp, "\(first.decks) != \(stored)")
+        let secondCaughtUp = await Support.eventually { second.decks == shownBySecond }
+        expectTrue(secondCaughtUp, "\(second.decks) != \(shownBySecond)")
     }
 
-    @Test @MainActor func aViewModelKeepsItsOrderAsValuesArrive() async throws {
+    @Test @MainActor func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -518,12 +525,16 @@ import Testing
         await custom.add(Support.sample(6))
 
         let expected = await repository.loadAll().reversed().map(\.id)
-        #expect(await Support.eventually { descending.decks.map(\.id) == expected })
-        #expect(await Support.eventually { custom.decks.map(\.id) == expected })
-        #expect(expected.count == 6)
+        let descendingInOrder = await Support.eventually {
+            descending.decks.map(\.id) == expected
+        }
+        expectTrue(descendingInOrder, "\(descending.decks.map(\.id)) != \(expected)")
+        let customInOrder = await Support.eventually { custom.decks.map(\.id) == expected }
+        expectTrue(customInOrder, "\(custom.decks.map(\.id)) != \(expected)")
+        expectEqual(expected.count, 6)
     }
 
-    @Test @MainActor func aFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+    @Test @MainActor func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -537,13 +548,14 @@ import Testing
         try await repository.save(Support.sample(4))
 
         let expected = [1, 3, 4].map { Support.sample($0) }
-        #expect(await Support.eventually { viewModel.decks == expected })
+        let filtered = await Support.eventually { viewModel.decks == expected }
+        expectTrue(filtered, "\(viewModel.decks)")
         await viewModel.filter(by: nil)
-        #expect(viewModel.decks.count == 4)
-        #expect(!viewModel.isLoading)
+        expectEqual(viewModel.decks.count, 4)
+        expectTrue(!viewModel.isLoading)
     }
 
-    @Test @MainActor func aViewModelUpdatesAndDeletesAtOffsets() async throws {
+    @Test @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -555,12 +567,12 @@ import Testing
         await viewModel.delete(atOffsets: [0, 2])
 
         let expected = [Support.sample(1, revision: 1), Support.sample(3)]
-        #expect(viewModel.decks == expected)
-        #expect(await repository.loadAll() == expected)
-        #expect(viewModel.error == nil)
+        expectEqual(viewModel.decks, expected)
+        expectEqual(await repository.loadAll(), expected)
+        expectNil(viewModel.error)
     }
 
-    @Test @MainActor func viewModelLoadsAddsAndDeletes() async throws {
+    @Test @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -568,17 +580,17 @@ import Testing
         let viewModel = DeckListViewModel(repository: repository)
 
         await viewModel.load()
-        #expect(viewModel.decks == [Support.sample(1)])
+        expectEqual(viewModel.decks, [Support.sample(1)])
 
         await viewModel.add(Support.sample(2))
-        #expect(viewModel.decks == [Support.sample(1), Support.sample(2)])
+        expectEqual(viewModel.decks, [Support.sample(1), Support.sample(2)])
 
         await viewModel.delete(Support.sample(1).id)
-        #expect(viewModel.decks == [Support.sample(2)])
-        #expect(viewModel.error == nil)
+        expectEqual(viewModel.decks, [Support.sample(2)])
+        expectNil(viewModel.error)
     }
 
-    @Test @MainActor func viewModelReportsAFailedSave() async throws {
+    @Test @MainActor func testViewModelReportsAFailedSave() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try DeckRepository(directory: directory)
@@ -587,8 +599,56 @@ import Testing
 
         await viewModel.add(Support.sample(1))
 
-        #expect(viewModel.error as? DeckRepositoryError == .closed)
-        #expect(viewModel.decks == [])
-        #expect(await repository.count == 0)
+        expectEqual(viewModel.error as? DeckRepositoryError, .closed)
+        expectEqual(viewModel.decks, [])
+        expectEqual(await repository.count, 0)
+    }
+
+    // MARK: - Assertions
+
+    // The scenarios above assert through these helpers; the XCTest suite defines the same ones.
+    // Each takes the caller's source location, so that a failure points at the scenario's line.
+
+    private func expectEqual<T: Equatable>(
+        _ actual: T, _ expected: T, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(actual == expected, sourceLocation: sourceLocation)
+    }
+
+    private func expectTrue(
+        _ condition: Bool, _ message: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(condition, message.map(Comment.init(rawValue:)), sourceLocation: sourceLocation)
+    }
+
+    private func expectNil<T>(_ value: T?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(value == nil, sourceLocation: sourceLocation)
+    }
+
+    private func unwrap<T>(
+        _ value: T?, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> T {
+        try #require(value, sourceLocation: sourceLocation)
+    }
+
+    private func fail(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (any Error)? {
+        #expect(throws: (any Error).self, sourceLocation: sourceLocation) { _ = try body() }
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (any Error)? {
+        await #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
+            _ = try await body()
+        }
     }
 }

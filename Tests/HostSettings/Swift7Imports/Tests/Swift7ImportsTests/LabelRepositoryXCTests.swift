@@ -13,10 +13,8 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         try await repository.save(Support.sample(1))
 
-        let found = await repository.find(by: Support.sample(1).id)
-        XCTAssertEqual(found, Support.sample(1))
-        let missing = await repository.find(by: Support.sample(2).id)
-        XCTAssertNil(missing)
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1))
+        expectNil(await repository.find(by: Support.sample(2).id))
     }
 
     func testSaveWithSameIDReplaces() async throws {
@@ -27,10 +25,8 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         try await repository.save(Support.sample(1))
         try await repository.save(Support.sample(1, revision: 1))
 
-        let found = await repository.find(by: Support.sample(1).id)
-        XCTAssertEqual(found, Support.sample(1, revision: 1))
-        let count = await repository.count
-        XCTAssertEqual(count, 1)
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1, revision: 1))
+        expectEqual(await repository.count, 1)
     }
 
     func testDeleteRemoves() async throws {
@@ -42,8 +38,7 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         try await repository.delete(Support.sample(1).id)
 
-        let all = await repository.loadAll()
-        XCTAssertEqual(all, [Support.sample(2)])
+        expectEqual(await repository.loadAll(), [Support.sample(2)])
     }
 
     func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
@@ -63,8 +58,8 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let reopened = try LabelRepository(directory: directory)
 
         let after = await reopened.loadAll()
-        XCTAssertEqual(after, before)
-        XCTAssertEqual(after.count, 46)
+        expectEqual(after, before)
+        expectEqual(after.count, 46)
     }
 
     func testConcurrentSavesAllLand() async throws {
@@ -79,12 +74,10 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
             try await group.waitForAll()
         }
 
-        let count = await repository.count
-        XCTAssertEqual(count, 100)
+        expectEqual(await repository.count, 100)
         await repository.close()
         let reopened = try LabelRepository(directory: directory)
-        let reopenedCount = await reopened.count
-        XCTAssertEqual(reopenedCount, 100)
+        expectEqual(await reopened.count, 100)
     }
 
     func testBatchSaveDeleteAndRemoveAll() async throws {
@@ -95,15 +88,12 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
         try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
 
-        let afterDelete = await repository.loadAll()
-        XCTAssertEqual(afterDelete, (3..<10).map { Support.sample($0) })
+        expectEqual(await repository.loadAll(), (3..<10).map { Support.sample($0) })
         try await repository.removeAll()
-        let afterRemoveAll = await repository.count
-        XCTAssertEqual(afterRemoveAll, 0)
+        expectEqual(await repository.count, 0)
         await repository.close()
         let reopened = try LabelRepository(directory: directory)
-        let reopenedCount = await reopened.count
-        XCTAssertEqual(reopenedCount, 0)
+        expectEqual(await reopened.count, 0)
     }
 
     func testLoadAllIsSortedByID() async throws {
@@ -116,8 +106,8 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         let ids = await repository.loadAll().map(\.id)
 
-        XCTAssertEqual(ids, ids.sorted())
-        XCTAssertEqual(ids.count, 4)
+        expectEqual(ids, ids.sorted())
+        expectEqual(ids.count, 4)
     }
 
     func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
@@ -139,17 +129,12 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }
             .sorted { LabelRepository.precedes($0.id, $1.id) }
-        let all = await repository.loadAll()
-        XCTAssertEqual(all, expected)
-        let count = await repository.count
-        XCTAssertEqual(count, expected.count)
-        let kept = await repository.find(by: Support.sample(1999).id)
-        XCTAssertEqual(kept, Support.sample(1999))
-        let gone = await repository.find(by: Support.sample(999).id)
-        XCTAssertNil(gone)
+        expectEqual(await repository.loadAll(), expected)
+        expectEqual(await repository.count, expected.count)
+        expectEqual(await repository.find(by: Support.sample(1999).id), Support.sample(1999))
+        expectNil(await repository.find(by: Support.sample(999).id))
         await repository.close()
-        let reopened = try await LabelRepository(directory: directory).loadAll()
-        XCTAssertEqual(reopened, expected)
+        expectEqual(try await LabelRepository(directory: directory).loadAll(), expected)
     }
 
     func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
@@ -162,16 +147,14 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let updated = try await repository.update(id: id) { $0 = Support.sample(2, revision: 1) }
         let missing = try await repository.update(id: Support.sample(9).id) { _ in }
 
-        XCTAssertTrue(updated)
-        XCTAssertFalse(missing)
-        let matching = await repository.count(where: { $0.id == id })
-        XCTAssertEqual(matching, 1)
-        let others = await repository.loadAll(where: { $0.id != id })
-        XCTAssertEqual(others.count, 3)
+        expectTrue(updated)
+        expectTrue(!missing)
+        expectEqual(await repository.count(where: { $0.id == id }), 1)
+        expectEqual(await repository.loadAll(where: { $0.id != id }).count, 3)
         await repository.close()
         let reopened = try LabelRepository(directory: directory)
-        let found = await reopened.find(by: id)
-        XCTAssertEqual(found, Support.sample(2, revision: 1))
+        expectEqual(await reopened.find(by: id), Support.sample(2, revision: 1))
+        expectEqual(await reopened.count, 4)
     }
 
     func testMissingFilesAreAnEmptyStore() async throws {
@@ -180,8 +163,7 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         let repository = try LabelRepository(directory: directory.appendingPathComponent("new"))
 
-        let count = await repository.count
-        XCTAssertEqual(count, 0)
+        expectEqual(await repository.count, 0)
     }
 
     func testCorruptFileThrowsAndIsKept() throws {
@@ -191,14 +173,17 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let damaged = Data("[{\"not\": \"a Label\"".utf8)
         try damaged.write(to: file)
 
-        XCTAssertThrowsError(try LabelRepository(directory: directory)) { error in
-            guard case .corrupt(let named, _, _) = error as? LabelRepositoryError else {
-                return XCTFail("expected a corrupt-file error, got \(error)")
-            }
-            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
-            XCTAssertTrue("\(error)".contains(file.lastPathComponent))
+        let error = thrownError { try LabelRepository(directory: directory) }
+
+        try expectEqual(Data(contentsOf: file), damaged)
+        guard let failure = error as? LabelRepositoryError,
+            case .corrupt(let named, _, _) = failure
+        else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
+            return
         }
-        XCTAssertEqual(try Data(contentsOf: file), damaged)
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(failure.description.contains(file.lastPathComponent), failure.description)
     }
 
     func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
@@ -213,15 +198,15 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: file)
 
-        XCTAssertThrowsError(try LabelRepository(directory: directory)) { error in
-            let failure = error as? LabelRepositoryError
-            guard case .corrupt(let named, _, let reason) = failure else {
-                return XCTFail("expected a corrupt-file error, got \(error)")
-            }
-            XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
-            XCTAssertTrue(reason.contains("checksum"))
+        let error = thrownError { try LabelRepository(directory: directory) }
+
+        try expectEqual(Data(contentsOf: file), bytes)
+        guard case .corrupt(let named, _, let reason) = error as? LabelRepositoryError else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
+            return
         }
-        XCTAssertEqual(try Data(contentsOf: file), bytes)
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(reason.contains("checksum"), reason)
     }
 
     func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
@@ -233,13 +218,12 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         let repository = try LabelRepository(directory: directory)
 
-        let loaded = await repository.loadAll()
-        XCTAssertEqual(loaded, values)
+        expectEqual(await repository.loadAll(), values)
         let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        XCTAssertEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
+        expectEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
         await repository.close()
-        let reopened = try await LabelRepository(directory: directory).loadAll()
-        XCTAssertEqual(reopened, values)
+        let reopened = try LabelRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), values)
     }
 
     func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
@@ -248,20 +232,26 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let file = directory.appendingPathComponent(Support.storeFileName)
         try FileManager.default.createSymbolicLink(
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
-        func expectUnreadable() {
-            XCTAssertThrowsError(try LabelRepository(directory: directory)) { error in
-                let failure = error as? LabelRepositoryError
-                guard case .unreadable(let named, _) = failure else {
-                    return XCTFail("expected an unreadable-file error, got \(error)")
-                }
-                XCTAssertEqual(named.lastPathComponent, file.lastPathComponent)
-            }
+
+        let linkError = thrownError { try LabelRepository(directory: directory) }
+
+        switch linkError as? LabelRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: linkError))")
         }
 
-        expectUnreadable()
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
-        expectUnreadable()
+        let folderError = thrownError { try LabelRepository(directory: directory) }
+
+        switch folderError as? LabelRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: folderError))")
+        }
     }
 
     func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
@@ -272,23 +262,39 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         // A folder where the write must put a file makes it fail, as a full disk would.
         let blocker = try Support.blockWrites(in: directory)
 
-        do {
+        let error = await thrownError {
             try await repository.save(Support.sample(3))
-            XCTFail("the write succeeded")
-        } catch {
-            guard case .unwritable = error as? LabelRepositoryError else {
-                return XCTFail("expected an unwritable-file error, got \(error)")
-            }
         }
-        let kept = await repository.loadAll()
-        XCTAssertEqual(kept, (0..<3).map { Support.sample($0) })
-        XCTAssertEqual(Support.leftovers(in: directory), [])
+
+        switch error as? LabelRepositoryError {
+        case .unwritable: break
+        default: fail("expected an unwritable-file error, got \(String(describing: error))")
+        }
+        expectEqual(await repository.loadAll(), (0..<3).map { Support.sample($0) })
+        expectEqual(Support.leftovers(in: directory), [])
 
         try FileManager.default.removeItem(at: blocker)
         try await repository.save(Support.sample(3))
         await repository.close()
-        let reopened = try await LabelRepository(directory: directory).loadAll()
-        XCTAssertEqual(reopened, (0..<4).map { Support.sample($0) })
+        let reopened = try LabelRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
+    }
+
+    func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try LabelRepository(directory: directory)
+
+        let error = thrownError { try LabelRepository(directory: directory) }
+
+        switch error as? LabelRepositoryError {
+        case .locked: break
+        default: fail("expected a locked error, got \(String(describing: error))")
+        }
+
+        await first.close()
+        // Opens now: an error thrown here fails the test.
+        _ = try LabelRepository(directory: directory)
     }
 
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
@@ -309,10 +315,8 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
             .saved([Support.sample(1)]), .deleted([Support.sample(1).id]),
             .saved([Support.sample(2), Support.sample(3)]), .removedAll,
         ]
-        let firstReceived = await Support.first(5, of: first, within: 0.3)
-        XCTAssertEqual(firstReceived, expected)
-        let secondReceived = await Support.first(4, of: second)
-        XCTAssertEqual(secondReceived, expected)
+        expectEqual(await Support.first(5, of: first, within: 0.3), expected)
+        expectEqual(await Support.first(4, of: second), expected)
     }
 
     func testACancelledObserverStopsAndIsForgotten() async throws {
@@ -330,13 +334,13 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         observer.cancel()
 
         let received = await observer.value
-        XCTAssertLessThanOrEqual(received, 1)
+        expectTrue(received <= 1, "received \(received) changes")
         var remaining = await repository.observerCount
         for _ in 0..<2000 where remaining > 0 {
             try await Task.sleep(nanoseconds: 1_000_000)
             remaining = await repository.observerCount
         }
-        XCTAssertEqual(remaining, 0)
+        expectEqual(remaining, 0)
         try await repository.save(Support.sample(2))
     }
 
@@ -349,19 +353,16 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         try await first.save(Support.sample(1))
 
-        XCTAssertTrue(first === second)
-        let found = await second.find(by: Support.sample(1).id)
-        XCTAssertEqual(found, Support.sample(1))
+        expectTrue(first === second)
+        expectEqual(await second.find(by: Support.sample(1).id), Support.sample(1))
         await first.close()
         let reopened = try await LabelRepository.shared(in: directory)
-        XCTAssertFalse(reopened === first)
+        expectTrue(reopened !== first)
         try await reopened.save(Support.sample(2))
-        let count = await reopened.count
-        XCTAssertEqual(count, 2)
+        expectEqual(await reopened.count, 2)
     }
 
-    @MainActor
-    func testTwoViewModelsAndADirectSaveStayInStep() async throws {
+    @MainActor func testTwoViewModelsAndADirectSaveStayInStep() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -378,13 +379,12 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         let expected = [Support.sample(2, revision: 1), Support.sample(3)]
         let listCaughtUp = await Support.eventually { list.labels == expected }
-        XCTAssertTrue(listCaughtUp, "\(list.labels)")
+        expectTrue(listCaughtUp, "\(list.labels)")
         let detailCaughtUp = await Support.eventually { detail.labels == expected }
-        XCTAssertTrue(detailCaughtUp, "\(detail.labels)")
+        expectTrue(detailCaughtUp, "\(detail.labels)")
     }
 
-    @MainActor
-    func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
+    @MainActor func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -413,13 +413,12 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let stored = await repository.loadAll()
         let shownBySecond = Array(stored.filter { second.filter?($0) ?? true }.reversed())
         let firstCaughtUp = await Support.eventually { first.labels == stored }
-        XCTAssertTrue(firstCaughtUp, "\(first.labels) != \(stored)")
+        expectTrue(firstCaughtUp, "\(first.labels) != \(stored)")
         let secondCaughtUp = await Support.eventually { second.labels == shownBySecond }
-        XCTAssertTrue(secondCaughtUp, "\(second.labels) != \(shownBySecond)")
+        expectTrue(secondCaughtUp, "\(second.labels) != \(shownBySecond)")
     }
 
-    @MainActor
-    func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
+    @MainActor func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -440,14 +439,13 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let descendingInOrder = await Support.eventually {
             descending.labels.map(\.id) == expected
         }
-        XCTAssertTrue(descendingInOrder)
+        expectTrue(descendingInOrder, "\(descending.labels.map(\.id)) != \(expected)")
         let customInOrder = await Support.eventually { custom.labels.map(\.id) == expected }
-        XCTAssertTrue(customInOrder)
-        XCTAssertEqual(expected.count, 6)
+        expectTrue(customInOrder, "\(custom.labels.map(\.id)) != \(expected)")
+        expectEqual(expected.count, 6)
     }
 
-    @MainActor
-    func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+    @MainActor func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -462,14 +460,13 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         let expected = [1, 3, 4].map { Support.sample($0) }
         let filtered = await Support.eventually { viewModel.labels == expected }
-        XCTAssertTrue(filtered, "\(viewModel.labels)")
+        expectTrue(filtered, "\(viewModel.labels)")
         await viewModel.filter(by: nil)
-        XCTAssertEqual(viewModel.labels.count, 4)
-        XCTAssertFalse(viewModel.isLoading)
+        expectEqual(viewModel.labels.count, 4)
+        expectTrue(!viewModel.isLoading)
     }
 
-    @MainActor
-    func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
+    @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -481,14 +478,12 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         await viewModel.delete(atOffsets: [0, 2])
 
         let expected = [Support.sample(1, revision: 1), Support.sample(3)]
-        XCTAssertEqual(viewModel.labels, expected)
-        let stored = await repository.loadAll()
-        XCTAssertEqual(stored, expected)
-        XCTAssertNil(viewModel.error)
+        expectEqual(viewModel.labels, expected)
+        expectEqual(await repository.loadAll(), expected)
+        expectNil(viewModel.error)
     }
 
-    @MainActor
-    func testViewModelLoadsAddsAndDeletes() async throws {
+    @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -496,18 +491,17 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let viewModel = LabelListViewModel(repository: repository)
 
         await viewModel.load()
-        XCTAssertEqual(viewModel.labels, [Support.sample(1)])
+        expectEqual(viewModel.labels, [Support.sample(1)])
 
         await viewModel.add(Support.sample(2))
-        XCTAssertEqual(viewModel.labels, [Support.sample(1), Support.sample(2)])
+        expectEqual(viewModel.labels, [Support.sample(1), Support.sample(2)])
 
         await viewModel.delete(Support.sample(1).id)
-        XCTAssertEqual(viewModel.labels, [Support.sample(2)])
-        XCTAssertNil(viewModel.error)
+        expectEqual(viewModel.labels, [Support.sample(2)])
+        expectNil(viewModel.error)
     }
 
-    @MainActor
-    func testViewModelReportsAFailedSave() async throws {
+    @MainActor func testViewModelReportsAFailedSave() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try LabelRepository(directory: directory)
@@ -516,9 +510,62 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
 
         await viewModel.add(Support.sample(1))
 
-        XCTAssertEqual(viewModel.error as? LabelRepositoryError, .closed)
-        XCTAssertEqual(viewModel.labels, [])
-        let count = await repository.count
-        XCTAssertEqual(count, 0)
+        expectEqual(viewModel.error as? LabelRepositoryError, .closed)
+        expectEqual(viewModel.labels, [])
+        expectEqual(await repository.count, 0)
+    }
+
+    // MARK: - Assertions
+
+    // The scenarios above assert through these helpers; the Swift Testing suite defines the same
+    // ones. Each takes the caller's file and line, so that a failure points at the scenario's line.
+
+    private func expectEqual<T: Equatable>(
+        _ actual: T, _ expected: T, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(actual, expected, file: file, line: line)
+    }
+
+    private func expectTrue(
+        _ condition: Bool, _ message: String? = nil, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        XCTAssertTrue(condition, message ?? "", file: file, line: line)
+    }
+
+    private func expectNil<T>(_ value: T?, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(value, file: file, line: line)
+    }
+
+    private func unwrap<T>(
+        _ value: T?, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> T {
+        try XCTUnwrap(value, file: file, line: line)
+    }
+
+    private func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTFail(message, file: file, line: line)
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () throws -> T, file: StaticString = #filePath, line: UInt = #line
+    ) -> (any Error)? {
+        var thrown: (any Error)?
+        XCTAssertThrowsError(try body(), file: file, line: line) { thrown = $0 }
+        return thrown
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () async throws -> T, file: StaticString = #filePath, line: UInt = #line
+    ) async -> (any Error)? {
+        do {
+            _ = try await body()
+        } catch {
+            return error
+        }
+        XCTFail("expected an error, but none was thrown", file: file, line: line)
+        return nil
     }
 }

@@ -6,18 +6,18 @@ import Testing
 @Suite nonisolated struct EntryRepositoryTests {
     private typealias Support = EntryTestSupport
 
-    @Test func saveThenFind() async throws {
+    @Test func testSaveThenFind() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
 
         try await repository.save(Support.sample(1))
 
-        #expect(await repository.find(by: Support.sample(1).id) == Support.sample(1))
-        #expect(await repository.find(by: Support.sample(2).id) == nil)
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1))
+        expectNil(await repository.find(by: Support.sample(2).id))
     }
 
-    @Test func saveWithSameIDReplaces() async throws {
+    @Test func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -25,11 +25,11 @@ import Testing
         try await repository.save(Support.sample(1))
         try await repository.save(Support.sample(1, revision: 1))
 
-        #expect(await repository.find(by: Support.sample(1).id) == Support.sample(1, revision: 1))
-        #expect(await repository.count == 1)
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1, revision: 1))
+        expectEqual(await repository.count, 1)
     }
 
-    @Test func deleteRemoves() async throws {
+    @Test func testDeleteRemoves() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -38,10 +38,10 @@ import Testing
 
         try await repository.delete(Support.sample(1).id)
 
-        #expect(await repository.loadAll() == [Support.sample(2)])
+        expectEqual(await repository.loadAll(), [Support.sample(2)])
     }
 
-    @Test func reopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+    @Test func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -58,11 +58,11 @@ import Testing
         let reopened = try EntryRepository(directory: directory)
 
         let after = await reopened.loadAll()
-        #expect(after == before)
-        #expect(after.count == 46)
+        expectEqual(after, before)
+        expectEqual(after.count, 46)
     }
 
-    @Test func concurrentSavesAllLand() async throws {
+    @Test func testConcurrentSavesAllLand() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -74,13 +74,13 @@ import Testing
             try await group.waitForAll()
         }
 
-        #expect(await repository.count == 100)
+        expectEqual(await repository.count, 100)
         await repository.close()
         let reopened = try EntryRepository(directory: directory)
-        #expect(await reopened.count == 100)
+        expectEqual(await reopened.count, 100)
     }
 
-    @Test func batchSaveDeleteAndRemoveAll() async throws {
+    @Test func testBatchSaveDeleteAndRemoveAll() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -88,15 +88,15 @@ import Testing
         try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
         try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
 
-        #expect(await repository.loadAll() == (3..<10).map { Support.sample($0) })
+        expectEqual(await repository.loadAll(), (3..<10).map { Support.sample($0) })
         try await repository.removeAll()
-        #expect(await repository.count == 0)
+        expectEqual(await repository.count, 0)
         await repository.close()
         let reopened = try EntryRepository(directory: directory)
-        #expect(await reopened.count == 0)
+        expectEqual(await reopened.count, 0)
     }
 
-    @Test func loadAllIsSortedByID() async throws {
+    @Test func testLoadAllIsSortedByID() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -106,11 +106,11 @@ import Testing
 
         let ids = await repository.loadAll().map(\.id)
 
-        #expect(ids == ids.sorted())
-        #expect(ids.count == 4)
+        expectEqual(ids, ids.sorted())
+        expectEqual(ids.count, 4)
     }
 
-    @Test func manyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
+    @Test func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -129,15 +129,15 @@ import Testing
 
         let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }
             .sorted { EntryRepository.precedes($0.id, $1.id) }
-        #expect(await repository.loadAll() == expected)
-        #expect(await repository.count == expected.count)
-        #expect(await repository.find(by: Support.sample(1999).id) == Support.sample(1999))
-        #expect(await repository.find(by: Support.sample(999).id) == nil)
+        expectEqual(await repository.loadAll(), expected)
+        expectEqual(await repository.count, expected.count)
+        expectEqual(await repository.find(by: Support.sample(1999).id), Support.sample(1999))
+        expectNil(await repository.find(by: Support.sample(999).id))
         await repository.close()
-        #expect(try await EntryRepository(directory: directory).loadAll() == expected)
+        expectEqual(try await EntryRepository(directory: directory).loadAll(), expected)
     }
 
-    @Test func updateChangesOneValueDurablyAndQueriesFilter() async throws {
+    @Test func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -147,44 +147,46 @@ import Testing
         let updated = try await repository.update(id: id) { $0 = Support.sample(2, revision: 1) }
         let missing = try await repository.update(id: Support.sample(9).id) { _ in }
 
-        #expect(updated && !missing)
-        #expect(await repository.count(where: { $0.id == id }) == 1)
-        #expect(await repository.loadAll(where: { $0.id != id }).count == 3)
+        expectTrue(updated)
+        expectTrue(!missing)
+        expectEqual(await repository.count(where: { $0.id == id }), 1)
+        expectEqual(await repository.loadAll(where: { $0.id != id }).count, 3)
         await repository.close()
         let reopened = try EntryRepository(directory: directory)
-        #expect(await reopened.find(by: id) == Support.sample(2, revision: 1))
-        #expect(await reopened.count == 4)
+        expectEqual(await reopened.find(by: id), Support.sample(2, revision: 1))
+        expectEqual(await reopened.count, 4)
     }
 
-    @Test func missingFilesAreAnEmptyStore() async throws {
+    @Test func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
         let repository = try EntryRepository(directory: directory.appendingPathComponent("new"))
 
-        #expect(await repository.count == 0)
+        expectEqual(await repository.count, 0)
     }
 
-    @Test func corruptFileThrowsAndIsKept() throws {
+    @Test func testCorruptFileThrowsAndIsKept() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(EntryRepository.snapshotFileName)
         let damaged = Data("[{\"not\": \"a Entry\"".utf8)
         try damaged.write(to: file)
 
-        let error = #expect(throws: EntryRepositoryError.self) {
-            try EntryRepository(directory: directory)
-        }
+        let error = thrownError { try EntryRepository(directory: directory) }
 
-        guard case .corrupt(let named, _, _) = error else {
-            Issue.record("expected a corrupt-file error, got \(String(describing: error))")
+        try expectEqual(Data(contentsOf: file), damaged)
+        guard let failure = error as? EntryRepositoryError,
+            case .corrupt(let named, _, _) = failure
+        else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
             return
         }
-        #expect(named.lastPathComponent == file.lastPathComponent)
-        #expect(try Data(contentsOf: file) == damaged)
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(failure.description.contains(file.lastPathComponent), failure.description)
     }
 
-    @Test func aFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+    @Test func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -196,20 +198,18 @@ import Testing
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: file)
 
-        let error = #expect(throws: EntryRepositoryError.self) {
-            try EntryRepository(directory: directory)
-        }
+        let error = thrownError { try EntryRepository(directory: directory) }
 
-        guard case .corrupt(let named, _, let reason) = error else {
-            Issue.record("expected a corrupt-file error, got \(String(describing: error))")
+        try expectEqual(Data(contentsOf: file), bytes)
+        guard case .corrupt(let named, _, let reason) = error as? EntryRepositoryError else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
             return
         }
-        #expect(named.lastPathComponent == file.lastPathComponent)
-        #expect(reason.contains("checksum"))
-        #expect(try Data(contentsOf: file) == bytes)
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(reason.contains("checksum"), reason)
     }
 
-    @Test func aFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+    @Test func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
@@ -218,43 +218,43 @@ import Testing
 
         let repository = try EntryRepository(directory: directory)
 
-        #expect(await repository.loadAll() == values)
+        expectEqual(await repository.loadAll(), values)
         let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        #expect(rewritten.split(separator: "\n").last?.hasPrefix("crc32 ") == true)
+        expectEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
         await repository.close()
         let reopened = try EntryRepository(directory: directory)
-        #expect(await reopened.loadAll() == values)
+        expectEqual(await reopened.loadAll(), values)
     }
 
-    @Test func aFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+    @Test func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
         try FileManager.default.createSymbolicLink(
             at: file, withDestinationURL: directory.appendingPathComponent("gone"))
 
-        #expect {
-            try EntryRepository(directory: directory)
-        } throws: { error in
-            guard case .unreadable(let named, _) = error as? EntryRepositoryError else {
-                return false
-            }
-            return named.lastPathComponent == file.lastPathComponent
+        let linkError = thrownError { try EntryRepository(directory: directory) }
+
+        switch linkError as? EntryRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: linkError))")
         }
 
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
-        #expect {
-            try EntryRepository(directory: directory)
-        } throws: { error in
-            guard case .unreadable(let named, _) = error as? EntryRepositoryError else {
-                return false
-            }
-            return named.lastPathComponent == file.lastPathComponent
+        let folderError = thrownError { try EntryRepository(directory: directory) }
+
+        switch folderError as? EntryRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: folderError))")
         }
     }
 
-    @Test func aFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+    @Test func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -262,24 +262,26 @@ import Testing
         // A folder where the write must put a file makes it fail, as a full disk would.
         let blocker = try Support.blockWrites(in: directory)
 
-        await #expect {
+        let error = await thrownError {
             try await repository.compact()
-        } throws: { error in
-            guard case .unwritable = error as? EntryRepositoryError else { return false }
-            return true
         }
-        #expect(await repository.loadAll() == (0..<3).map { Support.sample($0) })
-        #expect(Support.leftovers(in: directory).isEmpty)
+
+        switch error as? EntryRepositoryError {
+        case .unwritable: break
+        default: fail("expected an unwritable-file error, got \(String(describing: error))")
+        }
+        expectEqual(await repository.loadAll(), (0..<3).map { Support.sample($0) })
+        expectEqual(Support.leftovers(in: directory), [])
 
         try FileManager.default.removeItem(at: blocker)
         try await repository.save(Support.sample(3))
         try await repository.compact()
         await repository.close()
         let reopened = try EntryRepository(directory: directory)
-        #expect(await reopened.loadAll() == (0..<4).map { Support.sample($0) })
+        expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
-    @Test func compactionKeepsEveryValueAndEmptiesTheJournal() async throws {
+    @Test func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -287,24 +289,25 @@ import Testing
             try await repository.save(Support.sample(number))
         }
         try await repository.delete(Support.sample(5).id)
-        #expect(Support.fileSize(repository.journalURL) > 0)
+        let journalSize = Support.fileSize(repository.journalURL)
+        expectTrue(journalSize > 0, "journal size \(journalSize)")
 
         try await repository.compact()
-        #expect(Support.fileSize(repository.journalURL) == 0)
+        expectEqual(Support.fileSize(repository.journalURL), 0)
         // A batch larger than the compaction floor is written as a snapshot by itself.
         try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
-        #expect(Support.fileSize(repository.journalURL) == 0)
+        expectEqual(Support.fileSize(repository.journalURL), 0)
         let before = await repository.loadAll()
         await repository.close()
 
         let reopened = try EntryRepository(directory: directory)
 
         let after = await reopened.loadAll()
-        #expect(after == before)
-        #expect(after.count == 10_019)
+        expectEqual(after, before)
+        expectEqual(after.count, 10_019)
     }
 
-    @Test func aTornLastRecordIsDroppedAndTheRestLoads() async throws {
+    @Test func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -321,10 +324,10 @@ import Testing
         await reopened.close()
 
         let again = try EntryRepository(directory: directory)
-        #expect(await again.loadAll() == (0..<4).map { Support.sample($0) })
+        expectEqual(await again.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
-    @Test func aDamagedJournalThrowsWithItsPositionAndIsKept() async throws {
+    @Test func testADamagedJournalThrowsWithItsPositionAndIsKept() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -334,55 +337,53 @@ import Testing
         try await repository.save(Support.sample(4))
         await repository.close()
         var bytes = try Data(contentsOf: repository.journalURL)
-        let secondRecord = try #require(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        let secondRecord = try unwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
         bytes[secondRecord + 2] ^= 0x01
         try bytes.write(to: repository.journalURL)
 
-        let error = #expect(throws: EntryRepositoryError.self) {
-            try EntryRepository(directory: directory)
-        }
+        let error = thrownError { try EntryRepository(directory: directory) }
 
-        guard case .corrupt(let file, let offset, _) = error else {
-            Issue.record("expected a corrupt-journal error, got \(String(describing: error))")
+        try expectEqual(Data(contentsOf: repository.journalURL), bytes)
+        guard case .corrupt(let file, let offset, _) = error as? EntryRepositoryError else {
+            fail("expected a corrupt-journal error, got \(String(describing: error))")
             return
         }
-        #expect(file.lastPathComponent == EntryRepository.journalFileName)
-        #expect(offset == secondRecord)
-        #expect(try Data(contentsOf: repository.journalURL) == bytes)
+        expectEqual(file.lastPathComponent, EntryRepository.journalFileName)
+        expectEqual(offset, secondRecord)
     }
 
-    @Test func aSecondOpenerIsRefusedUntilTheFirstCloses() async throws {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        let first = try EntryRepository(directory: directory)
-
-        #expect {
-            try EntryRepository(directory: directory)
-        } throws: { error in
-            guard case .locked = error as? EntryRepositoryError else { return false }
-            return true
-        }
-
-        await first.close()
-        #expect(throws: Never.self) { try EntryRepository(directory: directory) }
-    }
-
-    @Test func aSnapshotFromANewerSchemaIsRefused() throws {
+    @Test func testASnapshotFromANewerSchemaIsRefused() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let newer = EntryRepository.schemaVersion + 1
         let file = directory.appendingPathComponent(EntryRepository.snapshotFileName)
         try Data("{\"items\":[],\"schemaVersion\":\(newer)}".utf8).write(to: file)
 
-        #expect(
-            throws: EntryRepositoryError.newerSchema(
-                file: file, found: newer, supported: EntryRepository.schemaVersion)
-        ) {
-            try EntryRepository(directory: directory)
-        }
+        let error = thrownError { try EntryRepository(directory: directory) }
+
+        expectEqual(
+            error as? EntryRepositoryError,
+            .newerSchema(file: file, found: newer, supported: EntryRepository.schemaVersion))
     }
 
-    @Test func everyObserverGetsEachChangeOnceItIsDurable() async throws {
+    @Test func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try EntryRepository(directory: directory)
+
+        let error = thrownError { try EntryRepository(directory: directory) }
+
+        switch error as? EntryRepositoryError {
+        case .locked: break
+        default: fail("expected a locked error, got \(String(describing: error))")
+        }
+
+        await first.close()
+        // Opens now: an error thrown here fails the test.
+        _ = try EntryRepository(directory: directory)
+    }
+
+    @Test func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -400,11 +401,11 @@ import Testing
             .saved([Support.sample(1)]), .deleted([Support.sample(1).id]),
             .saved([Support.sample(2), Support.sample(3)]), .removedAll,
         ]
-        #expect(await Support.first(5, of: first, within: 0.3) == expected)
-        #expect(await Support.first(4, of: second) == expected)
+        expectEqual(await Support.first(5, of: first, within: 0.3), expected)
+        expectEqual(await Support.first(4, of: second), expected)
     }
 
-    @Test func aCancelledObserverStopsAndIsForgotten() async throws {
+    @Test func testACancelledObserverStopsAndIsForgotten() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -418,17 +419,18 @@ import Testing
 
         observer.cancel()
 
-        #expect(await observer.value <= 1)
+        let received = await observer.value
+        expectTrue(received <= 1, "received \(received) changes")
         var remaining = await repository.observerCount
         for _ in 0..<2000 where remaining > 0 {
             try await Task.sleep(nanoseconds: 1_000_000)
             remaining = await repository.observerCount
         }
-        #expect(remaining == 0)
+        expectEqual(remaining, 0)
         try await repository.save(Support.sample(2))
     }
 
-    @Test func sharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
+    @Test func testSharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let first = try await EntryRepository.shared(in: directory)
@@ -437,16 +439,16 @@ import Testing
 
         try await first.save(Support.sample(1))
 
-        #expect(first === second)
-        #expect(await second.find(by: Support.sample(1).id) == Support.sample(1))
+        expectTrue(first === second)
+        expectEqual(await second.find(by: Support.sample(1).id), Support.sample(1))
         await first.close()
         let reopened = try await EntryRepository.shared(in: directory)
-        #expect(reopened !== first)
+        expectTrue(reopened !== first)
         try await reopened.save(Support.sample(2))
-        #expect(await reopened.count == 2)
+        expectEqual(await reopened.count, 2)
     }
 
-    @Test @MainActor func twoViewModelsAndADirectSaveStayInStep() async throws {
+    @Test @MainActor func testTwoViewModelsAndADirectSaveStayInStep() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -462,11 +464,13 @@ import Testing
         await detail.add(Support.sample(2, revision: 1))
 
         let expected = [Support.sample(2, revision: 1), Support.sample(3)]
-        #expect(await Support.eventually { list.entries == expected })
-        #expect(await Support.eventually { detail.entries == expected })
+        let listCaughtUp = await Support.eventually { list.entries == expected }
+        expectTrue(listCaughtUp, "\(list.entries)")
+        let detailCaughtUp = await Support.eventually { detail.entries == expected }
+        expectTrue(detailCaughtUp, "\(detail.entries)")
     }
 
-    @Test @MainActor func viewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
+    @Test @MainActor func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -494,11 +498,13 @@ import Testing
 
         let stored = await repository.loadAll()
         let shownBySecond = Array(stored.filter { second.filter?($0) ?? true }.reversed())
-        #expect(await Support.eventually { first.entries == stored })
-        #expect(await Support.eventually { second.entries == shownBySecond })
+        let firstCaughtUp = await Support.eventually { first.entries == stored }
+        expectTrue(firstCaughtUp, "\(first.entries) != \(stored)")
+        let secondCaughtUp = await Support.eventually { second.entries == shownBySecond }
+        expectTrue(secondCaughtUp, "\(second.entries) != \(shownBySecond)")
     }
 
-    @Test @MainActor func aViewModelKeepsItsOrderAsValuesArrive() async throws {
+    @Test @MainActor func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -516,12 +522,16 @@ import Testing
         await custom.add(Support.sample(6))
 
         let expected = await repository.loadAll().reversed().map(\.id)
-        #expect(await Support.eventually { descending.entries.map(\.id) == expected })
-        #expect(await Support.eventually { custom.entries.map(\.id) == expected })
-        #expect(expected.count == 6)
+        let descendingInOrder = await Support.eventually {
+            descending.entries.map(\.id) == expected
+        }
+        expectTrue(descendingInOrder, "\(descending.entries.map(\.id)) != \(expected)")
+        let customInOrder = await Support.eventually { custom.entries.map(\.id) == expected }
+        expectTrue(customInOrder, "\(custom.entries.map(\.id)) != \(expected)")
+        expectEqual(expected.count, 6)
     }
 
-    @Test @MainActor func aFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+    @Test @MainActor func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -535,13 +545,14 @@ import Testing
         try await repository.save(Support.sample(4))
 
         let expected = [1, 3, 4].map { Support.sample($0) }
-        #expect(await Support.eventually { viewModel.entries == expected })
+        let filtered = await Support.eventually { viewModel.entries == expected }
+        expectTrue(filtered, "\(viewModel.entries)")
         await viewModel.filter(by: nil)
-        #expect(viewModel.entries.count == 4)
-        #expect(!viewModel.isLoading)
+        expectEqual(viewModel.entries.count, 4)
+        expectTrue(!viewModel.isLoading)
     }
 
-    @Test @MainActor func aViewModelUpdatesAndDeletesAtOffsets() async throws {
+    @Test @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -553,12 +564,12 @@ import Testing
         await viewModel.delete(atOffsets: [0, 2])
 
         let expected = [Support.sample(1, revision: 1), Support.sample(3)]
-        #expect(viewModel.entries == expected)
-        #expect(await repository.loadAll() == expected)
-        #expect(viewModel.error == nil)
+        expectEqual(viewModel.entries, expected)
+        expectEqual(await repository.loadAll(), expected)
+        expectNil(viewModel.error)
     }
 
-    @Test @MainActor func viewModelLoadsAddsAndDeletes() async throws {
+    @Test @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -566,17 +577,17 @@ import Testing
         let viewModel = EntryListViewModel(repository: repository)
 
         await viewModel.load()
-        #expect(viewModel.entries == [Support.sample(1)])
+        expectEqual(viewModel.entries, [Support.sample(1)])
 
         await viewModel.add(Support.sample(2))
-        #expect(viewModel.entries == [Support.sample(1), Support.sample(2)])
+        expectEqual(viewModel.entries, [Support.sample(1), Support.sample(2)])
 
         await viewModel.delete(Support.sample(1).id)
-        #expect(viewModel.entries == [Support.sample(2)])
-        #expect(viewModel.error == nil)
+        expectEqual(viewModel.entries, [Support.sample(2)])
+        expectNil(viewModel.error)
     }
 
-    @Test @MainActor func viewModelReportsAFailedSave() async throws {
+    @Test @MainActor func testViewModelReportsAFailedSave() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -585,8 +596,56 @@ import Testing
 
         await viewModel.add(Support.sample(1))
 
-        #expect(viewModel.error as? EntryRepositoryError == .closed)
-        #expect(viewModel.entries == [])
-        #expect(await repository.count == 0)
+        expectEqual(viewModel.error as? EntryRepositoryError, .closed)
+        expectEqual(viewModel.entries, [])
+        expectEqual(await repository.count, 0)
+    }
+
+    // MARK: - Assertions
+
+    // The scenarios above assert through these helpers; the XCTest suite defines the same ones.
+    // Each takes the caller's source location, so that a failure points at the scenario's line.
+
+    private func expectEqual<T: Equatable>(
+        _ actual: T, _ expected: T, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(actual == expected, sourceLocation: sourceLocation)
+    }
+
+    private func expectTrue(
+        _ condition: Bool, _ message: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(condition, message.map(Comment.init(rawValue:)), sourceLocation: sourceLocation)
+    }
+
+    private func expectNil<T>(_ value: T?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(value == nil, sourceLocation: sourceLocation)
+    }
+
+    private func unwrap<T>(
+        _ value: T?, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> T {
+        try #require(value, sourceLocation: sourceLocation)
+    }
+
+    private func fail(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (any Error)? {
+        #expect(throws: (any Error).self, sourceLocation: sourceLocation) { _ = try body() }
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (any Error)? {
+        await #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
+            _ = try await body()
+        }
     }
 }
