@@ -19,7 +19,7 @@ enum RegenCommand {
                 "the manifest in '\(directory)' records no models; nothing to regenerate")
         }
         let requests = try manifest.models.map { model -> GenerateRequest in
-            var request = try PackagePlanner.recordedRequest(model)
+            var request = try model.request()
             request.destination =
                 model.target.map { .into(packageDirectory: directory, target: $0) }
                 ?? .standalone(outputDirectory: directory)

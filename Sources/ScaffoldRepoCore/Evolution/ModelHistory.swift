@@ -23,17 +23,3 @@ public struct ModelHistory: Equatable, Sendable {
         current += 1
     }
 }
-
-extension Manifest.Model {
-    /// The history this record holds; a record from before histories has version 1 only.
-    func history(typeName: String) throws -> ModelHistory {
-        var history = ModelHistory()
-        history.current = schemaVersion ?? 1
-        history.previous = try (previousVersions ?? []).map { version in
-            var spec = try SpecParser.parse(modelName: typeName, fieldTokens: version.fields)
-            if let renames = version.renames { try SpecParser.applyRenames(renames, to: &spec) }
-            return ModelHistory.Version(number: version.version, spec: spec)
-        }
-        return history
-    }
-}

@@ -1,40 +1,59 @@
 import Foundation
 
-/// `.scaffold/manifest.json` in a generated package: each model's normalized command line and a
-/// hash of every file generated for it, so a later run can tell a file that is only stale (its
-/// bytes are still what was generated) from one a person edited. No dates, no absolute paths;
-/// models sorted by name, keys sorted.
+/// `.scaffold/manifest.json` in a generated package: a record of each model (its fields, in the
+/// field language, and its options) and a hash of every file generated for it, so a later run
+/// can tell a file that is only stale (its bytes are still what was generated) from one a person
+/// edited, and `regen` can render the model again. No dates, no absolute paths; models sorted by
+/// name, keys sorted.
 public struct Manifest: Codable, Equatable, Sendable {
     /// Where the manifest lives, relative to the package root.
     public static let path = ".scaffold/manifest.json"
 
-    /// One model generated into the package.
+    /// One model generated into the package: what it is (its fields and options, not the
+    /// command line that asked for it) and the files generated for it.
     public struct Model: Codable, Equatable, Sendable {
         /// The model's type name.
         public var name: String
-        /// The normalized command line that generates it, without paths.
-        public var arguments: [String]
+        /// The model's fields, in order.
+        public var fields: [FieldRecord]
+        /// `journal` or `snapshot`.
+        public var storage: String
+        /// The plural variable name given with `--plural`, or nil for the English rules.
+        public var plural: String?
+        /// True when generated with `--annotate`; absent otherwise.
+        public var annotate: Bool?
         /// The target it was generated into with `--into`, or nil for a standalone package.
         public var target: String?
         /// Each generated file's path (relative to the package root) and content hash.
         public var files: [String: String]
         /// The model's schema version, when a migration raised it above 1.
         public var schemaVersion: Int?
-        /// The fields of each earlier schema version, in the field language, oldest first.
+        /// The fields of each earlier schema version, oldest first.
         public var previousVersions: [PreviousVersion]?
         /// Generated files a person took over with `scaffold-repo own`: left as they are.
         public var owned: [String]?
     }
 
+    /// One field of a model, in the field language: `{"name": "level", "type":
+    /// "enum(easy,hard)", "default": "easy"}`.
+    public struct FieldRecord: Codable, Equatable, Sendable {
+        public var name: String
+        /// The type as the field language spells it: `String`, `[String:Int]?`, `enum(a,b)`.
+        public var type: String
+        /// The default as the field language writes it, if the field has one.
+        public var `default`: String?
+        /// The name the field had before `--rename`, whose stored values it reads.
+        public var formerName: String?
+    }
+
     /// An earlier schema version of a model, kept so stores written by it can still be read.
     public struct PreviousVersion: Codable, Equatable, Sendable {
         public var version: Int
-        public var fields: [String]
-        /// The renames that version read (`OLD=NEW`), so its frozen type reads them too.
-        public var renames: String?
+        public var fields: [FieldRecord]
     }
 
-    public var manifestVersion = 1
+    /// The format's version: 2 records models, 1 (read, then upgraded) command lines.
+    public var manifestVersion = 2
     public var models: [Model] = []
 
     public init() {}
@@ -43,20 +62,24 @@ public struct Manifest: Codable, Equatable, Sendable {
     public static func load(root: URL) throws -> Manifest? {
         let url = root.appendingPathComponent(path)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        let manifest: Manifest
+        struct Version: Decodable { var manifestVersion: Int }
+        let decoder = JSONDecoder()
         do {
-            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+            let version = try decoder.decode(Version.self, from: data).manifestVersion
+            guard version <= Manifest().manifestVersion else {
+                throw ManifestError(
+                    "\(url.path) was written by a newer scaffold-repo (manifest version "
+                        + "\(version)); update scaffold-repo")
+            }
+            if version == 1 { return try decoder.decode(ManifestV1.self, from: data).upgraded() }
+            return try decoder.decode(Manifest.self, from: data)
+        } catch let error as any BadInput {
+            throw error
         } catch {
             throw ManifestError(
                 "\(url.path) is not a scaffold-repo manifest (\(error)); restore it from version "
                     + "control, or delete it to treat every existing file as unknown")
         }
-        guard manifest.manifestVersion <= Manifest().manifestVersion else {
-            throw ManifestError(
-                "\(url.path) was written by a newer scaffold-repo (manifest version "
-                    + "\(manifest.manifestVersion)); update scaffold-repo")
-        }
-        return manifest
     }
 
     /// The model called `name`, if it was generated here.

@@ -18,7 +18,7 @@ enum PackagePlanner {
         var sharedHashes: [String: String] = [:]
         for var request in requests {
             if let record = manifest.model(named: request.spec.typeName) {
-                let previous = try recordedRequest(record)
+                let previous = try record.request()
                 let report = try ModelEvolution.check(
                     &request, previous: previous.spec, history: previous.history)
                 evolution += report.lines
@@ -64,7 +64,7 @@ enum PackagePlanner {
                         + "any more; delete it, or 'scaffold-repo destroy' removes it with the model"
                 )
             }
-            var updated = entry(for: request, files: hashes)
+            var updated = Manifest.Model(request, files: hashes)
             updated.owned = record?.owned
             manifest.record(updated)
         }
@@ -80,22 +80,6 @@ enum PackagePlanner {
         return (changes + manifestChanges, warnings, evolution)
     }
 
-    /// The request that the manifest's record of a model makes, as `regen` runs it.
-    static func recordedRequest(_ model: Manifest.Model) throws -> GenerateRequest {
-        do {
-            guard case .generate(var request, _) = try ArgumentParser.parse(model.arguments) else {
-                throw UsageError("not a model")
-            }
-            request.history = try model.history(typeName: request.spec.typeName)
-            return request
-        } catch let error as any BadInput {
-            throw ManifestError(
-                "the manifest's command line for \(model.name) does not parse "
-                    + "(\(error.message)): \(model.arguments.joined(separator: " ")); fix "
-                    + Manifest.path)
-        }
-    }
-
     /// Everything a first run writes for `request`: the model's files and a new manifest,
     /// sorted by path. Goldens compare against this.
     static func freshFiles(for request: GenerateRequest) throws -> [GeneratedFile] {
@@ -103,27 +87,8 @@ enum PackagePlanner {
         var manifest = Manifest()
         var hashes: [String: String] = [:]
         for file in files { hashes[file.path] = ContentHash.of(file.contents) }
-        manifest.record(entry(for: request, files: hashes))
+        manifest.record(Manifest.Model(request, files: hashes))
         return (files + [try manifest.file()]).sorted { $0.path < $1.path }
-    }
-
-    private static func entry(for request: GenerateRequest, files: [String: String])
-        -> Manifest.Model
-    {
-        var target: String?
-        if case .into(_, let name) = request.destination { target = name }
-        let history = request.history
-        return Manifest.Model(
-            name: request.spec.typeName, arguments: SpecFormatter.arguments(for: request),
-            target: target, files: files,
-            schemaVersion: history.current > 1 ? history.current : nil,
-            previousVersions: history.previous.isEmpty
-                ? nil
-                : history.previous.map {
-                    Manifest.PreviousVersion(
-                        version: $0.number, fields: $0.spec.fields.map(SpecFormatter.token),
-                        renames: SpecFormatter.renames(of: $0.spec))
-                })
     }
 
     /// The template folders for a package: `--templates` (which must exist) first, then its

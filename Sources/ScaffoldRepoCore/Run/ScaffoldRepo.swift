@@ -11,6 +11,30 @@ public struct RunResult: Equatable, Sendable {
 }
 
 /// The whole command: argv in, files and a `RunResult` out.
+///
+/// Every command that changes files runs one pipeline; where the disk is touched is named:
+///
+/// 1. **Parse** (`CommandLine/`, `Spec/`): `ArgumentParser.parse([String]) -> Invocation`; a
+///    model's name and field tokens become a checked `ModelSpec` in a `GenerateRequest`. No disk.
+/// 2. **Resolve** (`Run/DestinationResolver`): the request's `Destination` becomes the package
+///    root and the prefix its paths are shown with. Reads: what exists, whose package it is.
+/// 3. **Recall** (`Manifest/`, `Evolution/`): the package's `Manifest` gives each model's record
+///    (`regen` builds its requests from them) and `ModelHistory`; `ModelEvolution.check` refuses
+///    a change that stored data would not follow. Reads `.scaffold/manifest.json`.
+/// 4. **Render** (`Rendering/`, `Templates/`): `Renderer.render(GenerateRequest)` fills the
+///    templates with a `RenderContext` into `[GeneratedFile]`. Reads templates (built-in, or a
+///    package's overrides) and nothing else.
+/// 5. **Plan** (`Planning/Planner`, `Run/PackagePlanner`): compares each `GeneratedFile` with
+///    the disk and the manifest's hashes into `[PlannedChange]`, each with a `ChangeStatus`,
+///    plus the manifest's own change. Reads, never writes. `destroy` builds its plan from the
+///    manifest instead (`Commands/DestroyCommand`) and joins here.
+/// 6. **Report and apply** (`Commands/Outcome`): status lines and diffs, or JSON; in `.apply`
+///    mode `Writer.apply` moves removed files aside, stages every write beside its file, then
+///    renames. That is the only place that writes (and `destroy` then removes the folders it
+///    emptied).
+///
+/// Each stage throws its own ``BadInput`` error; ``exitCode(for:)`` maps every error to an exit
+/// code, here only.
 public enum ScaffoldRepo {
     /// The version `--version` prints.
     public static let version = "0.2.0"

@@ -1,24 +1,6 @@
-/// Writes a request back as the command line that makes it, normalized: the form the manifest
-/// records and `regen` parses again.
+/// Writes a model's fields back in the field language, normalized: the form the manifest
+/// records and the evolution report prints.
 enum SpecFormatter {
-    /// `["Question", "id:String", "text:String", "--storage", "journal"]`, without paths.
-    static func arguments(for request: GenerateRequest) -> [String] {
-        var arguments = [request.spec.typeName] + request.spec.fields.map(token)
-        arguments += ["--storage", request.storage.rawValue]
-        if let plural = request.spec.plural { arguments += ["--plural", plural] }
-        if let renames = renames(of: request.spec) { arguments += ["--rename", renames] }
-        if request.annotate { arguments.append("--annotate") }
-        return arguments
-    }
-
-    /// `OLD=NEW,…` for the model's renamed fields, or nil when it has none.
-    static func renames(of spec: ModelSpec) -> String? {
-        let renames = spec.fields.compactMap { field in
-            field.formerName.map { "\($0)=\(field.name)" }
-        }
-        return renames.isEmpty ? nil : renames.joined(separator: ",")
-    }
-
     static func token(_ field: Field) -> String {
         var token = "\(field.name):\(spelling(field.type))"
         if let value = field.defaultValue { token += "=" + text(value, type: field.type) }
@@ -36,7 +18,7 @@ enum SpecFormatter {
         }
     }
 
-    private static func text(_ value: DefaultValue, type: FieldType) -> String {
+    static func text(_ value: DefaultValue, type: FieldType) -> String {
         switch value {
         case .none: "nil"
         case .bool(let flag): flag ? "true" : "false"

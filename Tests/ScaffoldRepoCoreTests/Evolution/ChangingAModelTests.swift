@@ -65,8 +65,9 @@ import Testing
         #expect(renamed.exitCode == 0)
         #expect(renamed.standardOutput.contains("note     renamed title to headline"))
         #expect(later.exitCode == 0)
-        let manifest = text("BookStore/.scaffold/manifest.json") ?? ""
-        #expect(manifest.contains("\"--rename\",\n        \"title=headline\""))
+        let book = try Manifest.load(root: folder.appendingPathComponent("BookStore"))?
+            .model(named: "Book")
+        #expect(book?.fields.first { $0.name == "headline" }?.formerName == "title")
         #expect(text("BookStore/Sources/BookStore/Book.swift")?.contains("case title") == true)
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
     }
@@ -119,9 +120,14 @@ extension ChangingAModelTests {
         #expect(
             text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
                 "// Decide: was Int? (rating), is String? now; convert self.rating.") == true)
-        let manifest = text("BookStore/.scaffold/manifest.json") ?? ""
-        #expect(manifest.contains("\"schemaVersion\" : 2"))
-        #expect(manifest.contains("\"rating:Int?\""))
+        let book = try Manifest.load(root: folder.appendingPathComponent("BookStore"))?
+            .model(named: "Book")
+        #expect(book?.schemaVersion == 2)
+        #expect(
+            book?.previousVersions?.first?.fields.contains {
+                $0.name == "rating" && $0.type == "Int?"
+            }
+                == true)
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
     }
 
@@ -170,9 +176,10 @@ extension ChangingAModelTests {
         // Version 1 read title as headline; its frozen type still does.
         let versions = text("BookStore/Sources/BookStore/BookVersions.swift") ?? ""
         #expect(versions.contains("?? former.decode(String.self, forKey: .title)"))
-        #expect(
-            text("BookStore/.scaffold/manifest.json")?.contains("\"renames\" : \"title=headline\"")
-                == true)
+        let book = try Manifest.load(root: folder.appendingPathComponent("BookStore"))?
+            .model(named: "Book")
+        let frozen = book?.previousVersions?.first?.fields ?? []
+        #expect(frozen.first { $0.name == "headline" }?.formerName == "title")
     }
 
     @Test func migrateWithoutABreakingChangeIsRefused() {

@@ -29,22 +29,62 @@ import Testing
             to: package.appendingPathComponent(Manifest.path))
     }
 
-    @Test func theManifestRecordsTheNormalizedCommandAndHashesWithoutPaths() throws {
+    @Test func theManifestRecordsTheNormalizedModelAndHashesWithoutPaths() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
 
-        _ = run(["question", "id:string", "text", "--output", "\(folder.path)/Out"], in: folder)
+        _ = run(
+            [
+                "question", "id:string", "text", "level:enum(low,high)=low", "--plural", "quizzes",
+                "--output", "\(folder.path)/Out",
+            ],
+            in: folder)
 
         let manifest = try #require(text(folder, "Out/.scaffold/manifest.json"))
         #expect(!manifest.contains(folder.path))
+        #expect(!manifest.contains("--"), "options are recorded as values, not as a command line")
         let decoded = try #require(try Manifest.load(root: folder.appendingPathComponent("Out")))
+        #expect(decoded.manifestVersion == 2)
+        let model = try #require(decoded.models.first)
         #expect(
-            decoded.models.map(\.arguments) == [
-                ["Question", "id:String", "text:String", "--storage", "journal"]
+            model.fields == [
+                .init(name: "id", type: "String"), .init(name: "text", type: "String"),
+                .init(name: "level", type: "enum(low,high)", default: "low"),
             ])
+        #expect(model.storage == "journal")
+        #expect(model.plural == "quizzes")
+        #expect(model.annotate == nil)
         #expect(
             decoded.models[0].files["Sources/QuestionStore/Question.swift"]
                 == ContentHash.of(text(folder, "Out/Sources/QuestionStore/Question.swift") ?? ""))
+    }
+
+    /// A manifest that version 1 wrote (each model's command line) still loads: regen upgrades
+    /// it to records and changes nothing else.
+    @Test func aVersion1ManifestLoadsAndRegenUpgradesOnlyTheManifest() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let example = TestPaths.repositoryRoot.appendingPathComponent("Examples/4-ModelChange")
+        let package = folder.appendingPathComponent("Recipes")
+        try FileManager.default.copyItem(at: example, to: package)
+        try? FileManager.default.removeItem(at: package.appendingPathComponent(".build"))
+        let v1 = TestPaths.repositoryRoot.appendingPathComponent(
+            "Tests/Fixtures/ModelChange-manifest-v1.json")
+        #expect(TestPaths.text(v1)?.contains(#""manifestVersion" : 1"#) == true)
+        try FileManager.default.removeItem(at: package.appendingPathComponent(Manifest.path))
+        try FileManager.default.copyItem(at: v1, to: package.appendingPathComponent(Manifest.path))
+
+        let check = run(["regen", "Recipes", "--check"], in: folder)
+
+        let differing = check.standardOutput.split(separator: "\n").filter {
+            !$0.hasPrefix("identical") && !$0.hasPrefix("owned") && !$0.hasPrefix(" ")
+                && !$0.hasPrefix("-") && !$0.hasPrefix("+") && !$0.hasPrefix("@")
+        }
+        #expect(differing == ["update    Recipes/.scaffold/manifest.json"])
+        #expect(run(["regen", "Recipes"], in: folder).exitCode == 0)
+        #expect(
+            text(package, Manifest.path)
+                == TestPaths.text(example.appendingPathComponent(Manifest.path)))
     }
 
     @Test func dryRunPrintsThePlanWithDiffsAndWritesNothing() throws {
@@ -201,6 +241,15 @@ import Testing
     @Test(arguments: [
         (#"{"manifestVersion":99,"models":[]}"#, "written by a newer scaffold-repo"),
         (#"{"manifestVersion":1,"models":[]}"#, "records no models"),
+        (#"{"manifestVersion":2,"models":[]}"#, "records no models"),
+        (
+            #"{"manifestVersion":1,"models":[{"name":"Q","arguments":["Q","id:Nope"],"files":{}}]}"#,
+            "the command line that .scaffold/manifest.json records for Q does not parse"
+        ),
+        (
+            #"{"manifestVersion":2,"models":[{"name":"Q","fields":[{"name":"id","type":"Nope"}],"storage":"journal","files":{}}]}"#,
+            "the record of Q in .scaffold/manifest.json cannot be used"
+        ),
         ("not json", "is not a scaffold-repo manifest"),
     ])
     func aManifestThatCannotBeUsedIsBadInput(manifest: String, message: String) throws {

@@ -1,0 +1,129 @@
+import Foundation
+
+extension Manifest.FieldRecord {
+    /// The record of `field`.
+    init(_ field: Field) {
+        name = field.name
+        type = SpecFormatter.spelling(field.type)
+        `default` = field.defaultValue.map { SpecFormatter.text($0, type: field.type) }
+        formerName = field.formerName
+    }
+
+    /// The field as one token of the field language, `name:Type=default`.
+    var token: String { "\(name):\(type)" + (`default`.map { "=" + $0 } ?? "") }
+}
+
+extension Manifest.Model {
+    /// The record of `request`, with the hashes of its files.
+    init(_ request: GenerateRequest, files: [String: String]) {
+        var target: String?
+        if case .into(_, let name) = request.destination { target = name }
+        let history = request.history
+        self.init(
+            name: request.spec.typeName, fields: request.spec.fields.map(Manifest.FieldRecord.init),
+            storage: request.storage.rawValue, plural: request.spec.plural,
+            annotate: request.annotate ? true : nil, target: target, files: files,
+            schemaVersion: history.current > 1 ? history.current : nil,
+            previousVersions: history.previous.isEmpty
+                ? nil
+                : history.previous.map {
+                    Manifest.PreviousVersion(
+                        version: $0.number, fields: $0.spec.fields.map(Manifest.FieldRecord.init))
+                },
+            owned: nil)
+    }
+
+    /// The request that renders this model again, as `regen` runs it (into the standalone
+    /// package; the caller sets the destination). Throws a `ManifestError` naming the model.
+    func request() throws -> GenerateRequest {
+        do {
+            let spec = try Self.spec(name, fields)
+            guard let storage = Storage(rawValue: storage) else {
+                throw ManifestError(
+                    "storage '\(storage)' is not one of "
+                        + Storage.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            var request = GenerateRequest(
+                spec: spec, destination: .standalone(outputDirectory: nil), storage: storage,
+                annotate: annotate ?? false)
+            request.spec.plural = plural
+            request.history.current = schemaVersion ?? 1
+            request.history.previous = try (previousVersions ?? []).map { version in
+                ModelHistory.Version(
+                    number: version.version, spec: try Self.spec(name, version.fields))
+            }
+            return request
+        } catch let error as any BadInput {
+            throw ManifestError(
+                "the record of \(name) in \(Manifest.path) cannot be used (\(error.message)); "
+                    + "restore the file from version control")
+        }
+    }
+
+    /// The model `name` with `fields`, checked as the command line's would be.
+    private static func spec(_ name: String, _ fields: [Manifest.FieldRecord]) throws -> ModelSpec {
+        var spec = try SpecParser.parse(modelName: name, fieldTokens: fields.map(\.token))
+        let renames = fields.compactMap { field in field.formerName.map { "\($0)=\(field.name)" } }
+        if !renames.isEmpty {
+            try SpecParser.applyRenames(renames.joined(separator: ","), to: &spec)
+        }
+        return spec
+    }
+}
+
+/// The manifest as version 1 wrote it: each model's normalized command line, and each earlier
+/// version's field tokens. Read once and upgraded to records; never written.
+struct ManifestV1: Decodable {
+    struct Model: Decodable {
+        var name: String
+        var arguments: [String]
+        var target: String?
+        var files: [String: String]
+        var schemaVersion: Int?
+        var previousVersions: [PreviousVersion]?
+        var owned: [String]?
+    }
+
+    struct PreviousVersion: Decodable {
+        var version: Int
+        var fields: [String]
+        var renames: String?
+    }
+
+    var models: [Model]
+
+    /// The same models as records, in today's format.
+    func upgraded() throws -> Manifest {
+        var manifest = Manifest()
+        for old in models {
+            let invocation: Invocation
+            do {
+                invocation = try ArgumentParser.parse(old.arguments)
+            } catch let error as any BadInput {
+                throw ManifestError(
+                    "the command line that \(Manifest.path) records for \(old.name) does not parse "
+                        + "(\(error.message)): \(old.arguments.joined(separator: " ")); restore "
+                        + "the file from version control")
+            }
+            guard case .generate(var request, _) = invocation else {
+                throw ManifestError(
+                    "the command line that \(Manifest.path) records for \(old.name) is not a "
+                        + "model: \(old.arguments.joined(separator: " "))")
+            }
+            request.destination =
+                old.target.map { .into(packageDirectory: ".", target: $0) }
+                ?? .standalone(outputDirectory: nil)
+            request.history.current = old.schemaVersion ?? 1
+            request.history.previous = try (old.previousVersions ?? []).map { version in
+                var spec = try SpecParser.parse(
+                    modelName: request.spec.typeName, fieldTokens: version.fields)
+                if let renames = version.renames { try SpecParser.applyRenames(renames, to: &spec) }
+                return ModelHistory.Version(number: version.version, spec: spec)
+            }
+            var model = Manifest.Model(request, files: old.files)
+            model.owned = old.owned
+            manifest.record(model)
+        }
+        return manifest
+    }
+}
