@@ -9,361 +9,375 @@ import Testing
     import Darwin
 #endif
 
-/// The generated stores under the faults apps meet: a full disk, a read-only folder, a folder
-/// without permissions, and damaged bytes. None needs root: a full disk is a file size limit in
-/// a child process, and when the tests run as root the child drops to `nobody` so that file
-/// permissions apply to it.
-@Suite(.serialized) struct FaultTests {
-    /// Set `FAULT_TEST_SEED` to replay a failing byte-flip run.
-    static let seed =
-        ProcessInfo.processInfo.environment["FAULT_TEST_SEED"].flatMap { UInt64($0) }
-        ?? 20_261_130
+extension SlowSuites {
+    /// The generated stores under the faults apps meet: a full disk, a read-only folder, a folder
+    /// without permissions, and damaged bytes. None needs root: a full disk is a file size limit in
+    /// a child process, and when the tests run as root the child drops to `nobody` so that file
+    /// permissions apply to it.
+    @Suite(.serialized) struct FaultTests {
+        /// Set `FAULT_TEST_SEED` to replay a failing byte-flip run.
+        static let seed =
+            ProcessInfo.processInfo.environment["FAULT_TEST_SEED"].flatMap { UInt64($0) }
+            ?? 20_261_130
 
-    typealias JournalStore = BenchJournal.EntryRepository
-    typealias SnapshotStore = BenchSnapshot.EntryRepository
+        typealias JournalStore = BenchJournal.EntryRepository
+        typealias SnapshotStore = BenchSnapshot.EntryRepository
 
-    /// A small journal-store value.
-    static func entry(_ id: String) -> BenchJournal.Entry {
-        BenchJournal.Entry(
-            id: id, title: "t", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
-    }
+        /// A small journal-store value.
+        static func entry(_ id: String) -> BenchJournal.Entry {
+            BenchJournal.Entry(
+                id: id, title: "t", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
+        }
 
-    /// What StoreFaultChild printed, line by line.
-    struct ChildReport {
-        let lines: [String]
+        /// What StoreFaultChild printed, line by line.
+        struct ChildReport {
+            let lines: [String]
 
-        func values(_ prefix: String) -> [String] {
-            lines.filter { $0.hasPrefix(prefix + " ") }.map {
-                String($0.dropFirst(prefix.count + 1))
+            func values(_ prefix: String) -> [String] {
+                lines.filter { $0.hasPrefix(prefix + " ") }.map {
+                    String($0.dropFirst(prefix.count + 1))
+                }
             }
         }
-    }
 
-    static func runChild(_ arguments: [String]) throws -> ChildReport {
-        let process = Process()
-        process.executableURL = try TestPaths.builtExecutable("StoreFaultChild")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ChildReport(
-            lines: String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
-    }
+        static func runChild(_ arguments: [String]) throws -> ChildReport {
+            let process = Process()
+            process.executableURL = try TestPaths.builtExecutable("StoreFaultChild")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return ChildReport(
+                lines: String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            )
+        }
 
-    /// The ids a reopened store holds.
-    static func storedIDs(_ storage: String, in folder: URL) async throws -> Set<String> {
-        if storage == "journal" {
+        /// The ids a reopened store holds.
+        static func storedIDs(_ storage: String, in folder: URL) async throws -> Set<String> {
+            if storage == "journal" {
+                let store = try JournalStore(directory: folder)
+                defer { Task { await store.close() } }
+                return Set(await store.loadAll().map(\.id))
+            }
+            return Set(try await SnapshotStore(directory: folder).loadAll().map(\.id))
+        }
+
+        // MARK: - A full disk
+
+        /// Below the journal's 64 KiB floor the journal's append fails first; above it, the
+        /// compaction's new snapshot does. The snapshot store rewrites its one file.
+        @Test(arguments: [
+            ("journal", 40_000, JournalStore.journalFileName),
+            ("journal", 150_000, JournalStore.snapshotFileName),
+            ("snapshot", 40_000, SnapshotStore.fileName),
+        ])
+        func aFullDiskLosesNoSaveLeavesNoTemporaryFileAndSavingWorksAgain(
+            storage: String, limit: Int, failingFile: String
+        ) async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+
+            let report = try Self.runChild(["fill", storage, folder.path, String(limit)])
+
+            let saved = report.values("saved")
+            let failed = try #require(report.values("failed").first, "\(report.lines.suffix(3))")
+            #expect(
+                saved.count > 10, "the limit let almost nothing through; the test proves little")
+            #expect(
+                failed.contains("cannot write \(folder.appendingPathComponent(failingFile).path)"))
+            #expect(failed.contains("File too large"), "the OS reason is in the message: \(failed)")
+            // Nothing changed in memory, and the folder holds the store's files and nothing else.
+            #expect(report.values("count") == ["\(saved.count)"])
+            let files = report.values("files").first?.split(separator: ",").map(String.init) ?? []
+            let expected =
+                storage == "journal"
+                ? [
+                    JournalStore.journalFileName, JournalStore.lockFileName,
+                    JournalStore.snapshotFileName,
+                ]
+                : [SnapshotStore.fileName, SnapshotStore.lockFileName]
+            #expect(files == expected.sorted())
+            // Once there is room again, the same store saves.
+            #expect(report.values("recovered") == ["entry-1000000"])
+
+            let stored = try await Self.storedIDs(storage, in: folder)
+            #expect(stored == Set(saved + ["entry-1000000"]))
+        }
+
+        @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+        func noSpaceForANewSnapshotRemovesItsTemporaryFileAndKeepsTheValues() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
             let store = try JournalStore(directory: folder)
-            defer { Task { await store.close() } }
-            return Set(await store.loadAll().map(\.id))
-        }
-        return Set(try await SnapshotStore(directory: folder).loadAll().map(\.id))
-    }
+            let values = (0..<3).map {
+                Self.entry("e\($0)")
+            }
+            try await store.save(contentsOf: values)
+            // Writes to /dev/full fail with ENOSPC, as on a full disk.
+            let temporary = folder.appendingPathComponent(JournalStore.snapshotFileName + ".tmp")
+            try FileManager.default.createSymbolicLink(
+                at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/full"))
 
-    // MARK: - A full disk
+            await #expect {
+                try await store.compact()
+            } throws: { error in
+                "\(error)".contains("No space left on device")
+            }
 
-    /// Below the journal's 64 KiB floor the journal's append fails first; above it, the
-    /// compaction's new snapshot does. The snapshot store rewrites its one file.
-    @Test(arguments: [
-        ("journal", 40_000, JournalStore.journalFileName),
-        ("journal", 150_000, JournalStore.snapshotFileName),
-        ("snapshot", 40_000, SnapshotStore.fileName),
-    ])
-    func aFullDiskLosesNoSaveLeavesNoTemporaryFileAndSavingWorksAgain(
-        storage: String, limit: Int, failingFile: String
-    ) async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-
-        let report = try Self.runChild(["fill", storage, folder.path, String(limit)])
-
-        let saved = report.values("saved")
-        let failed = try #require(report.values("failed").first, "\(report.lines.suffix(3))")
-        #expect(saved.count > 10, "the limit let almost nothing through; the test proves little")
-        #expect(failed.contains("cannot write \(folder.appendingPathComponent(failingFile).path)"))
-        #expect(failed.contains("File too large"), "the OS reason is in the message: \(failed)")
-        // Nothing changed in memory, and the folder holds the store's files and nothing else.
-        #expect(report.values("count") == ["\(saved.count)"])
-        let files = report.values("files").first?.split(separator: ",").map(String.init) ?? []
-        let expected =
-            storage == "journal"
-            ? [
-                JournalStore.journalFileName, JournalStore.lockFileName,
-                JournalStore.snapshotFileName,
-            ]
-            : [SnapshotStore.fileName, SnapshotStore.lockFileName]
-        #expect(files == expected.sorted())
-        // Once there is room again, the same store saves.
-        #expect(report.values("recovered") == ["entry-1000000"])
-
-        let stored = try await Self.storedIDs(storage, in: folder)
-        #expect(stored == Set(saved + ["entry-1000000"]))
-    }
-
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
-    func noSpaceForANewSnapshotRemovesItsTemporaryFileAndKeepsTheValues() async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        let store = try JournalStore(directory: folder)
-        let values = (0..<3).map {
-            Self.entry("e\($0)")
-        }
-        try await store.save(contentsOf: values)
-        // Writes to /dev/full fail with ENOSPC, as on a full disk.
-        let temporary = folder.appendingPathComponent(JournalStore.snapshotFileName + ".tmp")
-        try FileManager.default.createSymbolicLink(
-            at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/full"))
-
-        await #expect {
+            #expect(await store.loadAll() == values)
+            #expect(!FileManager.default.fileExists(atPath: temporary.path))
+            #expect(
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: temporary.path)) == nil)
             try await store.compact()
-        } throws: { error in
-            "\(error)".contains("No space left on device")
+            await store.close()
+            #expect(try await JournalStore(directory: folder).loadAll() == values)
         }
 
-        #expect(await store.loadAll() == values)
-        #expect(!FileManager.default.fileExists(atPath: temporary.path))
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: temporary.path)) == nil)
-        try await store.compact()
-        await store.close()
-        #expect(try await JournalStore(directory: folder).loadAll() == values)
-    }
-
-    /// `fsync` fails with EINVAL on a character device such as /dev/null, while writes to it
-    /// succeed: a new snapshot whose temporary file is linked there meets a failing `fsync`
-    /// after a good write. It throws with the OS reason, changes nothing in memory, leaves no
-    /// temporary file, and the next compaction succeeds. (The journal's append takes the same
-    /// path on a failed `fsync` as on a failed write, which the full-disk test covers.)
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/null")))
-    func aFailingFsyncIsAnErrorAndChangesNothing() async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        let values = (0..<3).map {
-            Self.entry("e\($0)")
-        }
-        let store = try JournalStore(directory: folder)
-        try await store.save(contentsOf: values)
-        let extra = Self.entry("e9")
-        try await store.save(extra)
-        let temporary = folder.appendingPathComponent(JournalStore.snapshotFileName + ".tmp")
-        try FileManager.default.createSymbolicLink(
-            at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/null"))
-
-        await #expect {
-            try await store.compact()
-        } throws: { error in
-            guard
-                case .unwritable(let file, let reason) = error as? BenchJournal.EntryRepositoryError
-            else { return false }
-            return file.lastPathComponent == JournalStore.snapshotFileName
-                && reason.contains("Invalid argument")
-        }
-
-        #expect(await store.loadAll() == values + [extra])
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: temporary.path)) == nil)
-        try await store.compact()
-        await store.close()
-        #expect(try await JournalStore(directory: folder).loadAll() == values + [extra])
-    }
-
-    /// A compaction writes a snapshot that holds the journal's records and the new change,
-    /// then empties the journal. A crash in between (or a failed truncation) leaves records
-    /// that are older than the snapshot: they are skipped, never replayed over newer values.
-    @Test func recordsLeftFromBeforeACompactionAreNotReplayedOverIt() async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        let store = try JournalStore(directory: folder)
-        try await store.save(contentsOf: [Self.entry("a"), Self.entry("b")])
-        var older = Self.entry("a")
-        older.title = "older"
-        try await store.save(older)
-        let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)
-        let leftOver = try Data(contentsOf: journalURL)
-        var newer = [Self.entry("a"), Self.entry("b")]
-        for index in newer.indices { newer[index].title = "newer" }
-        // As large as the store: written as a new snapshot, and the journal emptied.
-        try await store.save(contentsOf: newer)
-        await store.close()
-        // As if the process had died before the journal was emptied.
-        try leftOver.write(to: journalURL)
-
-        let reopened = try JournalStore(directory: folder)
-
-        #expect(await reopened.loadAll() == newer)
-        await reopened.close()
-    }
-
-    // MARK: - Permissions
-
-    /// A read-only folder (files too, as on a read-only volume), then a folder without
-    /// permissions: each open or save fails with the file and the OS reason; once the
-    /// permissions are back, the same values open and a save works.
-    @Test(arguments: ["journal", "snapshot"])
-    func aReadOnlyOrForbiddenFolderIsAnErrorNamingTheFileUntilItIsWritableAgain(
-        storage: String
-    ) async throws {
-        let parent = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(parent) }
-        let folder = parent.appendingPathComponent("store")
-        let values = (0..<3).map { "entry-\($0)" }
-        if storage == "journal" {
+        /// `fsync` fails with EINVAL on a character device such as /dev/null, while writes to it
+        /// succeed: a new snapshot whose temporary file is linked there meets a failing `fsync`
+        /// after a good write. It throws with the OS reason, changes nothing in memory, leaves no
+        /// temporary file, and the next compaction succeeds. (The journal's append takes the same
+        /// path on a failed `fsync` as on a failed write, which the full-disk test covers.)
+        @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/null")))
+        func aFailingFsyncIsAnErrorAndChangesNothing() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let values = (0..<3).map {
+                Self.entry("e\($0)")
+            }
             let store = try JournalStore(directory: folder)
-            for id in values {
-                try await store.save(
-                    Self.entry(id))
+            try await store.save(contentsOf: values)
+            let extra = Self.entry("e9")
+            try await store.save(extra)
+            let temporary = folder.appendingPathComponent(JournalStore.snapshotFileName + ".tmp")
+            try FileManager.default.createSymbolicLink(
+                at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/null"))
+
+            await #expect {
+                try await store.compact()
+            } throws: { error in
+                guard
+                    case .unwritable(let file, let reason) = error
+                        as? BenchJournal.EntryRepositoryError
+                else { return false }
+                return file.lastPathComponent == JournalStore.snapshotFileName
+                    && reason.contains("Invalid argument")
+            }
+
+            #expect(await store.loadAll() == values + [extra])
+            #expect(
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: temporary.path)) == nil)
+            try await store.compact()
+            await store.close()
+            #expect(try await JournalStore(directory: folder).loadAll() == values + [extra])
+        }
+
+        /// A compaction writes a snapshot that holds the journal's records and the new change,
+        /// then empties the journal. A crash in between (or a failed truncation) leaves records
+        /// that are older than the snapshot: they are skipped, never replayed over newer values.
+        @Test func recordsLeftFromBeforeACompactionAreNotReplayedOverIt() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let store = try JournalStore(directory: folder)
+            try await store.save(contentsOf: [Self.entry("a"), Self.entry("b")])
+            var older = Self.entry("a")
+            older.title = "older"
+            try await store.save(older)
+            let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)
+            let leftOver = try Data(contentsOf: journalURL)
+            var newer = [Self.entry("a"), Self.entry("b")]
+            for index in newer.indices { newer[index].title = "newer" }
+            // As large as the store: written as a new snapshot, and the journal emptied.
+            try await store.save(contentsOf: newer)
+            await store.close()
+            // As if the process had died before the journal was emptied.
+            try leftOver.write(to: journalURL)
+
+            let reopened = try JournalStore(directory: folder)
+
+            #expect(await reopened.loadAll() == newer)
+            await reopened.close()
+        }
+
+        // MARK: - Permissions
+
+        /// A read-only folder (files too, as on a read-only volume), then a folder without
+        /// permissions: each open or save fails with the file and the OS reason; once the
+        /// permissions are back, the same values open and a save works.
+        @Test(arguments: ["journal", "snapshot"])
+        func aReadOnlyOrForbiddenFolderIsAnErrorNamingTheFileUntilItIsWritableAgain(
+            storage: String
+        ) async throws {
+            let parent = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(parent) }
+            let folder = parent.appendingPathComponent("store")
+            let values = (0..<3).map { "entry-\($0)" }
+            if storage == "journal" {
+                let store = try JournalStore(directory: folder)
+                for id in values {
+                    try await store.save(
+                        Self.entry(id))
+                }
+                await store.close()
+            } else {
+                let store = try SnapshotStore(directory: folder)
+                for id in values {
+                    try await store.save(
+                        BenchSnapshot.Entry(
+                            id: id, title: "t", body: "b", score: 1,
+                            createdAt: Date(timeIntervalSince1970: 0)))
+                }
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            func setPermissions(folder folderMode: Int, files fileMode: Int) throws {
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: 0o777], ofItemAtPath: folder.path)
+                for name in files {
+                    try FileManager.default.setAttributes(
+                        [.posixPermissions: fileMode],
+                        ofItemAtPath: folder.appendingPathComponent(name).path)
+                }
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: folderMode], ofItemAtPath: folder.path)
+            }
+            // The child may run as nobody: it must reach the folder.
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o755], ofItemAtPath: parent.path)
+
+            try setPermissions(folder: 0o555, files: 0o444)
+            let readOnly = try Self.runChild(["open", storage, folder.path])
+            try setPermissions(folder: 0o000, files: 0o444)
+            let forbidden = try Self.runChild(["open", storage, folder.path])
+            try setPermissions(folder: 0o777, files: 0o666)
+            let writable = try Self.runChild(["open", storage, folder.path])
+
+            for (name, report) in [("read-only", readOnly), ("forbidden", forbidden)] {
+                let error = try #require(report.values("error:").first, "\(name): \(report.lines)")
+                #expect(
+                    error.contains(folder.path), "\(name): the message names the file: \(error)")
+                #expect(
+                    error.lowercased().contains("permission"), "\(name): the OS reason: \(error)")
+                #expect(report.values("saved").isEmpty, "\(name)")
+            }
+            // Neither store opens where it cannot take its lock: a second instance could otherwise
+            // overwrite this one's saves once the folder is writable again.
+            #expect(readOnly.values("opened").isEmpty)
+            #expect(writable.values("opened") == ["3"], "\(writable.lines)")
+            #expect(writable.values("saved") == ["entry-2000000"])
+            #expect(
+                try await Self.storedIDs(storage, in: folder) == Set(values + ["entry-2000000"]))
+        }
+
+        // MARK: - Damaged bytes
+
+        /// Flips one random bit of one random byte, in the snapshot or in the journal, and opens
+        /// the store: each open either refuses or returns exactly the saved values.
+        @Test func aThousandSingleByteFlipsNeverOpenWithOtherValues() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let store = try JournalStore(directory: folder)
+            let entry = { (number: Int) in
+                BenchJournal.Entry(
+                    id: "entry-\(number)", title: "title \(number)", body: "a body for \(number)",
+                    score: Double(number) / 4,
+                    createdAt: Date(timeIntervalSince1970: Double(number)))
+            }
+            // A snapshot of 200 values, then a journal of single saves and deletes.
+            try await store.save(contentsOf: (0..<200).map(entry))
+            for number in 200..<240 { try await store.save(entry(number)) }
+            try await store.delete(ids: (0..<10).map { "entry-\($0)" })
+            let expected = await store.loadAll()
+            await store.close()
+            let snapshotURL = folder.appendingPathComponent(JournalStore.snapshotFileName)
+            let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)
+            let pristine = [try Data(contentsOf: snapshotURL), try Data(contentsOf: journalURL)]
+            #expect(pristine.allSatisfy { $0.count > 1_000 })
+
+            var random = SplitMix64(seed: Self.seed)
+            var refused = 0
+            for flip in 0..<1_000 {
+                let which = flip % 2
+                var damaged = pristine[which]
+                let index = Int(random.next() % UInt64(damaged.count))
+                damaged[index] ^= UInt8(1 << (random.next() % 8))
+                try damaged.write(to: which == 0 ? snapshotURL : journalURL)
+                try pristine[1 - which].write(to: which == 0 ? journalURL : snapshotURL)
+
+                do {
+                    let opened = try JournalStore(directory: folder)
+                    let values = await opened.loadAll()
+                    await opened.close()
+                    if values != expected {
+                        Issue.record(
+                            "flip \(flip): byte \(index) of \(which == 0 ? "the snapshot" : "the journal") opened with other values (seed \(Self.seed))"
+                        )
+                    }
+                } catch {
+                    refused += 1
+                }
+            }
+            #expect(refused > 900, "almost every flip is in a checked byte and is refused")
+        }
+
+        /// A last line without its newline is a cut-short append, and is dropped; but a whole
+        /// record with a valid checksum whose newline was damaged is damage, and is refused.
+        @Test(arguments: [UInt8(ascii: "\u{0B}"), UInt8(ascii: " ")])
+        func aJournalWhoseLastNewlineIsDamagedIsRefusedNotTruncated(damage: UInt8) async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let store = try JournalStore(directory: folder)
+            for number in 0..<3 {
+                try await store.save(Self.entry("entry-\(number)"))
             }
             await store.close()
-        } else {
+            let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)
+            var bytes = try Data(contentsOf: journalURL)
+            bytes[bytes.count - 1] = damage
+
+            try bytes.write(to: journalURL)
+
+            #expect {
+                try JournalStore(directory: folder)
+            } throws: { error in
+                guard case .corrupt(_, _, let reason) = error as? BenchJournal.EntryRepositoryError
+                else { return false }
+                return reason == "damaged line end"
+            }
+            #expect(try Data(contentsOf: journalURL) == bytes)
+        }
+
+        @Test func fiveHundredSingleByteFlipsInTheSnapshotStoreNeverOpenWithOtherValues()
+            async throws
+        {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
             let store = try SnapshotStore(directory: folder)
-            for id in values {
-                try await store.save(
+            try await store.save(
+                contentsOf: (0..<100).map {
                     BenchSnapshot.Entry(
-                        id: id, title: "t", body: "b", score: 1,
-                        createdAt: Date(timeIntervalSince1970: 0)))
-            }
-        }
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        func setPermissions(folder folderMode: Int, files fileMode: Int) throws {
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o777], ofItemAtPath: folder.path)
-            for name in files {
-                try FileManager.default.setAttributes(
-                    [.posixPermissions: fileMode],
-                    ofItemAtPath: folder.appendingPathComponent(name).path)
-            }
-            try FileManager.default.setAttributes(
-                [.posixPermissions: folderMode], ofItemAtPath: folder.path)
-        }
-        // The child may run as nobody: it must reach the folder.
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: parent.path)
+                        id: "entry-\($0)", title: "title \($0)", body: "body", score: 1,
+                        createdAt: Date(timeIntervalSince1970: Double($0)))
+                })
+            let expected = await store.loadAll()
+            let file = folder.appendingPathComponent(SnapshotStore.fileName)
+            let pristine = try Data(contentsOf: file)
 
-        try setPermissions(folder: 0o555, files: 0o444)
-        let readOnly = try Self.runChild(["open", storage, folder.path])
-        try setPermissions(folder: 0o000, files: 0o444)
-        let forbidden = try Self.runChild(["open", storage, folder.path])
-        try setPermissions(folder: 0o777, files: 0o666)
-        let writable = try Self.runChild(["open", storage, folder.path])
+            var random = SplitMix64(seed: Self.seed)
+            for flip in 0..<500 {
+                var damaged = pristine
+                let index = Int(random.next() % UInt64(damaged.count))
+                damaged[index] ^= UInt8(1 << (random.next() % 8))
+                try damaged.write(to: file)
 
-        for (name, report) in [("read-only", readOnly), ("forbidden", forbidden)] {
-            let error = try #require(report.values("error:").first, "\(name): \(report.lines)")
-            #expect(error.contains(folder.path), "\(name): the message names the file: \(error)")
-            #expect(
-                error.lowercased().contains("permission"), "\(name): the OS reason: \(error)")
-            #expect(report.values("saved").isEmpty, "\(name)")
-        }
-        // Neither store opens where it cannot take its lock: a second instance could otherwise
-        // overwrite this one's saves once the folder is writable again.
-        #expect(readOnly.values("opened").isEmpty)
-        #expect(writable.values("opened") == ["3"], "\(writable.lines)")
-        #expect(writable.values("saved") == ["entry-2000000"])
-        #expect(try await Self.storedIDs(storage, in: folder) == Set(values + ["entry-2000000"]))
-    }
-
-    // MARK: - Damaged bytes
-
-    /// Flips one random bit of one random byte, in the snapshot or in the journal, and opens
-    /// the store: each open either refuses or returns exactly the saved values.
-    @Test func aThousandSingleByteFlipsNeverOpenWithOtherValues() async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        let store = try JournalStore(directory: folder)
-        let entry = { (number: Int) in
-            BenchJournal.Entry(
-                id: "entry-\(number)", title: "title \(number)", body: "a body for \(number)",
-                score: Double(number) / 4, createdAt: Date(timeIntervalSince1970: Double(number)))
-        }
-        // A snapshot of 200 values, then a journal of single saves and deletes.
-        try await store.save(contentsOf: (0..<200).map(entry))
-        for number in 200..<240 { try await store.save(entry(number)) }
-        try await store.delete(ids: (0..<10).map { "entry-\($0)" })
-        let expected = await store.loadAll()
-        await store.close()
-        let snapshotURL = folder.appendingPathComponent(JournalStore.snapshotFileName)
-        let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)
-        let pristine = [try Data(contentsOf: snapshotURL), try Data(contentsOf: journalURL)]
-        #expect(pristine.allSatisfy { $0.count > 1_000 })
-
-        var random = SplitMix64(seed: Self.seed)
-        var refused = 0
-        for flip in 0..<1_000 {
-            let which = flip % 2
-            var damaged = pristine[which]
-            let index = Int(random.next() % UInt64(damaged.count))
-            damaged[index] ^= UInt8(1 << (random.next() % 8))
-            try damaged.write(to: which == 0 ? snapshotURL : journalURL)
-            try pristine[1 - which].write(to: which == 0 ? journalURL : snapshotURL)
-
-            do {
-                let opened = try JournalStore(directory: folder)
-                let values = await opened.loadAll()
-                await opened.close()
-                if values != expected {
+                if let opened = try? SnapshotStore(directory: folder),
+                    await opened.loadAll() != expected
+                {
                     Issue.record(
-                        "flip \(flip): byte \(index) of \(which == 0 ? "the snapshot" : "the journal") opened with other values (seed \(Self.seed))"
-                    )
+                        "flip \(flip): byte \(index) opened with other values (seed \(Self.seed))")
                 }
-            } catch {
-                refused += 1
-            }
-        }
-        #expect(refused > 900, "almost every flip is in a checked byte and is refused")
-    }
-
-    /// A last line without its newline is a cut-short append, and is dropped; but a whole
-    /// record with a valid checksum whose newline was damaged is damage, and is refused.
-    @Test(arguments: [UInt8(ascii: "\u{0B}"), UInt8(ascii: " ")])
-    func aJournalWhoseLastNewlineIsDamagedIsRefusedNotTruncated(damage: UInt8) async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        let store = try JournalStore(directory: folder)
-        for number in 0..<3 {
-            try await store.save(Self.entry("entry-\(number)"))
-        }
-        await store.close()
-        let journalURL = folder.appendingPathComponent(JournalStore.journalFileName)
-        var bytes = try Data(contentsOf: journalURL)
-        bytes[bytes.count - 1] = damage
-
-        try bytes.write(to: journalURL)
-
-        #expect {
-            try JournalStore(directory: folder)
-        } throws: { error in
-            guard case .corrupt(_, _, let reason) = error as? BenchJournal.EntryRepositoryError
-            else { return false }
-            return reason == "damaged line end"
-        }
-        #expect(try Data(contentsOf: journalURL) == bytes)
-    }
-
-    @Test func fiveHundredSingleByteFlipsInTheSnapshotStoreNeverOpenWithOtherValues() async throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        let store = try SnapshotStore(directory: folder)
-        try await store.save(
-            contentsOf: (0..<100).map {
-                BenchSnapshot.Entry(
-                    id: "entry-\($0)", title: "title \($0)", body: "body", score: 1,
-                    createdAt: Date(timeIntervalSince1970: Double($0)))
-            })
-        let expected = await store.loadAll()
-        let file = folder.appendingPathComponent(SnapshotStore.fileName)
-        let pristine = try Data(contentsOf: file)
-
-        var random = SplitMix64(seed: Self.seed)
-        for flip in 0..<500 {
-            var damaged = pristine
-            let index = Int(random.next() % UInt64(damaged.count))
-            damaged[index] ^= UInt8(1 << (random.next() % 8))
-            try damaged.write(to: file)
-
-            if let opened = try? SnapshotStore(directory: folder),
-                await opened.loadAll() != expected
-            {
-                Issue.record(
-                    "flip \(flip): byte \(index) opened with other values (seed \(Self.seed))")
             }
         }
     }
