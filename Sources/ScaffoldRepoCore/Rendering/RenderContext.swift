@@ -1,5 +1,7 @@
 /// Builds the values templates read: names, type spellings, literals and sample expressions.
-/// Templates hold the text; everything computed about a model is computed here.
+/// Templates hold the text; everything computed about a model is computed here, into the typed
+/// contexts below, whose stored properties are the names a template can use (each documented
+/// where it is declared; the README lists them, and a test keeps the two lists equal).
 public enum RenderContext {
     /// The oldest Swift toolchain that compiles the generated code: it marks types
     /// `nonisolated` (Swift 6.1) so that a target's default isolation does not change them.
@@ -11,170 +13,312 @@ public enum RenderContext {
         for spec: ModelSpec, module: String, storage: Storage = .journal, annotate: Bool = false,
         history: ModelHistory = ModelHistory()
     ) -> [String: TemplateValue] {
+        ModelContext(
+            spec: spec, module: module, storage: storage, annotate: annotate, history: history
+        )
+        .templateValues
+    }
+
+    /// The context of the migration file from schema version `version` (with `old`'s fields)
+    /// to the next one (`new`'s).
+    static func migration(
+        from version: Int, old: ModelSpec, new: ModelSpec, model: String
+    ) -> [String: TemplateValue] {
+        MigrationContext(from: version, old: old, new: new, model: model).templateValues
+    }
+}
+
+/// What every template reads about one model.
+struct ModelContext: TemplateContext {
+    /// The imports of the test support file, of the XCTest suite and of the Swift Testing
+    /// suite: Foundation, the framework and the generated module, sorted, each as `name`.
+    let supportImports: [ImportContext]
+    let xctestImports: [ImportContext]
+    let swiftTestingImports: [ImportContext]
+    /// The model's type name, `Question`; `modelVariable` and `modelPlural` name one value and
+    /// many (`question`, `questions`).
+    let model: String
+    let modelVariable: String
+    let modelPlural: String
+    /// The generated types: `QuestionRepository`, `QuestionRepositoryError`,
+    /// `QuestionListViewModel`, `QuestionTestSupport`.
+    let repository: String
+    let repositoryError: String
+    let viewModel: String
+    let testSupport: String
+    /// The store's file names: the snapshot store's file, the journal store's snapshot and
+    /// journal, and the lock file both hold.
+    let storeFileName: String
+    let snapshotFileName: String
+    let journalFileName: String
+    let lockFileName: String
+    /// Whether the storage is the journal (else the snapshot file).
+    let journal: Bool
+    /// Whether to add the workshop's comments (`--annotate`).
+    let annotate: Bool
+    /// The module the sources go into, and its test module.
+    let module: String
+    let testModule: String
+    /// The `swift-tools-version` of a generated Package.swift.
+    let toolsVersion: String
+    /// `Task`, or `_Concurrency.Task` when the model itself is named Task.
+    let task: String
+    /// The id field's type, in Swift.
+    let idType: String
+    /// `.uuidString` for UUID ids (UUID is Comparable only on newer Apple systems), else
+    /// nothing.
+    let idSortKey: String
+    /// Whether ids are UUIDs, which are ordered by their bytes.
+    let idIsUUID: Bool
+    /// Whether any field, of this version or an earlier one, holds a UUID.
+    let usesUUID: Bool
+    /// Whether the model's public API shows a Foundation type (so it imports Foundation
+    /// publicly: a public import no public declaration uses is a warning).
+    let modelUsesFoundation: Bool
+    /// Whether the id is a Foundation type (UUID), which the view-model's public API shows.
+    let idUsesFoundation: Bool
+    /// The schema version the manifest records (1, plus one per `--migrate`), and its type's
+    /// name, `V2`.
+    let schemaVersion: String
+    let currentVersionName: String
+    /// Whether there are earlier schema versions, and whether they use Foundation types.
+    let hasVersions: Bool
+    let versionsUseFoundation: Bool
+    /// Each earlier schema version, oldest first.
+    let versions: [VersionContext]
+    /// The current model's fields, enums and decoding.
+    let shape: ShapeContext
+
+    init(
+        spec: ModelSpec, module: String, storage: Storage, annotate: Bool, history: ModelHistory
+    ) {
         let names = Names(spec)
         let idType = spec.idField?.type.swiftSpelling ?? "String"
-        let usesUUID = ([spec] + history.previous.map(\.spec)).contains { spec in
-            spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
-        }
         let foundationTypes: [FieldType] = [.date, .uuid, .url, .decimal, .data].map { .base($0) }
         let usesFoundation = { (spec: ModelSpec) in
             spec.fields.contains { field in
                 field.type.allTypes.contains { foundationTypes.contains($0) }
             }
         }
-        let idUsesFoundation = spec.idField.map { foundationTypes.contains($0.type) } ?? false
         // swift-format wants imports sorted, and the module's name decides where it goes.
-        let imports = { (frameworks: [String]) -> TemplateValue in
-            .list(
-                (frameworks + ["Foundation", module]).sorted().map { .object(["name": .text($0)]) })
+        let imports = { (frameworks: [String]) in
+            (frameworks + ["Foundation", module]).sorted().map(ImportContext.init)
         }
-        var context: [String: TemplateValue] = [
-            "supportImports": imports([]),
-            "xctestImports": imports(["XCTest"]),
-            "swiftTestingImports": imports(["Testing"]),
-            "model": .text(names.type),
-            "modelVariable": .text(names.variable),
-            "modelPlural": .text(names.pluralVariable),
-            "repository": .text(names.repository),
-            "repositoryError": .text(names.repositoryError),
-            "viewModel": .text(names.listViewModel),
-            "testSupport": .text(names.testSupport),
-            "storeFileName": .text(names.storeFileName),
-            "snapshotFileName": .text(names.snapshotFileName),
-            "journalFileName": .text(names.journalFileName),
-            "lockFileName": .text(names.lockFileName),
-            "journal": .flag(storage == .journal),
-            "annotate": .flag(annotate),
-            "module": .text(module),
-            "toolsVersion": .text("\(minimumToolsVersion.major).\(minimumToolsVersion.minor)"),
-            "testModule": .text(module + "Tests"),
-            // A model named Task hides the concurrency one, which the generated code then names
-            // by its module.
-            "task": .text(names.type == "Task" ? "_Concurrency.Task" : "Task"),
-            "idType": .text(idType),
-            // UUID is Comparable only on newer Apple systems; its string always is.
-            "idSortKey": .text(idType == "UUID" ? ".uuidString" : ""),
-            // UUID ids are ordered by their bytes: the same order, with no string per comparison.
-            "idIsUUID": .flag(idType == "UUID"),
-            "usesUUID": .flag(usesUUID),
-            // The model's public API shows a Foundation type, so it imports Foundation publicly
-            // (a public import that no public declaration uses is a warning).
-            "modelUsesFoundation": .flag(usesFoundation(spec)),
-            // The view-model's public API shows the id type, so it imports Foundation publicly
-            // when the id is a Foundation type (UUID).
-            "idUsesFoundation": .flag(idUsesFoundation),
-            // The schema version the manifest records: 1, plus one per --migrate.
-            "schemaVersion": .text(String(history.current)),
-            "currentVersionName": .text("V\(history.current)"),
-            "hasVersions": .flag(!history.previous.isEmpty),
-            "versionsUseFoundation": .flag(history.previous.contains { usesFoundation($0.spec) }),
-            "versions": .list(
-                history.previous.map { version in
-                    var values = shape(of: version.spec, model: "\(names.type).V\(version.number)")
-                    values["number"] = .text(String(version.number))
-                    values["name"] = .text("V\(version.number)")
-                    values["nextNumber"] = .text(String(version.number + 1))
-                    values["migrationFile"] = .text(names.migrationFile(from: version.number))
-                    // From this version to the current one: one step per later version.
-                    values["chain"] = .text(
-                        String(repeating: ".migrated()", count: history.current - version.number))
-                    return .object(values)
-                }),
-        ]
-        context.merge(shape(of: spec, model: names.type)) { _, shape in shape }
-        return context
+        supportImports = imports([])
+        xctestImports = imports(["XCTest"])
+        swiftTestingImports = imports(["Testing"])
+        model = names.type
+        modelVariable = names.variable
+        modelPlural = names.pluralVariable
+        repository = names.repository
+        repositoryError = names.repositoryError
+        viewModel = names.listViewModel
+        testSupport = names.testSupport
+        storeFileName = names.storeFileName
+        snapshotFileName = names.snapshotFileName
+        journalFileName = names.journalFileName
+        lockFileName = names.lockFileName
+        journal = storage == .journal
+        self.annotate = annotate
+        self.module = module
+        testModule = module + "Tests"
+        toolsVersion =
+            "\(RenderContext.minimumToolsVersion.major).\(RenderContext.minimumToolsVersion.minor)"
+        task = names.type == "Task" ? "_Concurrency.Task" : "Task"
+        self.idType = idType
+        idSortKey = idType == "UUID" ? ".uuidString" : ""
+        idIsUUID = idType == "UUID"
+        usesUUID = ([spec] + history.previous.map(\.spec)).contains { spec in
+            spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
+        }
+        modelUsesFoundation = usesFoundation(spec)
+        idUsesFoundation = spec.idField.map { foundationTypes.contains($0.type) } ?? false
+        schemaVersion = String(history.current)
+        currentVersionName = "V\(history.current)"
+        hasVersions = !history.previous.isEmpty
+        versionsUseFoundation = history.previous.contains { usesFoundation($0.spec) }
+        versions = history.previous.map { version in
+            VersionContext(version, current: history.current, names: names)
+        }
+        shape = ShapeContext(spec, model: names.type)
     }
+}
 
-    /// What the model's type is made of, for the current model or a frozen earlier version
-    /// (`model` then names it, `Question.V1`): fields, enums, and how JSON decodes into it.
-    static func shape(of spec: ModelSpec, model: String) -> [String: TemplateValue] {
-        let fields = spec.fields.map { fieldContext($0, model: model) }
-        let defaulted = zip(spec.fields, fields).filter { $0.0.defaultValue != nil }.map(\.1)
-        let enums = spec.fields.flatMap { field in
-            field.type.allTypes.compactMap { type -> TemplateValue? in
+/// One import line's module, as `name`.
+struct ImportContext: TemplateContext {
+    let name: String
+}
+
+/// What a model's type is made of, for the current model or a frozen earlier version; its
+/// names are read as the enclosing context's own.
+struct ShapeContext: InlineTemplateContext {
+    /// Every field, and the fields with a default.
+    let fields: [FieldContext]
+    let defaultedFields: [FieldContext]
+    let hasDefaults: Bool
+    /// Fields renamed with `--rename`: their former JSON keys are still read.
+    let formerKeys: [IdentifierContext]
+    let hasFormerNames: Bool
+    /// Whether decoding needs code of its own (defaults or former keys).
+    let hasCustomDecoding: Bool
+    /// The nested `String` enums the fields declare.
+    let enums: [EnumContext]
+
+    /// The shape of `spec`, whose type is `model` (`Question`, or `Question.V1`).
+    init(_ spec: ModelSpec, model: String) {
+        let fields = spec.fields.map { FieldContext($0, model: model) }
+        self.fields = fields
+        defaultedFields = fields.filter(\.hasDefault)
+        hasDefaults = !defaultedFields.isEmpty
+        formerKeys = spec.fields.compactMap(\.formerName).map(IdentifierContext.init)
+        hasFormerNames = !formerKeys.isEmpty
+        hasCustomDecoding = hasDefaults || hasFormerNames
+        enums = spec.fields.flatMap { field in
+            field.type.allTypes.compactMap { type in
                 guard case .enumeration(let name, let cases) = type else { return nil }
-                let caseNames = cases.map {
-                    TemplateValue.object(["identifier": .text(Identifier.escaped($0))])
-                }
-                return .object([
-                    "name": .text(name), "fieldName": .text(field.name), "cases": .list(caseNames),
-                ])
+                return EnumContext(
+                    name: name, fieldName: field.name, cases: cases.map(IdentifierContext.init))
             }
         }
-        return [
-            "fields": .list(fields),
-            "defaultedFields": .list(defaulted),
-            "hasDefaults": .flag(!defaulted.isEmpty),
-            // Fields renamed with --rename: their former JSON keys are still read.
-            "formerKeys": .list(
-                spec.fields.compactMap(\.formerName).map {
-                    .object(["identifier": .text(Identifier.escaped($0))])
-                }),
-            "hasFormerNames": .flag(spec.fields.contains { $0.formerName != nil }),
-            "hasCustomDecoding": .flag(
-                !defaulted.isEmpty || spec.fields.contains { $0.formerName != nil }),
-            "enums": .list(enums),
-        ]
     }
+}
 
-    /// The context of the migration file from schema version `version` (with `old`'s fields)
-    /// to the next one (`new`'s): one argument per field of the new version, each taken from
-    /// the old value where it still fits, else a placeholder marked for a decision.
-    static func migration(
-        from version: Int, old: ModelSpec, new: ModelSpec, model: String
-    ) -> [String: TemplateValue] {
+/// A name as Swift code writes it, escaped when it is a keyword, as `identifier`.
+struct IdentifierContext: TemplateContext {
+    let identifier: String
+
+    init(_ name: String) {
+        identifier = Identifier.escaped(name)
+    }
+}
+
+/// A nested enum: its type `name`, the `fieldName` that declares it, and its `cases`.
+struct EnumContext: TemplateContext {
+    let name: String
+    let fieldName: String
+    let cases: [IdentifierContext]
+}
+
+/// One field of a model.
+struct FieldContext: TemplateContext {
+    /// The JSON key and the name in strings.
+    let name: String
+    /// The name in code, escaped when it is a keyword.
+    let identifier: String
+    /// The name as an argument label where the model is built.
+    let label: String
+    /// The type, in Swift.
+    let type: String
+    /// What `decode`/`decodeIfPresent` read: the type without its outer `?`.
+    let decodeMethod: String
+    let decodeType: String
+    /// ` = <default>` for the memberwise init (`nil` for an optional), or nothing.
+    let defaultArgument: String
+    /// The default as a Swift literal, or nothing; `hasDefault` says which.
+    let defaultLiteral: String
+    let hasDefault: Bool
+    /// After `--rename`: whether there is a former name, and it in code.
+    let hasFormerName: Bool
+    let formerIdentifier: String
+    /// How the former key is read: required only when the field has neither a default nor `?`.
+    let formerDecodeMethod: String
+    /// ` ?? <default>` after reading the former key, or nothing.
+    let formerFallback: String
+    /// A Swift expression for test data, from the test helpers' `number` and `revision`.
+    let sample: String
+
+    init(_ field: Field, model: String) {
+        let literal = field.defaultValue.map { Literals.swift($0, type: field.type) }
+        let defaultArgument = literal ?? (field.type.isOptional ? "nil" : nil)
+        var unwrapped = field.type
+        if case .optional(let wrapped) = field.type { unwrapped = wrapped }
+        name = field.name
+        identifier = Identifier.escaped(field.name)
+        label = Identifier.label(field.name)
+        type = field.type.swiftSpelling
+        decodeMethod = field.type.isOptional ? "decodeIfPresent" : "decode"
+        decodeType = unwrapped.swiftSpelling
+        self.defaultArgument = defaultArgument.map { " = \($0)" } ?? ""
+        defaultLiteral = literal ?? ""
+        hasDefault = literal != nil
+        hasFormerName = field.formerName != nil
+        formerIdentifier = field.formerName.map(Identifier.escaped) ?? ""
+        formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
+        formerFallback = literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""
+        sample = SampleValues.expression(for: field, model: model)
+    }
+}
+
+/// One earlier schema version, with its own shape.
+struct VersionContext: TemplateContext {
+    /// Its number and type name (`1`, `V1`), and the next version's number.
+    let number: String
+    let name: String
+    let nextNumber: String
+    /// The migration file from it to the next version.
+    let migrationFile: String
+    /// `.migrated()` once per step from it to the current version.
+    let chain: String
+    /// Its fields, enums and decoding, as they were.
+    let shape: ShapeContext
+
+    init(_ version: ModelHistory.Version, current: Int, names: Names) {
+        number = String(version.number)
+        name = "V\(version.number)"
+        nextNumber = String(version.number + 1)
+        migrationFile = names.migrationFile(from: version.number)
+        chain = String(repeating: ".migrated()", count: current - version.number)
+        shape = ShapeContext(version.spec, model: "\(names.type).V\(version.number)")
+    }
+}
+
+/// The migration file from one schema version to the next: one argument per field of the new
+/// version, each taken from the old value where it still fits, else a placeholder marked for a
+/// decision.
+struct MigrationContext: TemplateContext {
+    let fromVersion: String
+    let toVersion: String
+    let fromName: String
+    let toName: String
+    let assignments: [AssignmentContext]
+
+    init(from version: Int, old: ModelSpec, new: ModelSpec, model: String) {
         let target = "\(model).V\(version + 1)"
-        let assignments = new.fields.map { field -> TemplateValue in
+        fromVersion = String(version)
+        toVersion = String(version + 1)
+        fromName = "V\(version)"
+        toName = "V\(version + 1)"
+        assignments = new.fields.map { field in
             let source =
                 old.fields.first { $0.name == field.name }
                 ?? field.formerName.flatMap { former in old.fields.first { $0.name == former } }
             let (value, comment) = MigrationValues.expression(
                 for: field, from: source, targetType: target)
-            return .object([
-                "label": .text(Identifier.label(field.name)),
-                "value": .text(value),
-                "comment": .text(comment ?? ""),
-                "hasComment": .flag(comment != nil),
-            ])
+            return AssignmentContext(
+                label: Identifier.label(field.name), value: value, comment: comment ?? "",
+                hasComment: comment != nil)
         }
-        return [
-            "fromVersion": .text(String(version)),
-            "toVersion": .text(String(version + 1)),
-            "fromName": .text("V\(version)"),
-            "toName": .text("V\(version + 1)"),
-            "assignments": .list(assignments),
-        ]
     }
+}
 
-    private static func fieldContext(_ field: Field, model: String) -> TemplateValue {
-        let literal = field.defaultValue.map { Literals.swift($0, type: field.type) }
-        let defaultArgument = literal ?? (field.type.isOptional ? "nil" : nil)
-        return .object([
-            // The JSON key and the name in strings.
-            "name": .text(field.name),
-            // The name in code, escaped when it is a keyword.
-            "identifier": .text(Identifier.escaped(field.name)),
-            // The name as an argument label where the model is built.
-            "label": .text(Identifier.label(field.name)),
-            "type": .text(field.type.swiftSpelling),
-            // What `decode`/`decodeIfPresent` read: the type without its outer `?`.
-            "decodeMethod": .text(field.type.isOptional ? "decodeIfPresent" : "decode"),
-            "decodeType": .text(unwrapped(field.type).swiftSpelling),
-            "defaultArgument": .text(defaultArgument.map { " = \($0)" } ?? ""),
-            "defaultLiteral": .text(literal ?? ""),
-            "hasDefault": .flag(literal != nil),
-            "hasFormerName": .flag(field.formerName != nil),
-            "formerIdentifier": .text(field.formerName.map(Identifier.escaped) ?? ""),
-            // The former key is required only when the field has neither a default nor `?`.
-            "formerDecodeMethod": .text(
-                literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"),
-            "formerFallback": .text(literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""),
-            "sample": .text(SampleValues.expression(for: field, model: model)),
-        ])
-    }
+/// One argument of a migration: its `label`, the `value` expression, and a `comment` when the
+/// value needs a decision.
+struct AssignmentContext: TemplateContext {
+    let label: String
+    let value: String
+    let comment: String
+    let hasComment: Bool
+}
 
-    private static func unwrapped(_ type: FieldType) -> FieldType {
-        if case .optional(let wrapped) = type { return wrapped }
-        return type
-    }
+/// What differs between the two test suites that share `RepositoryScenarios.partial.tmpl`.
+struct TestSuiteContext: TemplateContext {
+    /// What goes before each scenario's `func`: Swift Testing runs methods marked `@Test `;
+    /// XCTest runs every `test…` method of an `XCTestCase`, so it needs nothing.
+    let testAttribute: String
+
+    /// The context of each test suite's template.
+    static let byTemplate: [String: TestSuiteContext] = [
+        "RepositoryTests.swift.tmpl": TestSuiteContext(testAttribute: "@Test "),
+        "RepositoryXCTests.swift.tmpl": TestSuiteContext(testAttribute: ""),
+    ]
 }

@@ -68,7 +68,7 @@ public enum Renderer {
             for: spec, module: module, storage: storage, annotate: request.annotate,
             history: history)
         var files = try outputs.map { output in
-            let extra = testSuiteContext[output.template] ?? [:]
+            let extra = TestSuiteContext.byTemplate[output.template]?.templateValues ?? [:]
             let text = try templates.render(
                 output.template, context.merging(extra) { _, extra in extra })
             return GeneratedFile(
@@ -90,14 +90,6 @@ public enum Renderer {
         }
         return files.sorted { $0.path < $1.path }
     }
-
-    /// What differs between the two test suites that share `RepositoryScenarios.partial.tmpl`:
-    /// `testAttribute` goes before each scenario's `func`. Swift Testing runs methods marked
-    /// `@Test`; XCTest runs every `test…` method of an `XCTestCase`, so it needs nothing.
-    static let testSuiteContext: [String: [String: TemplateValue]] = [
-        "RepositoryTests.swift.tmpl": ["testAttribute": .text("@Test ")],
-        "RepositoryXCTests.swift.tmpl": ["testAttribute": .text("")],
-    ]
 
     /// LF line ends, no trailing spaces, exactly one final newline: the same bytes everywhere.
     static func normalized(_ text: String) -> String {
