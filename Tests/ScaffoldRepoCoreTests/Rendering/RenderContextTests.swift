@@ -24,6 +24,7 @@ import Testing
             names.insert(label)
             switch child.value {
             case let list as [any TemplateContext]:
+                for item in list { names.formUnion(self.names(of: item)) }
                 list.forEach { names.formUnion(self.names(of: $0)) }
             case let group as any TemplateContext: names.formUnion(self.names(of: group))
             default: break
