@@ -25,7 +25,6 @@ import Testing
             switch child.value {
             case let list as [any TemplateContext]:
                 for item in list { names.formUnion(self.names(of: item)) }
-                list.forEach { names.formUnion(self.names(of: $0)) }
             case let group as any TemplateContext: names.formUnion(self.names(of: group))
             default: break
             }
