@@ -23,7 +23,7 @@ public enum CommandHelp {
 
     /// The text for `topic` (nil: the general usage).
     public static func text(for topic: String?) -> String {
-        topic.flatMap { texts[$0] } ?? ArgumentParser.usage
+        topic.flatMap { texts[$0] } ?? InvocationParser.usage
     }
 
     static let texts: [String: String] = [

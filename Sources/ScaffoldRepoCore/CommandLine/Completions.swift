@@ -17,7 +17,7 @@ public enum Completions {
         (CommandHelp.commands + ["g"]).sorted().joined(separator: " ")
     }
     private static var optionWords: String {
-        ArgumentParser.options.sorted().joined(separator: " ")
+        InvocationParser.options.sorted().joined(separator: " ")
     }
     private static var typeWords: String {
         (BaseType.allCases.map(\.rawValue) + ["enum("]).joined(separator: " ")
@@ -100,7 +100,7 @@ public enum Completions {
     }
 
     private static var fish: String {
-        let options = ArgumentParser.options.filter { $0.hasPrefix("--") }.sorted()
+        let options = InvocationParser.options.filter { $0.hasPrefix("--") }.sorted()
             .map { "complete -c scaffold-repo -l \($0.dropFirst(2))" }
             .joined(separator: "\n")
         return """

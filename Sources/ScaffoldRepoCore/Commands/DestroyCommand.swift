@@ -17,17 +17,18 @@ enum DestroyCommand {
             let known = manifest.models.map(\.name).joined(separator: ", ")
             throw UsageError("no model \(name) in \(Manifest.path); it records: \(known)")
         }
-        let shown = { (path: String) in display.isEmpty ? path : display + "/" + path }
+        let shown = { (path: String) in DiskPaths.shown(path, under: display) }
         var changes: [PlannedChange] = []
         var kept: [String: String] = [:]
         for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
             let url = root.appendingPathComponent(path)
             let data = FileManager.default.contents(atPath: url.path)
             let change = { (status: ChangeStatus, reason: String?) in
-                let left = status == .delete ? "" : String(decoding: data ?? Data(), as: UTF8.self)
+                let text = data.map { String(decoding: $0, as: UTF8.self) }
                 return PlannedChange(
-                    file: GeneratedFile(path: path, contents: left), location: url,
-                    displayPath: shown(path), status: status, reason: reason)
+                    file: GeneratedFile(path: path, contents: status == .delete ? "" : text ?? ""),
+                    location: url, displayPath: shown(path), status: status, reason: reason,
+                    previous: text)
             }
             let sharers = manifest.models.filter { $0.name != name && $0.files[path] != nil }
             if entry.owned?.contains(path) == true {
@@ -56,14 +57,16 @@ enum DestroyCommand {
             manifest.record(updated)
         }
         let manifestURL = root.appendingPathComponent(Manifest.path)
+        let recordedText = FileManager.default.contents(atPath: manifestURL.path)
+            .map { String(decoding: $0, as: UTF8.self) }
         changes.append(
             manifest.models.isEmpty
                 ? PlannedChange(
                     file: GeneratedFile(path: Manifest.path, contents: ""), location: manifestURL,
-                    displayPath: shown(Manifest.path), status: .delete)
+                    displayPath: shown(Manifest.path), status: .delete, previous: recordedText)
                 : PlannedChange(
                     file: try manifest.file(), location: manifestURL,
-                    displayPath: shown(Manifest.path), status: .update))
+                    displayPath: shown(Manifest.path), status: .update, previous: recordedText))
         // A package that generating created (not one generated into) goes with its last model,
         // when nothing else is left in it.
         let removed = changes.filter { $0.status == .delete }.map(\.location)

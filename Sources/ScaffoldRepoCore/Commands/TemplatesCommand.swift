@@ -45,7 +45,7 @@ enum TemplatesCommand {
         _ directory: String?, force: Bool, currentDirectory: URL
     ) throws -> (changes: [PlannedChange], display: String) {
         let package = directory.map { DestinationResolver.display($0) } ?? ""
-        let path = package.isEmpty ? defaultDirectory : package + "/" + defaultDirectory
+        let path = DiskPaths.shown(defaultDirectory, under: package)
         let root = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
         let files = BuiltInTemplates.names.map { name in
             GeneratedFile(

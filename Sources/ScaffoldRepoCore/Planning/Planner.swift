@@ -48,19 +48,23 @@ public struct PlannedChange: Equatable, Sendable {
     public let location: URL
     /// The path shown to the user, as they named the destination.
     public let displayPath: String
-    public let status: ChangeStatus
+    public var status: ChangeStatus
     /// Why a file is kept or left, shown after its path: "kept: yours".
     public var reason: String?
+    /// What the file held when it was planned, nil when there was no file: the diffs compare
+    /// with this, so the disk is read once.
+    public var previous: String?
 
     public init(
         file: GeneratedFile, location: URL, displayPath: String, status: ChangeStatus,
-        reason: String? = nil
+        reason: String? = nil, previous: String? = nil
     ) {
         self.file = file
         self.location = location
         self.displayPath = displayPath
         self.status = status
         self.reason = reason
+        self.previous = previous
     }
 }
 
@@ -77,10 +81,11 @@ public enum Planner {
     ) throws -> [PlannedChange] {
         try files.map { file -> PlannedChange in
             let location = root.appendingPathComponent(file.path)
-            let displayPath = displayRoot.isEmpty ? file.path : displayRoot + "/" + file.path
+            let displayPath = DiskPaths.shown(file.path, under: displayRoot)
             try checkParents(of: location, below: root, displayPath: displayPath)
             let status: ChangeStatus
-            switch try existingContents(at: location, displayPath: displayPath) {
+            let existing = try existingContents(at: location, displayPath: displayPath)
+            switch existing {
             case nil: status = .create
             case Data(file.contents.utf8)?: status = .identical
             case _ where file.isWrittenOnce || owned.contains(file.path): status = .owned
@@ -91,7 +96,8 @@ public enum Planner {
             default: status = recorded[file.path] == nil ? .conflict : .modified
             }
             return PlannedChange(
-                file: file, location: location, displayPath: displayPath, status: status)
+                file: file, location: location, displayPath: displayPath, status: status,
+                previous: existing.map { String(decoding: $0, as: UTF8.self) })
         }
     }
 
@@ -99,19 +105,15 @@ public enum Planner {
     public static func blocked(_ changes: [PlannedChange]) -> [PlannedChange] {
         changes.map { change in
             guard change.status.writes else { return change }
-            return PlannedChange(
-                file: change.file, location: change.location, displayPath: change.displayPath,
-                status: .skip)
+            var skipped = change
+            skipped.status = .skip
+            return skipped
         }
     }
 
     private static func existingContents(at location: URL, displayPath: String) throws -> Data? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: location.path, isDirectory: &isDirectory)
-        else {
-            return nil
-        }
-        guard !isDirectory.boolValue else {
+        guard let entry = DiskPaths.entry(at: location) else { return nil }
+        guard entry == .file else {
             throw PlanError("\(displayPath) is a folder where a generated file goes; move it away")
         }
         guard let data = FileManager.default.contents(atPath: location.path) else {
@@ -126,10 +128,7 @@ public enum Planner {
         var folder = location.deletingLastPathComponent()
         let rootPath = root.standardizedFileURL.path
         while folder.standardizedFileURL.path.count >= rootPath.count {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            {
+            if DiskPaths.entry(at: folder) == .file {
                 throw PlanError(
                     "\(folder.path) is a file where a folder for \(displayPath) goes; move it away "
                         + "or choose another destination")

@@ -45,19 +45,13 @@ enum DestinationResolver {
         case .standalone(let output):
             let path = output ?? Names(spec).storePackage
             let root = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            {
+            if DiskPaths.entry(at: root) == .file {
                 throw UsageError(
                     "--output '\(path)' is a file; give a folder (it is created if missing)")
             }
             var ancestor = root.deletingLastPathComponent()
-            while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory)
-            {
-                ancestor.deleteLastPathComponent()
-            }
-            guard isDirectory.boolValue else {
+            while DiskPaths.entry(at: ancestor) == nil { ancestor.deleteLastPathComponent() }
+            guard DiskPaths.entry(at: ancestor) == .folder else {
                 throw UsageError(
                     "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")
             }
@@ -130,10 +124,7 @@ enum DestinationResolver {
     static func existingFolder(_ path: String, option: String, currentDirectory: URL) throws -> URL
     {
         let url = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else {
+        guard DiskPaths.entry(at: url) == .folder else {
             throw UsageError("\(option) '\(path)' is not an existing folder; check the path")
         }
         return url

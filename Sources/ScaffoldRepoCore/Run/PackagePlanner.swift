@@ -58,7 +58,7 @@ enum PackagePlanner {
                 && FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
             {
                 hashes[path] = hash
-                let shown = displayRoot.isEmpty ? path : displayRoot + "/" + path
+                let shown = DiskPaths.shown(path, under: displayRoot)
                 warnings.append(
                     "warning: \(shown) was generated for \(request.spec.typeName) before but is not "
                         + "any more; delete it, or 'scaffold-repo destroy' removes it with the model"
@@ -68,15 +68,13 @@ enum PackagePlanner {
             updated.owned = record?.owned
             manifest.record(updated)
         }
-        // The manifest belongs to the generator: a difference is an update, never a conflict.
-        let manifestChange = try Planner.plan(
-            [try manifest.file()], root: root, displayRoot: displayRoot, force: true)
-        let manifestChanges = manifestChange.map { change in
-            guard change.status == .force else { return change }
-            return PlannedChange(
-                file: change.file, location: change.location, displayPath: change.displayPath,
-                status: .update)
-        }
+        // The manifest belongs to the generator: whatever it holds counts as generated, so a
+        // difference is an update, never a conflict.
+        let onDisk = FileManager.default.contents(
+            atPath: root.appendingPathComponent(Manifest.path).path)
+        let manifestChanges = try Planner.plan(
+            [try manifest.file()], root: root, displayRoot: displayRoot, force: false,
+            recorded: onDisk.map { [Manifest.path: ContentHash.of($0)] } ?? [:])
         return (changes + manifestChanges, warnings, evolution)
     }
 
@@ -130,10 +128,7 @@ enum PackagePlanner {
     /// The template folders for a package: `explicit` first, then its `.scaffold/templates`.
     static func templates(explicit: URL?, root: URL) -> TemplateSource {
         let local = root.appendingPathComponent(TemplatesCommand.defaultDirectory)
-        var isDirectory: ObjCBool = false
-        let hasLocal =
-            FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
+        let hasLocal = DiskPaths.entry(at: local) == .folder
         return TemplateSource(
             overrideDirectories: [explicit, hasLocal ? local : nil].compactMap { $0 })
     }

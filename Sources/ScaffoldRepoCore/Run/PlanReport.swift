@@ -20,9 +20,7 @@ enum PlanReport {
     /// The unified diff from the disk to the generated file, for each file that differs.
     static func diffs(_ changes: [PlannedChange]) -> String {
         changes.filter(\.status.differs).map { change in
-            let old =
-                FileManager.default.contents(atPath: change.location.path)
-                .map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let old = change.previous ?? ""
             let oldName = change.status == .create ? "/dev/null" : "a/\(change.displayPath)"
             let newName = change.status == .delete ? "/dev/null" : "b/\(change.displayPath)"
             return UnifiedDiff.make(

@@ -14,7 +14,7 @@ public struct RunResult: Equatable, Sendable {
 ///
 /// Every command that changes files runs one pipeline; where the disk is touched is named:
 ///
-/// 1. **Parse** (`CommandLine/`, `Spec/`): `ArgumentParser.parse([String]) -> Invocation`; a
+/// 1. **Parse** (`CommandLine/`, `Spec/`): `InvocationParser.parse([String]) -> Invocation`; a
 ///    model's name and field tokens become a checked `ModelSpec` in a `GenerateRequest`. No disk.
 /// 2. **Resolve** (`Run/DestinationResolver`): the request's `Destination` becomes the package
 ///    root and the prefix its paths are shown with. Reads: what exists, whose package it is.
@@ -55,7 +55,7 @@ public enum ScaffoldRepo {
 
     private static func runCommand(_ arguments: [String], currentDirectory: URL) -> RunResult {
         do {
-            switch try ArgumentParser.parse(arguments) {
+            switch try InvocationParser.parse(arguments) {
             case .help(let topic):
                 return RunResult(
                     exitCode: 0, standardOutput: CommandHelp.text(for: topic), standardError: "")

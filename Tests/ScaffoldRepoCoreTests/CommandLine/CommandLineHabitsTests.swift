@@ -26,7 +26,7 @@ import Testing
         }
         #expect(
             run(["help"], in: FileManager.default.temporaryDirectory).standardOutput
-                == ArgumentParser.usage)
+                == InvocationParser.usage)
     }
 
     @Test func helpForAnUnknownCommandSuggestsOne() {
@@ -50,7 +50,8 @@ import Testing
     }
 
     @Test func lowercaseModelNamesFarFromCommandsStillGenerate() throws {
-        guard case .generate(let request, _) = try ArgumentParser.parse(["person", "id:Int"]) else {
+        guard case .generate(let request, _) = try InvocationParser.parse(["person", "id:Int"])
+        else {
             Issue.record("person was not read as a model")
             return
         }

@@ -37,7 +37,7 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 @Suite struct GoldenTests {
     @Test(arguments: GoldenCase.all)
     func generatedTreeMatchesTheGolden(golden: GoldenCase) throws {
-        guard case .generate(let request, _) = try ArgumentParser.parse(golden.arguments) else {
+        guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments) else {
             Issue.record("\(golden.arguments) is not a generate command")
             return
         }
@@ -69,7 +69,7 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 
     @Test(arguments: GoldenCase.all)
     func goldenSourcesAreCompiledAndTestedByThisPackage(golden: GoldenCase) throws {
-        guard case .generate(let request, _) = try ArgumentParser.parse(golden.arguments) else {
+        guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments) else {
             return
         }
         let module: String

@@ -19,7 +19,7 @@ import Testing
             let context = "round \(round), seed \(Self.seed): \(arguments)"
             let invocation: Invocation
             do {
-                invocation = try ArgumentParser.parse(arguments)
+                invocation = try InvocationParser.parse(arguments)
             } catch {
                 Issue.record("refused a valid spec: \(context): \(error)")
                 continue

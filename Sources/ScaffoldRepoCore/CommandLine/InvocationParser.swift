@@ -1,5 +1,5 @@
 /// The hand-written command-line parser: argv (without the program name) to an `Invocation`.
-public enum ArgumentParser {
+public enum InvocationParser {
     private static let valueOptions = [
         "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
     ]

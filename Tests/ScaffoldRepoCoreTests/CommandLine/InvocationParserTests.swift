@@ -2,9 +2,9 @@ import Testing
 
 @testable import ScaffoldRepoCore
 
-@Suite struct ArgumentParserTests {
+@Suite struct InvocationParserTests {
     @Test func modelAndFieldsMakeAStandaloneRequest() throws {
-        let invocation = try ArgumentParser.parse(["Question", "id:String", "text:String"])
+        let invocation = try InvocationParser.parse(["Question", "id:String", "text:String"])
 
         let expected = GenerateRequest(
             spec: ModelSpec(
@@ -18,10 +18,10 @@ import Testing
     }
 
     @Test func optionsTakeValuesWithSpaceOrEquals() throws {
-        let spaced = try ArgumentParser.parse([
+        let spaced = try InvocationParser.parse([
             "Q", "id:Int", "--output", "Out", "--force", "--templates", "T",
         ])
-        let joined = try ArgumentParser.parse([
+        let joined = try InvocationParser.parse([
             "Q", "id:Int", "--output=Out", "--force", "--templates=T",
         ])
 
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func intoNeedsTarget() throws {
-        let request = try ArgumentParser.parse([
+        let request = try InvocationParser.parse([
             "Item", "id:UUID", "--into", "App", "--target", "AppCore",
         ])
         guard case .generate(let generate, _) = request else {
@@ -49,13 +49,13 @@ import Testing
             throws: UsageError(
                 "--into needs --target NAME: the target in that package to add the files to")
         ) {
-            try ArgumentParser.parse(["Item", "id:UUID", "--into", "App"])
+            try InvocationParser.parse(["Item", "id:UUID", "--into", "App"])
         }
     }
 
     @Test func storageIsJournalUnlessSnapshotIsAsked() throws {
-        let plain = try ArgumentParser.parse(["Q", "id:Int"])
-        let snapshot = try ArgumentParser.parse(["Q", "id:Int", "--storage", "snapshot"])
+        let plain = try InvocationParser.parse(["Q", "id:Int"])
+        let snapshot = try InvocationParser.parse(["Q", "id:Int", "--storage", "snapshot"])
 
         guard case .generate(let plainRequest, _) = plain,
             case .generate(let snapshotRequest, _) = snapshot
@@ -68,21 +68,22 @@ import Testing
     }
 
     @Test func helpAndVersionWinOverEverythingElse() throws {
-        #expect(try ArgumentParser.parse(["--help"]) == .help(topic: nil))
-        #expect(try ArgumentParser.parse(["Question", "-h"]) == .help(topic: "generate"))
-        #expect(try ArgumentParser.parse(["--version"]) == .version)
-        #expect(try ArgumentParser.parse(["help"]) == .help(topic: nil))
-        #expect(try ArgumentParser.parse(["help", "regen"]) == .help(topic: "regen"))
-        #expect(try ArgumentParser.parse(["regen", "--help"]) == .help(topic: "regen"))
-        #expect(try ArgumentParser.parse(["templates", "list", "-h"]) == .help(topic: "templates"))
-        #expect(try ArgumentParser.parse(["help", "g"]) == .help(topic: "generate"))
+        #expect(try InvocationParser.parse(["--help"]) == .help(topic: nil))
+        #expect(try InvocationParser.parse(["Question", "-h"]) == .help(topic: "generate"))
+        #expect(try InvocationParser.parse(["--version"]) == .version)
+        #expect(try InvocationParser.parse(["help"]) == .help(topic: nil))
+        #expect(try InvocationParser.parse(["help", "regen"]) == .help(topic: "regen"))
+        #expect(try InvocationParser.parse(["regen", "--help"]) == .help(topic: "regen"))
+        #expect(
+            try InvocationParser.parse(["templates", "list", "-h"]) == .help(topic: "templates"))
+        #expect(try InvocationParser.parse(["help", "g"]) == .help(topic: "generate"))
     }
 
     @Test(arguments: ["generate", "g"])
     func generateAndGNameTheCommandBeforeTheModel(word: String) throws {
-        let plain = try ArgumentParser.parse(["Book", "id:UUID", "title"])
+        let plain = try InvocationParser.parse(["Book", "id:UUID", "title"])
 
-        #expect(try ArgumentParser.parse([word, "Book", "id:UUID", "title"]) == plain)
+        #expect(try InvocationParser.parse([word, "Book", "id:UUID", "title"]) == plain)
     }
 
     @Test(arguments: [
@@ -105,7 +106,7 @@ import Testing
     ])
     func badArgumentsNameTheTokenAndTheFix(arguments: [String], message: String) {
         #expect {
-            try ArgumentParser.parse(arguments)
+            try InvocationParser.parse(arguments)
         } throws: { error in
             (error as? any BadInput)?.message.contains(message) == true
         }

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What is at a path, and how a path is shown: asked in one place.
+enum DiskPaths {
+    /// What a path holds.
+    enum Entry {
+        case file, folder
+    }
+
+    /// What is at `url` (a link counts as what it points to), or nil when nothing is.
+    static func entry(at url: URL) -> Entry? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            return nil
+        }
+        return isDirectory.boolValue ? .folder : .file
+    }
+
+    /// `path` as the user sees it: below `root` as they named it, or bare when they named
+    /// none (the current folder).
+    static func shown(_ path: String, under root: String) -> String {
+        root.isEmpty ? path : root + "/" + path
+    }
+}
