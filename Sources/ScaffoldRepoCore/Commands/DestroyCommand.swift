@@ -48,12 +48,29 @@ enum DestroyCommand {
                 changes.append(change(.missing, nil))
             }
         }
+        // Kept sources still use the shared file handling: it stays while they do.
+        let keepsSources = changes.contains { change in
+            [.modified, .owned].contains(change.status) && change.file.path.hasPrefix("Sources/")
+        }
+        if keepsSources {
+            for index in changes.indices
+            where changes[index].status == .delete
+                && changes[index].location.lastPathComponent == Names.storeFilesFile
+            {
+                changes[index].status = .shared
+                changes[index].file = GeneratedFile(
+                    path: changes[index].file.path, contents: changes[index].previous ?? "")
+                changes[index].reason = "kept: the kept files of \(name) use it"
+                kept[changes[index].file.path] = entry.files[changes[index].file.path]
+            }
+        }
         // Kept files stay recorded, so a later `destroy --force` can still remove them.
         if kept.isEmpty {
             manifest.remove(named: name)
         } else {
             var updated = entry
             updated.files = kept
+            updated.destroyed = true
             manifest.record(updated)
         }
         let manifestURL = root.appendingPathComponent(Manifest.path)
@@ -66,7 +83,9 @@ enum DestroyCommand {
                     displayPath: shown(Manifest.path), status: .delete, previous: recordedText)
                 : PlannedChange(
                     file: try manifest.file(), location: manifestURL,
-                    displayPath: shown(Manifest.path), status: .update, previous: recordedText))
+                    displayPath: shown(Manifest.path),
+                    status: try manifest.file().contents == recordedText ? .identical : .update,
+                    previous: recordedText))
         // A package that generating created (not one generated into) goes with its last model,
         // when nothing else is left in it.
         let removed = changes.filter { $0.status == .delete }.map(\.location)

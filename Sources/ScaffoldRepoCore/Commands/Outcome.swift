@@ -37,7 +37,8 @@ enum Outcome {
                 exitCode = 1
                 errors.append(
                     "error: \(kept.count) existing file(s) differ from the generated ones; nothing was written.\n"
-                        + "Re-run with --force to overwrite them, or move them away first.\n")
+                        + "Re-run with --force to overwrite them, move them away first, or keep an "
+                        + "edited one as yours with 'scaffold-repo own PATH'.\n")
             } else {
                 try Writer.apply(changes)
                 try afterApply()

@@ -25,13 +25,17 @@ enum OwnCommand {
                         + "generated file, as the status lines print it")
             }
             let relative = String(file.path.dropFirst(root.path.count).drop { $0 == "/" })
-            guard var model = manifest.models.first(where: { $0.files[relative] != nil }) else {
+            let recording = manifest.models.filter { $0.files[relative] != nil }
+            guard !recording.isEmpty else {
                 throw UsageError(
                     "'\(path)' is not a file scaffold-repo generated; give the path of a "
                         + "generated file, as the status lines print it")
             }
-            model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
-            manifest.record(model)
+            // A shared file (StoreFiles.swift) is the person's for every model that records it.
+            for var model in recording {
+                model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
+                manifest.record(model)
+            }
             let change = try Planner.plan(
                 [try manifest.file()], root: root, displayRoot: "", force: true)
             try Writer.apply(change)

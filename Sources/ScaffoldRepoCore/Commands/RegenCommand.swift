@@ -18,8 +18,26 @@ enum RegenCommand {
             throw UsageError(
                 "the manifest in '\(directory)' records no models; nothing to regenerate")
         }
-        let requests = try manifest.models.map { model -> GenerateRequest in
+        // A destroyed model whose edited files were kept is not brought back.
+        let live = manifest.models.filter { $0.destroyed != true }
+        guard !live.isEmpty else {
+            let names = manifest.models.map(\.name).joined(separator: ", ")
+            return RunResult(
+                exitCode: 0, standardOutput: "",
+                standardError:
+                    "note: nothing to regenerate: \(names) were destroyed, and only their edited "
+                    + "files are kept; 'scaffold-repo destroy MODEL --force' removes them\n")
+        }
+        let requests = try live.map { model -> GenerateRequest in
             var request = try model.request()
+            if let target = model.target,
+                DiskPaths.entry(at: root.appendingPathComponent("Sources/\(target)")) != .folder
+            {
+                throw ManifestError(
+                    "the record of \(model.name) in \(Manifest.path) names target '\(target)', but "
+                        + "there is no Sources/\(target) in '\(directory)'; restore the file from "
+                        + "version control")
+            }
             request.destination =
                 model.target.map { .into(packageDirectory: directory, target: $0) }
                 ?? .standalone(outputDirectory: directory)

@@ -32,6 +32,10 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var previousVersions: [PreviousVersion]?
         /// Generated files a person took over with `scaffold-repo own`: left as they are.
         public var owned: [String]?
+        /// True once `destroy` removed the model but kept some of its files (edited ones, still
+        /// recorded so that `destroy --force` can remove them): `regen` leaves it out, and
+        /// generating the model again takes it back.
+        public var destroyed: Bool?
     }
 
     /// One field of a model, in the field language: `{"name": "level", "type":

@@ -30,14 +30,14 @@ extension Manifest.Model {
                     Manifest.PreviousVersion(
                         version: $0.number, fields: $0.spec.fields.map(Manifest.FieldRecord.init))
                 },
-            owned: nil)
+            owned: nil, destroyed: nil)
     }
 
     /// The request that renders this model again, as `regen` runs it (into the standalone
     /// package; the caller sets the destination). Throws a `ManifestError` naming the model.
     func request() throws -> GenerateRequest {
         do {
-            let spec = try Self.spec(name, fields)
+            let spec = try Self.spec(name, fields, plural: plural)
             guard let storage = Storage(rawValue: storage) else {
                 throw ManifestError(
                     "storage '\(storage)' is not one of "
@@ -46,7 +46,6 @@ extension Manifest.Model {
             var request = GenerateRequest(
                 spec: spec, destination: .standalone(outputDirectory: nil), storage: storage,
                 annotate: annotate ?? false)
-            request.spec.plural = plural
             request.history.current = schemaVersion ?? 1
             request.history.previous = try (previousVersions ?? []).map { version in
                 ModelHistory.Version(
@@ -61,8 +60,11 @@ extension Manifest.Model {
     }
 
     /// The model `name` with `fields`, checked as the command line's would be.
-    private static func spec(_ name: String, _ fields: [Manifest.FieldRecord]) throws -> ModelSpec {
-        var spec = try SpecParser.parse(modelName: name, fieldTokens: fields.map(\.token))
+    private static func spec(
+        _ name: String, _ fields: [Manifest.FieldRecord], plural: String? = nil
+    ) throws -> ModelSpec {
+        var spec = try SpecParser.parse(
+            modelName: name, fieldTokens: fields.map(\.token), plural: plural)
         let renames = fields.compactMap { field in field.formerName.map { "\($0)=\(field.name)" } }
         if !renames.isEmpty {
             try SpecParser.applyRenames(renames.joined(separator: ","), to: &spec)
@@ -114,11 +116,19 @@ struct ManifestV1: Decodable {
                 old.target.map { .into(packageDirectory: ".", target: $0) }
                 ?? .standalone(outputDirectory: nil)
             request.history.current = old.schemaVersion ?? 1
-            request.history.previous = try (old.previousVersions ?? []).map { version in
-                var spec = try SpecParser.parse(
-                    modelName: request.spec.typeName, fieldTokens: version.fields)
-                if let renames = version.renames { try SpecParser.applyRenames(renames, to: &spec) }
-                return ModelHistory.Version(number: version.version, spec: spec)
+            do {
+                request.history.previous = try (old.previousVersions ?? []).map { version in
+                    var spec = try SpecParser.parse(
+                        modelName: request.spec.typeName, fieldTokens: version.fields)
+                    if let renames = version.renames {
+                        try SpecParser.applyRenames(renames, to: &spec)
+                    }
+                    return ModelHistory.Version(number: version.version, spec: spec)
+                }
+            } catch let error as any BadInput {
+                throw ManifestError(
+                    "an earlier version of \(old.name) that \(Manifest.path) records does not "
+                        + "parse (\(error.message)); restore the file from version control")
             }
             var model = Manifest.Model(request, files: old.files)
             model.owned = old.owned

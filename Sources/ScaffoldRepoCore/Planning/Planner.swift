@@ -43,7 +43,7 @@ public enum ChangeStatus: String, Equatable, Sendable {
 /// do.
 public struct PlannedChange: Equatable, Sendable {
     /// The file as it would be written; for `destroy`, what is left (nothing for a `delete`).
-    public let file: GeneratedFile
+    public var file: GeneratedFile
     /// The absolute location on disk.
     public let location: URL
     /// The path shown to the user, as they named the destination.

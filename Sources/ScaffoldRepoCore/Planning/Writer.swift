@@ -19,8 +19,14 @@ public enum Writer {
         do {
             try write(changes)
         } catch {
-            for removal in removals.reversed() {
-                _ = rename(removal.temporary.path, removal.original.path)
+            let stranded = removals.reversed().filter { removal in
+                rename(removal.temporary.path, removal.original.path) != 0
+            }
+            guard stranded.isEmpty else {
+                let list = stranded.map { "\($0.original.path) is at \($0.temporary.path)" }
+                throw WriteError(
+                    message: "\(error); and some files to remove could not be put back: "
+                        + list.joined(separator: ", ") + "; rename them back by hand")
             }
             throw error
         }

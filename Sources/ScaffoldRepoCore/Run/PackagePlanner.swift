@@ -14,7 +14,9 @@ enum PackagePlanner {
         var changes: [PlannedChange] = []
         var warnings: [String] = []
         var evolution: [String] = []
-        // The hash each shared file got from the first model of this run that planned it.
+        // Shared files already planned in this run, and the hash each was given then: a shared
+        // file is planned once, for the first model that renders it, and recorded for all.
+        var sharedPlanned: Set<String> = []
         var sharedHashes: [String: String] = [:]
         for var request in requests {
             if let record = manifest.model(named: request.spec.typeName) {
@@ -31,14 +33,27 @@ enum PackagePlanner {
             let files = try Renderer.render(request, templates: templates)
             let record = manifest.model(named: request.spec.typeName)
             var recorded = record?.files ?? [:]
-            // A shared file that another model generated is known, not a stranger's file.
-            for file in files where file.isShared && recorded[file.path] == nil {
-                recorded[file.path] = manifest.models.lazy.compactMap { $0.files[file.path] }.first
+            var owned = Set(record?.owned ?? [])
+            for file in files where file.isShared {
+                // A shared file another model generated is known, not a stranger's file: what
+                // is on disk counts as stale (not edited) when any model recorded its hash; and
+                // it is the person's when any model records it as owned.
+                let hashes = manifest.models.compactMap { $0.files[file.path] }
+                let onDisk = FileManager.default.contents(
+                    atPath: root.appendingPathComponent(file.path).path
+                ).map(ContentHash.of)
+                if let onDisk, hashes.contains(onDisk) {
+                    recorded[file.path] = onDisk
+                } else if recorded[file.path] == nil {
+                    recorded[file.path] = hashes.first
+                }
+                if manifest.models.contains(where: { $0.owned?.contains(file.path) == true }) {
+                    owned.insert(file.path)
+                }
             }
             let modelChanges = try Planner.plan(
-                files.filter { sharedHashes[$0.path] == nil }, root: root,
-                displayRoot: displayRoot, force: force, recorded: recorded,
-                owned: Set(record?.owned ?? []))
+                files.filter { !sharedPlanned.contains($0.path) }, root: root,
+                displayRoot: displayRoot, force: force, recorded: recorded, owned: owned)
             changes += modelChanges
             // A kept file keeps its old record: it stays `modified`, or unknown, next time too.
             var hashes: [String: String] = [:]
@@ -47,6 +62,7 @@ enum PackagePlanner {
                     change.status.isKept || change.status == .owned
                     ? recorded[change.file.path] : ContentHash.of(change.file.contents)
                 if change.file.isShared {
+                    sharedPlanned.insert(change.file.path)
                     sharedHashes[change.file.path] = hashes[change.file.path]
                 }
             }
@@ -67,6 +83,12 @@ enum PackagePlanner {
             var updated = Manifest.Model(request, files: hashes)
             updated.owned = record?.owned
             manifest.record(updated)
+        }
+        // Every model that records a shared file records the hash it has now.
+        for index in manifest.models.indices {
+            for (path, hash) in sharedHashes where manifest.models[index].files[path] != nil {
+                manifest.models[index].files[path] = hash
+            }
         }
         // The manifest belongs to the generator: whatever it holds counts as generated, so a
         // difference is an update, never a conflict.

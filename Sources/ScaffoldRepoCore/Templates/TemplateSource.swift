@@ -81,8 +81,12 @@ public struct TemplateSource: Sendable {
     public func unusedOverrides() -> [String] {
         overrideDirectories.flatMap { directory in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return names.filter { !$0.hasPrefix(".") && BuiltInTemplates.embedded[$0] == nil }
-                .sorted()
+            // A partial of the person's own is used by the templates that include it.
+            return names.filter { name in
+                !name.hasPrefix(".") && BuiltInTemplates.embedded[name] == nil
+                    && !name.hasSuffix(Template.partialFileName(""))
+            }
+            .sorted()
         }
     }
 

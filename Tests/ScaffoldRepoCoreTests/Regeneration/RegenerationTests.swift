@@ -361,7 +361,11 @@ import Testing
         #expect(statuses[model]?["status"] as? String == "modified")
         #expect(statuses[model]?["reason"] as? String == "kept: edited since it was generated")
         #expect(statuses["QuestionStore/.scaffold/manifest.json"]?["status"] as? String == "update")
-        #expect(files.filter { $0["status"] as? String == "delete" }.count == 9)
+        // Everything but the edited model file and the StoreFiles.swift it uses.
+        #expect(files.filter { $0["status"] as? String == "delete" }.count == 8)
+        #expect(
+            statuses["QuestionStore/Sources/QuestionStore/StoreFiles.swift"]?["status"] as? String
+                == "shared")
         #expect(try TestPaths.files(below: folder) == before)
     }
 
@@ -385,6 +389,79 @@ import Testing
         #expect(try TestPaths.files(below: folder) == before)
         #expect(
             try before.map { try Data(contentsOf: folder.appendingPathComponent($0)) } == contents)
+    }
+
+    @Test func aDestroyedModelWithKeptFilesIsNotRegeneratedAndKeepsItsStoreFiles() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let repository = "QuestionStore/Sources/QuestionStore/QuestionRepository.swift"
+        let shared = "QuestionStore/Sources/QuestionStore/StoreFiles.swift"
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(repository))
+
+        let destroy = run(["destroy", "Question", "QuestionStore"], in: folder)
+
+        // The kept repository still uses the shared file handling, so that stays too.
+        #expect(destroy.standardOutput.contains("modified  \(repository) (kept: edited"))
+        #expect(destroy.standardOutput.contains("shared    \(shared) (kept: the kept files"))
+        let record = try #require(
+            try Manifest.load(root: folder.appendingPathComponent("QuestionStore"))?
+                .model(named: "Question"))
+        #expect(record.destroyed == true)
+        #expect(
+            Set(record.files.keys) == [
+                "Sources/QuestionStore/QuestionRepository.swift",
+                "Sources/QuestionStore/StoreFiles.swift",
+            ])
+        // regen does not bring the model back, and CI's --check passes.
+        let check = run(["regen", "QuestionStore", "--check"], in: folder)
+        #expect(check.exitCode == 0, "\(check.standardOutput)")
+        #expect(check.standardError.contains("nothing to regenerate"))
+        #expect(text(folder, "QuestionStore/Sources/QuestionStore/Question.swift") == nil)
+        // Destroying again changes nothing in the manifest; --force removes the rest.
+        let again = run(["destroy", "Question", "QuestionStore"], in: folder)
+        #expect(again.standardOutput.contains("identical QuestionStore/.scaffold/manifest.json"))
+        #expect(run(["destroy", "Question", "QuestionStore", "--force"], in: folder).exitCode == 0)
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
+    @Test func ownedSharedStoreFilesIsYoursForEveryModel() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        _ = run(["Item", "id:Int", "--into", ".", "--target", "App"], in: folder)
+        _ = run(["Tag", "id:Int", "--into", ".", "--target", "App"], in: folder)
+        let shared = "Sources/App/StoreFiles.swift"
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(shared))
+
+        #expect(run(["own", shared], in: folder).exitCode == 0)
+        let added = run(
+            ["Tag", "id:Int", "note:String?", "--into", ".", "--target", "App"], in: folder)
+
+        #expect(added.exitCode == 0, "\(added.standardOutput)\(added.standardError)")
+        #expect(added.standardOutput.contains("owned     \(shared)"))
+        #expect(text(folder, shared) == "// mine\n")
+        let models = try #require(try Manifest.load(root: folder)).models
+        #expect(models.allSatisfy { $0.owned == [shared] })
+    }
+
+    @Test func aHandEditedRecordIsCheckedAsTheCommandLineWouldBe() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let url = folder.appendingPathComponent("QuestionStore/\(Manifest.path)")
+        var manifest = try #require(
+            try Manifest.load(root: url.deletingLastPathComponent().deletingLastPathComponent()))
+        manifest.models[0].plural = "my-things"
+        try Data(try manifest.file().contents.utf8).write(to: url)
+
+        let result = run(["regen", "QuestionStore", "--check"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("the record of Question"))
+        #expect(result.standardError.contains("my-things"))
     }
 
     @Test func destroyAfterIntoKeepsTheTargetsFolders() throws {

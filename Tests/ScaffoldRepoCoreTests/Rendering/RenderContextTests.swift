@@ -54,6 +54,7 @@ import Testing
         let values = try richContext().templateValues
 
         #expect(values["shape"] == nil)
+        #expect(!"\(values)".contains("is not a template value"))
         guard case .list(let fields) = values["fields"], case .object(let level) = fields[2] else {
             Issue.record("fields is not a list of objects: \(String(describing: values["fields"]))")
             return
