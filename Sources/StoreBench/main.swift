@@ -252,6 +252,7 @@ func runChild(store: String, size: Int, saves: Int) async throws {
         let snapshotEntries = entries.map(BenchSnapshot.Entry.init)
         let first = try BenchSnapshot.EntryRepository(directory: directory)
         importTime = try await timeAsync { try await first.save(contentsOf: snapshotEntries) }
+        await first.close()  // Its lock keeps the folder to one repository at a time.
         var repository: BenchSnapshot.EntryRepository?
         loadTime = try time { repository = try BenchSnapshot.EntryRepository(directory: directory) }
         for entry in extra.map(BenchSnapshot.Entry.init) {
