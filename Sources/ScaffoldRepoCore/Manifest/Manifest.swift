@@ -66,10 +66,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     public static func load(root: URL) throws -> Manifest? {
         let url = root.appendingPathComponent(path)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        struct Version: Decodable { var manifestVersion: Int }
         let decoder = JSONDecoder()
         do {
-            let version = try decoder.decode(Version.self, from: data).manifestVersion
+            let version = try decoder.decode(FormatVersion.self, from: data).manifestVersion
             guard version <= Manifest().manifestVersion else {
                 throw ManifestError(
                     "\(url.path) was written by a newer scaffold-repo (manifest version "
@@ -84,6 +83,20 @@ public struct Manifest: Codable, Equatable, Sendable {
                 "\(url.path) is not a scaffold-repo manifest (\(error)); restore it from version "
                     + "control, or delete it to treat every existing file as unknown")
         }
+    }
+
+    /// Only the format version of a manifest file.
+    private struct FormatVersion: Decodable {
+        var manifestVersion: Int
+    }
+
+    /// Whether the manifest under `root` is in an older format, which the next write upgrades.
+    static func isOlderFormat(root: URL) -> Bool {
+        guard
+            let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path),
+            let version = try? JSONDecoder().decode(FormatVersion.self, from: data)
+        else { return false }
+        return version.manifestVersion < Manifest().manifestVersion
     }
 
     /// The model called `name`, if it was generated here.

@@ -13,6 +13,12 @@ enum PackagePlanner {
         var manifest = try Manifest.load(root: root) ?? Manifest()
         var changes: [PlannedChange] = []
         var warnings: [String] = []
+        if Manifest.isOlderFormat(root: root) {
+            warnings.append(
+                "note: \(DiskPaths.shown(Manifest.path, under: displayRoot)) is in the format of an "
+                    + "earlier scaffold-repo (version 1); this run rewrites it as version 2, and "
+                    + "changes no other file for that")
+        }
         var evolution: [String] = []
         // Shared files already planned in this run, and the hash each was given then: a shared
         // file is planned once, for the first model that renders it, and recorded for all.

@@ -81,6 +81,7 @@ import Testing
                 && !$0.hasPrefix("-") && !$0.hasPrefix("+") && !$0.hasPrefix("@")
         }
         #expect(differing == ["update    Recipes/.scaffold/manifest.json"])
+        #expect(check.standardError.contains("is in the format of an earlier scaffold-repo"))
         #expect(run(["regen", "Recipes"], in: folder).exitCode == 0)
         #expect(
             text(package, Manifest.path)
