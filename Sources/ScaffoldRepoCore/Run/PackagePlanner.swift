@@ -25,7 +25,8 @@ enum PackagePlanner {
         var sharedPlanned: Set<String> = []
         var sharedHashes: [String: String] = [:]
         for var request in requests {
-            if let record = manifest.model(named: request.spec.typeName) {
+            let record = manifest.model(named: request.spec.typeName)
+            if let record {
                 let previous = try record.request()
                 let report = try ModelEvolution.check(
                     &request, previous: previous.spec, history: previous.history)
@@ -37,7 +38,6 @@ enum PackagePlanner {
                         + "is no stored version to migrate from; drop --migrate")
             }
             let files = try Renderer.render(request, templates: templates)
-            let record = manifest.model(named: request.spec.typeName)
             var recorded = record?.files ?? [:]
             var owned = Set(record?.owned ?? [])
             for file in files where file.isShared {
@@ -87,7 +87,8 @@ enum PackagePlanner {
                 )
             }
             var updated = Manifest.Model(request, files: hashes)
-            updated.owned = record?.owned
+            // A shared file another model's person owns is theirs for this model too.
+            updated.owned = owned.isEmpty ? nil : owned.sorted()
             manifest.record(updated)
         }
         // Every model that records a shared file records the hash it has now.

@@ -41,7 +41,8 @@ extension Identifier {
     static let reservedTypeNames: Set<String> = [
         "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "Codable", "Comparable",
         "CustomStringConvertible", "Darwin", "Data", "Date", "Decodable", "Dictionary", "Double",
-        "Encodable", "Equatable", "Error", "FileHandle", "FileManager", "FormerKeys", "Foundation",
+        "Encodable", "Equatable", "Error", "FileError", "FileHandle", "FileManager", "FormerKeys",
+        "Foundation",
         "Glibc", "Hashable", "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder",
         "JSONEncoder", "JournalRecord", "KeyPath", "MainActor", "Musl", "Never", "NewerSchema",
         "ObjCBool", "Observable", "ObservationIgnored", "Observation", "Observers",

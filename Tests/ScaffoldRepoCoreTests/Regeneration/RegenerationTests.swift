@@ -444,7 +444,10 @@ import Testing
         #expect(added.exitCode == 0, "\(added.standardOutput)\(added.standardError)")
         #expect(added.standardOutput.contains("owned     \(shared)"))
         #expect(text(folder, shared) == "// mine\n")
+        // A model added after `own` records the file as the person's too.
+        #expect(run(["Box", "id:Int", "--into", ".", "--target", "App"], in: folder).exitCode == 0)
         let models = try #require(try Manifest.load(root: folder)).models
+        #expect(models.map(\.name) == ["Box", "Item", "Tag"])
         #expect(models.allSatisfy { $0.owned == [shared] })
     }
 

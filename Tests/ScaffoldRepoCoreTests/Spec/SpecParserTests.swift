@@ -157,7 +157,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["Data", "URL", "error", "String", "Codable", "FileManager", "Observable"])
+    @Test(arguments: [
+        "Data", "URL", "error", "String", "Codable", "FileManager", "Observable", "StoreFiles",
+        "FileError",
+    ])
     func modelNamesThatWouldHideATypeTheCodeUsesAreRefused(name: String) {
         #expect {
             try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])
