@@ -48,14 +48,14 @@ enum DestroyCommand {
                 changes.append(change(.missing, nil))
             }
         }
-        // Kept sources still use the shared file handling: it stays while they do.
+        // Kept sources still use the shared store code: it stays while they do.
         let keepsSources = changes.contains { change in
             [.modified, .owned].contains(change.status) && change.file.path.hasPrefix("Sources/")
         }
         if keepsSources {
             for index in changes.indices
             where changes[index].status == .delete
-                && changes[index].location.lastPathComponent == Names.storeFilesFile
+                && Names.sharedFiles.contains(changes[index].location.lastPathComponent)
             {
                 changes[index].status = .shared
                 changes[index].file = GeneratedFile(

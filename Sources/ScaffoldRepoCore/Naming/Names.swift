@@ -45,6 +45,20 @@ public struct Names: Equatable, Sendable {
     public var versionsFile: String { type + "Versions.swift" }
     /// The file handling every repository in a module shares, written once per module.
     public static let storeFilesFile = "StoreFiles.swift"
+    /// The values in memory, their changes and observers, which every repository in a module
+    /// shares, written once per module.
+    public static let storedValuesFile = "StoredValues.swift"
+    /// How a journal repository's values reach the disk, written once per module that has one.
+    public static let journalStoreFile = "JournalStore.swift"
+    /// How a snapshot repository's values reach the disk, written once per module that has one.
+    public static let snapshotStoreFile = "SnapshotStore.swift"
+    /// The list every view-model in a module keeps in order, written once per module.
+    public static let liveListFile = "LiveList.swift"
+    /// The files that every model of a module (or of one storage) renders the same: written
+    /// once, recorded for each model, and removed with the last of them.
+    public static let sharedFiles: Set<String> = [
+        storeFilesFile, storedValuesFile, journalStoreFile, snapshotStoreFile, liveListFile,
+    ]
 
     /// The namespace of the test helpers, `QuestionTestSupport`.
     public var testSupport: String { type + "TestSupport" }

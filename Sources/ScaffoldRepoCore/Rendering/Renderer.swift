@@ -10,8 +10,9 @@ public struct GeneratedFile: Equatable, Sendable {
     /// A file written once and then the person's whatever it holds, `--force` or not: a
     /// migration, whose body they complete.
     public let isWrittenOnce: Bool
-    /// A file that every model in a module renders the same (`StoreFiles.swift`): recorded for
-    /// each of them, written once, and removed with the last of them.
+    /// A file that every model in a module renders the same (``Names/sharedFiles``, such as
+    /// `StoreFiles.swift`): recorded for each of them, written once, and removed with the last
+    /// of them.
     public let isShared: Bool
 
     public init(
@@ -55,6 +56,11 @@ public enum Renderer {
             ),
             ("RepositoryAPI.swift.tmpl", sources + names.repositoryAPIFile),
             ("StoreFiles.swift.tmpl", sources + Names.storeFilesFile),
+            ("StoredValues.swift.tmpl", sources + Names.storedValuesFile),
+            storage == .journal
+                ? ("JournalStore.swift.tmpl", sources + Names.journalStoreFile)
+                : ("SnapshotStore.swift.tmpl", sources + Names.snapshotStoreFile),
+            ("LiveList.swift.tmpl", sources + Names.liveListFile),
             ("ListViewModel.swift.tmpl", sources + "\(names.listViewModel).swift"),
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
@@ -74,7 +80,8 @@ public enum Renderer {
             return GeneratedFile(
                 path: output.path, contents: normalized(text),
                 isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests),
-                isShared: output.template == "StoreFiles.swift.tmpl")
+                isShared: output.path.hasPrefix(sources)
+                    && Names.sharedFiles.contains(String(output.path.dropFirst(sources.count))))
         }
         // One migration per step between versions, written once: the person completes it.
         let specs = history.previous.map(\.spec) + [spec]

@@ -21,7 +21,7 @@ import Testing
                 "create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
         #expect(result.standardOutput.hasSuffix("Next: cd QuestionStore && swift test\n"))
         #expect(
-            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 11)
+            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 14)
         #expect(result.standardOutput.contains("create    QuestionStore/.scaffold/manifest.json\n"))
     }
 
@@ -34,7 +34,7 @@ import Testing
 
         #expect(second.exitCode == 0)
         let statuses = second.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("Next") }
-        #expect(statuses.count == 11)
+        #expect(statuses.count == 14)
         #expect(statuses.allSatisfy { $0.hasPrefix("identical ") })
     }
 
@@ -132,10 +132,12 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(
             try TestPaths.files(below: folder.appendingPathComponent("App")) == [
-                ".scaffold/manifest.json", "Package.swift",
-                "Sources/AppCore/Item.swift", "Sources/AppCore/ItemListViewModel.swift",
+                ".scaffold/manifest.json", "Package.swift", "Sources/AppCore/Item.swift",
+                "Sources/AppCore/ItemListViewModel.swift",
                 "Sources/AppCore/ItemRepository+API.swift", "Sources/AppCore/ItemRepository.swift",
-                "Sources/AppCore/StoreFiles.swift", "Tests/AppCoreTests/ItemRepositoryTests.swift",
+                "Sources/AppCore/JournalStore.swift", "Sources/AppCore/LiveList.swift",
+                "Sources/AppCore/StoreFiles.swift", "Sources/AppCore/StoredValues.swift",
+                "Tests/AppCoreTests/ItemRepositoryTests.swift",
                 "Tests/AppCoreTests/ItemRepositoryXCTests.swift",
                 "Tests/AppCoreTests/ItemTestSupport.swift",
             ])

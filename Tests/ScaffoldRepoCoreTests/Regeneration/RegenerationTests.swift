@@ -131,7 +131,7 @@ import Testing
                 as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(object["exitCode"] as? Int == 0)
-        #expect(files.count == 11)
+        #expect(files.count == 14)
         #expect(files.allSatisfy { $0["status"] as? String == "create" && $0["diff"] is String })
         #expect(try TestPaths.files(below: folder).isEmpty)
     }
@@ -285,7 +285,8 @@ import Testing
         #expect(result.standardOutput.contains("update    .scaffold/manifest.json\n"))
         #expect(
             try TestPaths.files(below: folder.appendingPathComponent("Sources/App")) == [
-                "Item.swift", "StoreFiles.swift", "Tag.swift", "TagListViewModel.swift",
+                "Item.swift", "JournalStore.swift", "LiveList.swift", "StoreFiles.swift",
+                "StoredValues.swift", "Tag.swift", "TagListViewModel.swift",
                 "TagRepository+API.swift", "TagRepository.swift",
             ])
         // The edited file stays recorded, so destroy --force can still remove it.
@@ -312,6 +313,10 @@ import Testing
 
         #expect(second.exitCode == 0, "\(second.standardError)")
         #expect(second.standardOutput.contains("identical \(shared)\n"))
+        // The engine of each storage comes with the first model that uses it.
+        #expect(second.standardOutput.contains("identical Sources/App/StoredValues.swift\n"))
+        #expect(second.standardOutput.contains("create    Sources/App/SnapshotStore.swift\n"))
+        #expect(!second.standardOutput.contains("JournalStore.swift"))
         let manifest = try #require(try Manifest.load(root: folder))
         #expect(manifest.models.map { $0.files[shared] != nil } == [true, true])
         // regen renders it for both models and plans it once.
@@ -327,6 +332,11 @@ import Testing
         let destroyItem = run(["destroy", "Item"], in: folder)
         #expect(
             destroyItem.standardOutput.contains("shared    \(shared) (kept: Tag uses it too)\n"))
+        // The journal engine goes with the last journal model; what Tag uses stays.
+        #expect(destroyItem.standardOutput.contains("delete    Sources/App/JournalStore.swift\n"))
+        #expect(
+            destroyItem.standardOutput.contains(
+                "shared    Sources/App/StoredValues.swift (kept: Tag uses it too)\n"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(shared).path))
         let destroyTag = run(["destroy", "Tag"], in: folder)
         #expect(destroyTag.standardOutput.contains("delete    \(shared)\n"))
@@ -402,7 +412,7 @@ import Testing
 
         let destroy = run(["destroy", "Question", "QuestionStore"], in: folder)
 
-        // The kept repository still uses the shared file handling, so that stays too.
+        // The kept repository still uses the shared engine files, so they stay too.
         #expect(destroy.standardOutput.contains("modified  \(repository) (kept: edited"))
         #expect(destroy.standardOutput.contains("shared    \(shared) (kept: the kept files"))
         let record = try #require(
@@ -412,7 +422,9 @@ import Testing
         #expect(
             Set(record.files.keys) == [
                 "Sources/QuestionStore/QuestionRepository.swift",
+                "Sources/QuestionStore/JournalStore.swift", "Sources/QuestionStore/LiveList.swift",
                 "Sources/QuestionStore/StoreFiles.swift",
+                "Sources/QuestionStore/StoredValues.swift",
             ])
         // regen does not bring the model back, and CI's --check passes.
         let check = run(["regen", "QuestionStore", "--check"], in: folder)

@@ -10,7 +10,8 @@ import Foundation
 
 /// The file handling that every repository in this module shares: the checksum that finds a
 /// damaged byte, reading a file that may be missing, the lock that keeps a folder to one
-/// repository at a time, and the durable writes of the journal and its snapshot.
+/// repository at a time, and the durable writes of the journal and its snapshot. What the
+/// files hold is `JournalStore.swift` or `SnapshotStore.swift`.
 ///
 /// scaffold-repo writes one copy of this file per module, however many models the module
 /// stores, and `scaffold-repo destroy` removes it with the last of them.
@@ -21,6 +22,22 @@ nonisolated enum StoreFiles {
         static func unreadable(file: URL, reason: String) -> Self
         static func unwritable(file: URL, reason: String) -> Self
         static func locked(file: URL) -> Self
+        static func corrupt(file: URL, offset: Int, reason: String) -> Self
+        static func incompatible(file: URL, reason: String) -> Self
+        static func newerSchema(file: URL, found: Int, supported: Int) -> Self
+        static var closed: Self { get }
+    }
+
+    /// The error for stored JSON that did not decode. A file whose checksum matched is intact,
+    /// so its values do not fit the model; so do values of the wrong type or with keys missing
+    /// in an older file without a checksum, whose broken JSON is damage.
+    static func misfit<Reported: Failure>(
+        _ error: any Error, file: URL, isChecked: Bool, reporting _: Reported.Type
+    ) -> Reported {
+        if !isChecked, case DecodingError.dataCorrupted = error {
+            return .corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        return .incompatible(file: file, reason: "\(error)")
     }
 
     /// The file's bytes, or nil when there is no file. A file that cannot be read, a folder and

@@ -7,81 +7,35 @@ public import Observation
 /// ``labels``, ``isLoading`` or ``error`` change. The repository does the work off the
 /// main actor. After ``load()``, every change committed to the repository (by this view-model,
 /// another one, or a direct call on the repository) is applied to ``labels`` in place,
-/// at its sorted position, without reading the list again.
+/// at its sorted position, without reading the list again. The list itself, and how a change
+/// moves it, is `LiveList.swift`, which every view-model in this module shares.
 @MainActor
 @Observable
 public final class LabelListViewModel {
-    /// How the list is sorted. Values that the rule keeps equal are ordered by id, so the order
-    /// is the same on every run.
-    public struct Ordering {
-        fileprivate let areInIncreasingOrder: (Label, Label) -> Bool
-        fileprivate let isByID: Bool
-
-        /// Sorted by `areInIncreasingOrder`, which must behave like `<`: a value never comes
-        /// before itself, and if `a` comes before `b` and `b` before `c`, `a` comes before `c`.
-        public init(_ areInIncreasingOrder: @escaping (Label, Label) -> Bool) {
-            self.areInIncreasingOrder = areInIncreasingOrder
-            isByID = false
-        }
-
-        private init(byID: Void) {
-            areInIncreasingOrder = { LabelRepository.precedes($0.id, $1.id) }
-            isByID = true
-        }
-
-        /// By id, the repository's own order: the default.
-        public static var byID: Ordering { Ordering(byID: ()) }
-
-        /// By `field`, smallest first, or largest first when `descending`.
-        public static func by<Value: Comparable>(
-            _ field: KeyPath<Label, Value>, descending: Bool = false
-        ) -> Ordering {
-            Ordering { first, second in
-                descending
-                    ? second[keyPath: field] < first[keyPath: field]
-                    : first[keyPath: field] < second[keyPath: field]
-            }
-        }
-
-        /// By an optional `field`; values without one come first, or last when `descending`.
-        public static func by<Value: Comparable>(
-            _ field: KeyPath<Label, Value?>, descending: Bool = false
-        ) -> Ordering {
-            let ascending = { (first: Value?, second: Value?) -> Bool in
-                guard let second else { return false }
-                guard let first else { return true }
-                return first < second
-            }
-            return Ordering { first, second in
-                descending
-                    ? ascending(second[keyPath: field], first[keyPath: field])
-                    : ascending(first[keyPath: field], second[keyPath: field])
-            }
-        }
-    }
+    /// How ``labels`` is sorted: `.byID` (the default), `.by(\.field)`,
+    /// `.by(\.field, descending: true)`, or any rule (see ``ListOrdering``). Values the rule
+    /// keeps equal are ordered by id, so the order is the same on every run.
+    public typealias Ordering = ListOrdering<Label>
 
     /// The values shown: those that ``filter`` accepts, sorted by ``order``.
-    public private(set) var labels: [Label] = []
+    public var labels: [Label] { list.values }
     /// True while ``load()`` reads the values.
     public private(set) var isLoading = false
     /// The error of the last operation that failed; the next one that succeeds clears it.
     public private(set) var error: (any Error)?
     /// How ``labels`` is sorted, chosen at `init`.
-    public let order: Ordering
+    public var order: Ordering { list.order }
     /// Which values ``labels`` shows; nil shows them all. Set it with
     /// ``filter(by:)``.
-    public private(set) var filter: (@Sendable (Label) -> Bool)?
+    public var filter: (@Sendable (Label) -> Bool)? { list.filter }
 
     private let repository: LabelRepository
-    /// The values shown, by id, so that a change finds a value's place without a search.
-    @ObservationIgnored private var shownByID: [Int: Label] = [:]
+    /// The values shown, in order; views observe it through ``labels``.
+    private var list: LiveList<Label>
+    /// The revision the list shows, and the calls waiting for a later one.
+    @ObservationIgnored private var revisions = ShownRevisions<Label>()
     /// The task that applies the repository's changes; cancelled with the view-model.
     @ObservationIgnored private var following: Task<Void, Never>?
-    /// The revision of the last change shown: changes up to it are skipped when they arrive.
-    @ObservationIgnored private var shownRevision = 0
-    /// Calls waiting until the list shows a revision.
-    @ObservationIgnored private var waiting:
-        [(revision: Int, resume: CheckedContinuation<Void, Never>)] = []
     /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
     @ObservationIgnored private var loads = 0
 
@@ -89,7 +43,7 @@ public final class LabelListViewModel {
     /// Call ``load()`` to show the values.
     public init(repository: LabelRepository, order: Ordering = .byID) {
         self.repository = repository
-        self.order = order
+        list = LiveList(order: order)
     }
 
     deinit {
@@ -108,8 +62,8 @@ public final class LabelListViewModel {
         guard load == loads else { return }  // A later load() shows its own values.
         isLoading = false
         stopFollowing()
-        show(values, inIDOrder: true)
-        shownRevision = revision
+        list.show(values, inIDOrder: true)
+        revisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {
                 self?.receive(revised)
@@ -121,7 +75,7 @@ public final class LabelListViewModel {
     /// and reads them again. Changes that make a value match, or stop matching, move it in or
     /// out of the list.
     public func filter(by isIncluded: (@Sendable (Label) -> Bool)?) async {
-        filter = isIncluded
+        list.filter = isIncluded
         await load()
     }
 
@@ -184,109 +138,24 @@ public final class LabelListViewModel {
     /// no stream; else by waiting until the stream has brought the list to `revision`.
     private func reflect(_ change: LabelRepository.Change?, revision: Int) async {
         guard following != nil else {
-            if let change { apply(change) }
+            if let change { list.apply(change) }
             return
         }
-        guard shownRevision < revision else { return }
         await withCheckedContinuation { resume in
-            waiting.append((revision, resume))
+            revisions.wait(for: revision, resume)
         }
     }
 
     /// Applies a change from the stream, unless the list has it, and lets the calls waiting
     /// for it return.
-    private func receive(_ revised: LabelRepository.Revised) {
-        guard revised.revision > shownRevision else { return }
-        apply(revised.change)
-        shownRevision = revised.revision
-        let ready = waiting.filter { $0.revision <= shownRevision }
-        waiting.removeAll { $0.revision <= shownRevision }
-        for call in ready { call.resume.resume() }
+    private func receive(_ revised: Revised<Label>) {
+        for call in revisions.receive(revised, applying: { list.apply($0) }) { call.resume() }
     }
 
     /// Cancels the stream being followed and lets every waiting call return.
     private func stopFollowing() {
         following?.cancel()
         following = nil
-        let stopped = waiting
-        waiting = []
-        for call in stopped { call.resume.resume() }
-    }
-
-    // MARK: - Applying changes
-
-    /// Shows `values`, which the filter accepts, sorted by ``order``.
-    private func show(_ values: [Label], inIDOrder: Bool) {
-        labels = inIDOrder && order.isByID ? values : values.sorted(by: precedes)
-        shownByID = Dictionary(labels.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-    }
-
-    /// Applies one committed change in place. A large one sorts once instead of moving each
-    /// value.
-    private func apply(_ change: LabelRepository.Change) {
-        switch change {
-        case .saved(let saved) where saved.count > 16:
-            for value in saved {
-                shownByID[value.id] = (filter?(value) ?? true) ? value : nil
-            }
-            show(Array(shownByID.values), inIDOrder: false)
-        case .saved(let saved):
-            saved.forEach(place)
-        case .deleted(let ids) where ids.count > 16:
-            let removed = Set(ids)
-            labels.removeAll { removed.contains($0.id) }
-            for id in ids { shownByID[id] = nil }
-        case .deleted(let ids):
-            for id in ids {
-                if let old = shownByID.removeValue(forKey: id), let index = index(of: old) {
-                    labels.remove(at: index)
-                }
-            }
-        case .removedAll:
-            labels = []
-            shownByID = [:]
-        }
-    }
-
-    /// Moves `value` to its sorted place, or out of the list when the filter rejects it.
-    private func place(_ value: Label) {
-        if let old = shownByID[value.id] {
-            guard old != value else { return }
-            if let index = index(of: old) { labels.remove(at: index) }
-            shownByID[value.id] = nil
-        }
-        guard filter?(value) ?? true else { return }
-        labels.insert(value, at: insertionIndex(for: value))
-        shownByID[value.id] = value
-    }
-
-    /// Whether `first` comes before `second`: by ``order``, then by id.
-    private func precedes(_ first: Label, _ second: Label) -> Bool {
-        if order.isByID { return LabelRepository.precedes(first.id, second.id) }
-        if order.areInIncreasingOrder(first, second) { return true }
-        if order.areInIncreasingOrder(second, first) { return false }
-        return LabelRepository.precedes(first.id, second.id)
-    }
-
-    /// The first position whose value does not come before `value`.
-    private func insertionIndex(for value: Label) -> Int {
-        var (low, high) = (labels.startIndex, labels.endIndex)
-        while low < high {
-            let middle = low + (high - low) / 2
-            if precedes(labels[middle], value) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return low
-    }
-
-    /// Where `value` is shown. An order that does not behave like `<` can defeat the binary
-    /// search; then every position is looked at.
-    private func index(of value: Label) -> Int? {
-        let index = insertionIndex(for: value)
-        if index < labels.endIndex, labels[index].id == value.id { return index }
-        return labels.firstIndex { $0.id == value.id }
+        for call in revisions.stopWaiting() { call.resume() }
     }
 }

@@ -1,15 +1,10 @@
 public import Foundation
 
 extension EntryRepository {
-    /// One committed change, as ``changes()`` publishes it once it is on disk.
-    public nonisolated enum Change: Sendable, Hashable {
-        /// These values were stored: added, or replacing the values with their ids.
-        case saved([Entry])
-        /// The values with these ids were removed.
-        case deleted([UUID])
-        /// Every value was removed.
-        case removedAll
-    }
+    /// One committed change, as ``changes()`` publishes it once it is on disk: values
+    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
+    /// ``StoreChange/removedAll``.
+    public typealias Change = StoreChange<Entry>
 
     // MARK: - Reading: from memory, in id order
 
@@ -101,12 +96,9 @@ extension EntryRepository {
     /// read the stream: a change may then appear in both, and applying it again changes
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
-        let key = observers.add { continuation.yield($0.change) }
-        continuation.onTermination = { [weak self] _ in
+        observers.changes { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
-        return stream
     }
 
     /// ``changes()`` with the revision each change made, and the values and revision as of now,
@@ -114,10 +106,8 @@ extension EntryRepository {
     /// already. The view-model uses it to skip changes it has, and to know when it has one.
     func valuesAndChanges(
         where isIncluded: (@Sendable (Entry) -> Bool)?
-    ) -> (values: [Entry], revision: Int, changes: AsyncStream<Revised>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Revised.self)
-        let key = observers.add { continuation.yield($0) }
-        continuation.onTermination = { [weak self] _ in
+    ) -> (values: [Entry], revision: Int, changes: AsyncStream<Revised<Entry>>) {
+        let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
         let shown = isIncluded.map { values.filter($0) } ?? values.items
@@ -149,264 +139,18 @@ extension EntryRepository {
         try await shared(in: defaultDirectory())
     }
 
-    private static let openRepositories = OpenRepositories()
+    private static let openRepositories = OpenRepositories<EntryRepository>()
+}
 
-    /// The repositories that ``shared(in:)`` opened, by folder. It does not keep them alive: a
-    /// repository no one holds any more is closed, and the next call opens it again.
-    private actor OpenRepositories {
-        private struct WeakReference {
-            weak var repository: EntryRepository?
-        }
+/// ``EntryRepository/shared(in:)`` keeps one open instance per folder.
+extension EntryRepository: SharedRepository {}
 
-        private var entries: [String: WeakReference] = [:]
+/// How the store code that every repository in this module shares (`StoredValues.swift`)
+/// orders and reads ``Entry`` values.
+nonisolated extension Entry: StoredValue {
+    static var schemaVersion: Int { EntryRepository.schemaVersion }
 
-        func repository(in directory: URL) async throws -> EntryRepository {
-            let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
-            while let open = entries[key]?.repository {
-                if await !open.isClosed { return open }
-                // Another call may have replaced it while this one waited.
-                if entries[key]?.repository === open { break }
-            }
-            let repository = try EntryRepository(directory: directory)
-            entries[key] = WeakReference(repository: repository)
-            return repository
-        }
-    }
-
-    // MARK: - In memory
-
-    /// The stored values in id order (``precedes(_:_:)``), kept as short sorted runs: a change
-    /// moves values within one run only, so it costs the same in a store of 100 values as in
-    /// one of 100,000; reading them all is one copy, not a sort, and a snapshot is written
-    /// without sorting.
-    nonisolated struct Values {
-        /// The most values a run holds before it is split in two.
-        static var runCapacity: Int { 512 }
-
-        /// Sorted runs, none empty; each run's ids precede the next run's.
-        private var runs: [[Entry]] = []
-        private(set) var count = 0
-
-        init() {}
-
-        /// `items` in any order. Throws when an id appears twice: the file is damaged.
-        init(_ items: [Entry]) throws {
-            var sorted = items
-            if !Self.isSorted(sorted) {
-                sorted.sort { EntryRepository.precedes($0.id, $1.id) }
-            }
-            for index in sorted.indices.dropFirst() where sorted[index].id == sorted[index - 1].id {
-                throw RepeatedID(description: "id \(sorted[index].id) appears twice")
-            }
-            self.init(sorted: sorted)
-        }
-
-        private init(sorted: [Entry]) {
-            runs = stride(from: 0, to: sorted.count, by: Self.runCapacity).map {
-                Array(sorted[$0..<min($0 + Self.runCapacity, sorted.count)])
-            }
-            count = sorted.count
-        }
-
-        var isEmpty: Bool { count == 0 }
-
-        /// Every value, in id order.
-        var items: [Entry] {
-            var all: [Entry] = []
-            all.reserveCapacity(count)
-            for run in runs { all += run }
-            return all
-        }
-
-        /// The values `isIncluded` accepts, in id order.
-        func filter(_ isIncluded: (Entry) -> Bool) -> [Entry] {
-            runs.flatMap { $0.filter(isIncluded) }
-        }
-
-        /// How many values `isIncluded` accepts.
-        func count(where isIncluded: (Entry) -> Bool) -> Int {
-            runs.reduce(0) { $0 + $1.count(where: isIncluded) }
-        }
-
-        subscript(id: UUID) -> Entry? {
-            guard let (run, index) = location(of: id), index < runs[run].endIndex,
-                runs[run][index].id == id
-            else { return nil }
-            return runs[run][index]
-        }
-
-        /// Applies `change` in place.
-        mutating func apply(_ change: Change) {
-            switch change {
-            case .saved(let saved) where saved.count > Self.runCapacity:
-                merge(saved)
-            case .saved(let saved):
-                for value in saved { insert(value) }
-            case .deleted(let ids) where ids.count > Self.runCapacity:
-                let removed = Set(ids)
-                self = Values(sorted: items.filter { !removed.contains($0.id) })
-            case .deleted(let ids):
-                for id in ids { remove(id) }
-            case .removedAll:
-                self = Values()
-            }
-        }
-
-        /// Applies `changes` in order, as opening replays a journal: their net effect is
-        /// merged in one pass, instead of moving values once per change.
-        mutating func apply(contentsOf changes: [Change]) {
-            var saved: [UUID: Entry] = [:]
-            var deleted: Set<UUID> = []
-            for change in changes {
-                switch change {
-                case .saved(let values):
-                    for value in values {
-                        saved[value.id] = value
-                        deleted.remove(value.id)
-                    }
-                case .deleted(let ids):
-                    for id in ids {
-                        saved[id] = nil
-                        deleted.insert(id)
-                    }
-                case .removedAll:
-                    (self, saved, deleted) = (Values(), [:], [])
-                }
-            }
-            if !deleted.isEmpty {
-                self = Values(sorted: items.filter { !deleted.contains($0.id) })
-            }
-            if !saved.isEmpty { merge(Array(saved.values)) }
-        }
-
-        /// A copy with `change` applied.
-        func applying(_ change: Change) -> Values {
-            var changed = self
-            changed.apply(change)
-            return changed
-        }
-
-        /// The run that holds `id`, or would, and the position in it: the first whose id does
-        /// not precede `id`. Nil when there are no runs.
-        private func location(of id: UUID) -> (run: Int, index: Int)? {
-            guard !runs.isEmpty else { return nil }
-            let run = Self.firstIndex(in: runs.count) {
-                EntryRepository.precedes(runs[$0][runs[$0].count - 1].id, id)
-            }
-            let holder = min(run, runs.count - 1)
-            let index = Self.firstIndex(in: runs[holder].count) {
-                EntryRepository.precedes(runs[holder][$0].id, id)
-            }
-            return (holder, index)
-        }
-
-        /// The first index in `0..<count` for which `isBefore` is false (it must be true for
-        /// a prefix of the indices and false after).
-        private static func firstIndex(in count: Int, where isBefore: (Int) -> Bool) -> Int {
-            var (low, high) = (0, count)
-            while low < high {
-                let middle = low + (high - low) / 2
-                if isBefore(middle) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low
-        }
-
-        private mutating func insert(_ value: Entry) {
-            guard let (run, index) = location(of: value.id) else {
-                runs = [[value]]
-                count = 1
-                return
-            }
-            if index < runs[run].endIndex, runs[run][index].id == value.id {
-                runs[run][index] = value
-                return
-            }
-            runs[run].insert(value, at: index)
-            count += 1
-            if runs[run].count > Self.runCapacity {
-                let half = runs[run].count / 2
-                let upper = Array(runs[run][half...])
-                runs[run].removeSubrange(half...)
-                runs.insert(upper, at: run + 1)
-            }
-        }
-
-        private mutating func remove(_ id: UUID) {
-            guard let (run, index) = location(of: id), index < runs[run].endIndex,
-                runs[run][index].id == id
-            else { return }
-            runs[run].remove(at: index)
-            count -= 1
-            if runs[run].isEmpty { runs.remove(at: run) }
-        }
-
-        /// Many values at once: sorted (the last of the same id wins), then merged in one pass.
-        private mutating func merge(_ saved: [Entry]) {
-            var latest: [UUID: Entry] = [:]
-            for value in saved { latest[value.id] = value }
-            let incoming = latest.values.sorted { EntryRepository.precedes($0.id, $1.id) }
-            let current = items
-            var merged: [Entry] = []
-            merged.reserveCapacity(current.count + incoming.count)
-            var (old, new) = (current.startIndex, incoming.startIndex)
-            while old < current.endIndex, new < incoming.endIndex {
-                if EntryRepository.precedes(current[old].id, incoming[new].id) {
-                    merged.append(current[old])
-                    old += 1
-                } else {
-                    if current[old].id == incoming[new].id { old += 1 }
-                    merged.append(incoming[new])
-                    new += 1
-                }
-            }
-            merged += current[old...]
-            merged += incoming[new...]
-            self = Values(sorted: merged)
-        }
-
-        private static func isSorted(_ items: [Entry]) -> Bool {
-            zip(items, items.dropFirst()).allSatisfy { !EntryRepository.precedes($1.id, $0.id) }
-        }
-    }
-
-    nonisolated struct RepeatedID: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// A committed change and its revision: 1 for the first change an instance commits, and
-    /// one more for each after it.
-    nonisolated struct Revised: Sendable {
-        let revision: Int
-        let change: Change
-    }
-
-    /// The open streams of ``changes()``, and the revision of the last change published.
-    nonisolated struct Observers {
-        private var streams: [Int: @Sendable (Revised) -> Void] = [:]
-        private var nextKey = 0
-        private(set) var revision = 0
-
-        var count: Int { streams.count }
-
-        mutating func add(_ yield: @escaping @Sendable (Revised) -> Void) -> Int {
-            nextKey += 1
-            streams[nextKey] = yield
-            return nextKey
-        }
-
-        mutating func remove(_ key: Int) {
-            streams[key] = nil
-        }
-
-        /// Gives `change` the next revision and sends it to every stream.
-        mutating func publish(_ change: Change) {
-            revision += 1
-            let revised = Revised(revision: revision, change: change)
-            for yield in streams.values { yield(revised) }
-        }
+    static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        EntryRepository.precedes(first, second)
     }
 }
