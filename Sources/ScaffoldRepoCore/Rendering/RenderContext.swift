@@ -104,9 +104,10 @@ struct ModelContext: TemplateContext {
         let imports = { (frameworks: [String]) in
             (frameworks + ["Foundation", module]).sorted().map(ImportContext.init)
         }
-        supportImports = imports([])
-        xctestImports = imports(["XCTest"])
-        swiftTestingImports = imports(["Testing"])
+        // The tests watch a view-model with `withObservationTracking`.
+        supportImports = imports(["Observation"])
+        xctestImports = imports(["Observation", "XCTest"])
+        swiftTestingImports = imports(["Observation", "Testing"])
         model = names.type
         modelVariable = names.variable
         modelPlural = names.pluralVariable

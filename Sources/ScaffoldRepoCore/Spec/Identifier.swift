@@ -39,9 +39,9 @@ extension Identifier {
     /// Type names the generated code uses unqualified; a model with one of these names would
     /// shadow it and not compile.
     static let reservedTypeNames: Set<String> = [
-        "Actor", "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation",
-        "Codable", "CodingKey", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date",
-        "Decodable", "Decoder", "DecodingError", "Dictionary", "Double",
+        "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation",
+        "Codable", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date",
+        "Decodable", "DecodingError", "Dictionary", "Double",
         "Encodable", "Equatable", "Error", "FileError", "FileHandle", "FileManager", "FormerKeys",
         "Foundation",
         "Glibc", "Hashable", "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder",
@@ -49,7 +49,7 @@ extension Identifier {
         "MainActor", "Musl", "Never", "NewerSchema", "ObjCBool", "Observable",
         "ObservationIgnored", "Observation", "Observers", "OpenRepositories", "Optional",
         "Ordering", "RepeatedID", "Revised", "Sendable", "Set", "SharedRepository",
-        "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange", "StoreError",
+        "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange",
         "StoreFiles",
         "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing",
         "UInt32", "UInt64", "UInt8", "URL", "UUID", "Values", "Void", "WeakReference", "XCTest",
@@ -61,8 +61,8 @@ extension Identifier {
     /// store's `changed`); a model named `Value` gets the variables `valueItem` and
     /// `valueItems` instead.
     static let reservedVariableNames: Set<String> = [
-        "cache", "changed", "changes", "directory", "error", "files", "ids", "list", "loaded",
-        "removed", "repository", "revisions", "saved", "shown", "update", "value", "values",
+        "cache", "changed", "changes", "directory", "error", "files", "ids", "loaded",
+        "removed", "repository", "saved", "shown", "update", "value", "values",
     ]
 
     /// Field names that clash with what every model has: `hashValue` from `Hashable`,

@@ -1,5 +1,6 @@
 import FlashcardStore
 import Foundation
+import Observation
 import XCTest
 
 // Workshop: the scenarios are shared with FlashcardRepositoryTests.swift (one template renders
@@ -467,6 +468,28 @@ nonisolated final class FlashcardRepositoryXCTests: XCTestCase {
         await viewModel.filter(by: nil)
         expectEqual(viewModel.flashcards.count, 4)
         expectTrue(!viewModel.isLoading)
+    }
+
+    @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try FlashcardRepository(directory: directory)
+        try await repository.save(contentsOf: (1...2).map { Support.sample($0) })
+        let hidden = Support.sample(3).id
+        let viewModel = FlashcardListViewModel(repository: repository)
+        await viewModel.filter(by: { $0.id != hidden })
+
+        // A value the filter hides, and a value saved again as it is, change nothing shown.
+        let quiet = Support.changesObserved(of: { viewModel.flashcards })
+        await viewModel.add(Support.sample(3))
+        try await repository.delete(hidden)
+        await viewModel.add(Support.sample(1))  // Returns once the list has the delete too.
+        expectEqual(await quiet.count(), 0)
+
+        let told = Support.changesObserved(of: { viewModel.flashcards })
+        await viewModel.add(Support.sample(4))
+        expectEqual(await told.count(), 1)
+        expectEqual(viewModel.flashcards, [1, 2, 4].map { Support.sample($0) })
     }
 
     @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {

@@ -24,22 +24,23 @@ public final class LessonListViewModel {
     public typealias Ordering = ListOrdering<Lesson>
 
     /// The values shown: those that ``filter`` accepts, sorted by ``order``.
-    public var lessons: [Lesson] { list.values }
+    public var lessons: [Lesson] { shownList.values }
     /// True while ``load()`` reads the values.
     public private(set) var isLoading = false
     /// The error of the last operation that failed; the next one that succeeds clears it.
     public private(set) var error: (any Error)?
     /// How ``lessons`` is sorted, chosen at `init`.
-    public var order: Ordering { list.order }
+    public let order: Ordering
     /// Which values ``lessons`` shows; nil shows them all. Set it with
     /// ``filter(by:)``.
-    public var filter: (@Sendable (Lesson) -> Bool)? { list.filter }
+    public var filter: (@Sendable (Lesson) -> Bool)? { shownList.filter }
 
     private let repository: LessonRepository
-    /// The values shown, in order; views observe it through ``lessons``.
-    private var list: LiveList<Lesson>
+    /// The values shown, in order; views observe it through ``lessons``, and are told
+    /// only of changes that change it.
+    private var shownList: LiveList<Lesson>
     /// The revision the list shows, and the calls waiting for a later one.
-    @ObservationIgnored private var revisions = ShownRevisions<Lesson>()
+    @ObservationIgnored private var shownRevisions = ShownRevisions<Lesson>()
     /// The task that applies the repository's changes; cancelled with the view-model.
     @ObservationIgnored private var following: Task<Void, Never>?
     /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
@@ -49,7 +50,8 @@ public final class LessonListViewModel {
     /// Call ``load()`` to show the values.
     public init(repository: LessonRepository, order: Ordering = .byID) {
         self.repository = repository
-        list = LiveList(order: order)
+        self.order = order
+        shownList = LiveList(order: order)
     }
 
     deinit {
@@ -68,8 +70,8 @@ public final class LessonListViewModel {
         guard load == loads else { return }  // A later load() shows its own values.
         isLoading = false
         stopFollowing()
-        list.show(values, inIDOrder: true)
-        revisions.revision = revision
+        shownList.show(values, inIDOrder: true)
+        shownRevisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {
                 self?.receive(revised)
@@ -81,7 +83,7 @@ public final class LessonListViewModel {
     /// and reads them again. Changes that make a value match, or stop matching, move it in or
     /// out of the list.
     public func filter(by isIncluded: (@Sendable (Lesson) -> Bool)?) async {
-        list.filter = isIncluded
+        shownList.filter = isIncluded
         await load()
     }
 
@@ -144,24 +146,29 @@ public final class LessonListViewModel {
     /// no stream; else by waiting until the stream has brought the list to `revision`.
     private func reflect(_ change: LessonRepository.Change?, revision: Int) async {
         guard following != nil else {
-            if let change { list.apply(change) }
+            if let change { show(change) }
             return
         }
         await withCheckedContinuation { resume in
-            revisions.wait(for: revision, resume)
+            shownRevisions.wait(for: revision, resume)
         }
     }
 
     /// Applies a change from the stream, unless the list has it, and lets the calls waiting
     /// for it return.
     private func receive(_ revised: Revised<Lesson>) {
-        for call in revisions.receive(revised, applying: { list.apply($0) }) { call.resume() }
+        for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
     }
 
     /// Cancels the stream being followed and lets every waiting call return.
     private func stopFollowing() {
         following?.cancel()
         following = nil
-        for call in revisions.stopWaiting() { call.resume() }
+        for call in shownRevisions.stopWaiting() { call.resume() }
+    }
+
+    /// Applies `change` to the list, when it changes what is shown.
+    private func show(_ change: LessonRepository.Change) {
+        if shownList.affects(change) { shownList.apply(change) }
     }
 }

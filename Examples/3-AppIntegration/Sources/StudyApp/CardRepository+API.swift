@@ -2,7 +2,7 @@ public import Foundation
 
 // Workshop: this file is what callers use, the same for every storage: reading from memory,
 // writing through `commit`, the stream of changes, and one instance per folder.
-// CardRepository.swift decides how a change reaches the disk.
+// CardRepository.swift opens the storage, which puts each change on disk.
 
 extension CardRepository {
     /// One committed change, as ``changes()`` publishes it once it is on disk: values

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import RecipeStore
 import XCTest
 
@@ -595,6 +596,28 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
         await viewModel.filter(by: nil)
         expectEqual(viewModel.recipes.count, 4)
         expectTrue(!viewModel.isLoading)
+    }
+
+    @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try RecipeRepository(directory: directory)
+        try await repository.save(contentsOf: (1...2).map { Support.sample($0) })
+        let hidden = Support.sample(3).id
+        let viewModel = RecipeListViewModel(repository: repository)
+        await viewModel.filter(by: { $0.id != hidden })
+
+        // A value the filter hides, and a value saved again as it is, change nothing shown.
+        let quiet = Support.changesObserved(of: { viewModel.recipes })
+        await viewModel.add(Support.sample(3))
+        try await repository.delete(hidden)
+        await viewModel.add(Support.sample(1))  // Returns once the list has the delete too.
+        expectEqual(await quiet.count(), 0)
+
+        let told = Support.changesObserved(of: { viewModel.recipes })
+        await viewModel.add(Support.sample(4))
+        expectEqual(await told.count(), 1)
+        expectEqual(viewModel.recipes, [1, 2, 4].map { Support.sample($0) })
     }
 
     @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {

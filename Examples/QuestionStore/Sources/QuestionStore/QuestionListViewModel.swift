@@ -18,22 +18,23 @@ public final class QuestionListViewModel {
     public typealias Ordering = ListOrdering<Question>
 
     /// The values shown: those that ``filter`` accepts, sorted by ``order``.
-    public var questions: [Question] { list.values }
+    public var questions: [Question] { shownList.values }
     /// True while ``load()`` reads the values.
     public private(set) var isLoading = false
     /// The error of the last operation that failed; the next one that succeeds clears it.
     public private(set) var error: (any Error)?
     /// How ``questions`` is sorted, chosen at `init`.
-    public var order: Ordering { list.order }
+    public let order: Ordering
     /// Which values ``questions`` shows; nil shows them all. Set it with
     /// ``filter(by:)``.
-    public var filter: (@Sendable (Question) -> Bool)? { list.filter }
+    public var filter: (@Sendable (Question) -> Bool)? { shownList.filter }
 
     private let repository: QuestionRepository
-    /// The values shown, in order; views observe it through ``questions``.
-    private var list: LiveList<Question>
+    /// The values shown, in order; views observe it through ``questions``, and are told
+    /// only of changes that change it.
+    private var shownList: LiveList<Question>
     /// The revision the list shows, and the calls waiting for a later one.
-    @ObservationIgnored private var revisions = ShownRevisions<Question>()
+    @ObservationIgnored private var shownRevisions = ShownRevisions<Question>()
     /// The task that applies the repository's changes; cancelled with the view-model.
     @ObservationIgnored private var following: Task<Void, Never>?
     /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
@@ -43,7 +44,8 @@ public final class QuestionListViewModel {
     /// Call ``load()`` to show the values.
     public init(repository: QuestionRepository, order: Ordering = .byID) {
         self.repository = repository
-        list = LiveList(order: order)
+        self.order = order
+        shownList = LiveList(order: order)
     }
 
     deinit {
@@ -62,8 +64,8 @@ public final class QuestionListViewModel {
         guard load == loads else { return }  // A later load() shows its own values.
         isLoading = false
         stopFollowing()
-        list.show(values, inIDOrder: true)
-        revisions.revision = revision
+        shownList.show(values, inIDOrder: true)
+        shownRevisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {
                 self?.receive(revised)
@@ -75,7 +77,7 @@ public final class QuestionListViewModel {
     /// and reads them again. Changes that make a value match, or stop matching, move it in or
     /// out of the list.
     public func filter(by isIncluded: (@Sendable (Question) -> Bool)?) async {
-        list.filter = isIncluded
+        shownList.filter = isIncluded
         await load()
     }
 
@@ -138,24 +140,29 @@ public final class QuestionListViewModel {
     /// no stream; else by waiting until the stream has brought the list to `revision`.
     private func reflect(_ change: QuestionRepository.Change?, revision: Int) async {
         guard following != nil else {
-            if let change { list.apply(change) }
+            if let change { show(change) }
             return
         }
         await withCheckedContinuation { resume in
-            revisions.wait(for: revision, resume)
+            shownRevisions.wait(for: revision, resume)
         }
     }
 
     /// Applies a change from the stream, unless the list has it, and lets the calls waiting
     /// for it return.
     private func receive(_ revised: Revised<Question>) {
-        for call in revisions.receive(revised, applying: { list.apply($0) }) { call.resume() }
+        for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
     }
 
     /// Cancels the stream being followed and lets every waiting call return.
     private func stopFollowing() {
         following?.cancel()
         following = nil
-        for call in revisions.stopWaiting() { call.resume() }
+        for call in shownRevisions.stopWaiting() { call.resume() }
+    }
+
+    /// Applies `change` to the list, when it changes what is shown.
+    private func show(_ change: QuestionRepository.Change) {
+        if shownList.affects(change) { shownList.apply(change) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Swift5Mode
 
 /// What the Note tests share: sample values and a private folder for each test.
@@ -88,6 +89,33 @@ nonisolated enum NoteTestSupport {
         }
         defer { timer.cancel() }
         return await collector.value
+    }
+
+    /// Watches what `read` reads, as a SwiftUI view does; ``ObservedChanges/count()`` says
+    /// whether a change to it was announced since (0 or 1: a view is told once, then reads
+    /// again).
+    @MainActor static func changesObserved<Value>(of read: () -> Value) -> ObservedChanges {
+        let (announced, announce) = AsyncStream.makeStream(of: Void.self)
+        withObservationTracking {
+            _ = read()
+        } onChange: {
+            announce.yield()
+        }
+        return ObservedChanges(announced: announced, announce: announce)
+    }
+
+    /// The changes that ``changesObserved(of:)`` was told of.
+    struct ObservedChanges {
+        let announced: AsyncStream<Void>
+        let announce: AsyncStream<Void>.Continuation
+
+        /// How many changes were announced until now.
+        func count() async -> Int {
+            announce.finish()
+            var count = 0
+            for await _ in announced { count += 1 }
+            return count
+        }
     }
 
     /// Waits until `condition` holds, for up to two seconds, and says whether it did. A change

@@ -316,7 +316,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 throw NewerSchema(found: stored)
             }
             save =
-                try container.contains(.save)
+                try container.contains(.save) && !container.decodeNil(forKey: .save)
                 ? Value.decodeStored(stored, from: container.superDecoder(forKey: .save))
                 : nil
             delete = try container.decodeIfPresent([Value.ID].self, forKey: .delete)

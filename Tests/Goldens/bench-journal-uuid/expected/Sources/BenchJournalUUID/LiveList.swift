@@ -73,6 +73,20 @@ nonisolated struct LiveList<Value: StoredValue> {
         shownByID = Dictionary(self.values.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// Whether `change` changes what is shown: views are told only of changes that do.
+    func affects(_ change: StoreChange<Value>) -> Bool {
+        switch change {
+        case .saved(let saved):
+            saved.contains { value in
+                shownByID[value.id].map { $0 != value } ?? (filter?(value) ?? true)
+            }
+        case .deleted(let ids):
+            ids.contains { shownByID[$0] != nil }
+        case .removedAll:
+            !values.isEmpty
+        }
+    }
+
     /// Applies one committed change in place. A large one sorts once instead of moving each
     /// value.
     mutating func apply(_ change: StoreChange<Value>) {

@@ -1,5 +1,6 @@
 import BenchJournal
 import Foundation
+import Observation
 import Testing
 
 /// The behaviour of ``EntryRepository`` and ``EntryListViewModel``, in Swift Testing.
@@ -550,6 +551,28 @@ import Testing
         await viewModel.filter(by: nil)
         expectEqual(viewModel.entries.count, 4)
         expectTrue(!viewModel.isLoading)
+    }
+
+    @Test @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try EntryRepository(directory: directory)
+        try await repository.save(contentsOf: (1...2).map { Support.sample($0) })
+        let hidden = Support.sample(3).id
+        let viewModel = EntryListViewModel(repository: repository)
+        await viewModel.filter(by: { $0.id != hidden })
+
+        // A value the filter hides, and a value saved again as it is, change nothing shown.
+        let quiet = Support.changesObserved(of: { viewModel.entries })
+        await viewModel.add(Support.sample(3))
+        try await repository.delete(hidden)
+        await viewModel.add(Support.sample(1))  // Returns once the list has the delete too.
+        expectEqual(await quiet.count(), 0)
+
+        let told = Support.changesObserved(of: { viewModel.entries })
+        await viewModel.add(Support.sample(4))
+        expectEqual(await told.count(), 1)
+        expectEqual(viewModel.entries, [1, 2, 4].map { Support.sample($0) })
     }
 
     @Test @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {

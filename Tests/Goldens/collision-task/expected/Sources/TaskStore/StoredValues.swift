@@ -1,14 +1,15 @@
-public import Foundation
+import Foundation
 
 // What every repository in this module keeps in memory: a model's values in id order, the
 // changes made to them, the streams told of each change, and one open repository per folder.
 // Each `<Model>Repository+API.swift` is its model's API over these; `JournalStore.swift` or
-// `SnapshotStore.swift` puts the values on disk.
+// `SnapshotStore.swift` puts the values on disk. Callers see one type of this file:
+// `StoreChange`, as a repository's `Change`.
 //
 // scaffold-repo writes one copy of this file per module, however many models the module
 // stores, and `scaffold-repo destroy` removes it with the last of them.
 
-/// A model that a repository stores: each model's repository file declares its conformance.
+/// A model that a repository stores: `<Model>Repository+API.swift` declares the conformance.
 nonisolated protocol StoredValue: Codable, Identifiable, Sendable, Hashable
 where ID: Codable & Sendable {
     /// The schema version that values are stored in now.
@@ -16,12 +17,12 @@ where ID: Codable & Sendable {
     /// The order of ids in memory and in the stored files: the same on every run.
     static func precedes(_ first: ID, _ second: ID) -> Bool
     /// Decodes the values that schema version `version` stored, migrated to the current one.
-    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Self]
+    static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self]
 }
 
 nonisolated extension StoredValue {
     /// A model that never changed its schema stores values as they are.
-    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Self] {
+    static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self] {
         try [Self](from: decoder)
     }
 }
@@ -39,57 +40,6 @@ where Value.ID: Sendable {
 
 nonisolated extension StoreChange: Equatable where Value: Equatable {}
 nonisolated extension StoreChange: Hashable where Value: Hashable {}
-
-/// What can go wrong when the repository of `Value` values opens, reads or writes its files.
-/// Each repository names its own: `<Model>RepositoryError` is `StoreError<Model>`, so a
-/// `catch` of one model's errors catches no other model's.
-public nonisolated enum StoreError<Value>: Error, Equatable, CustomStringConvertible {
-    /// A file exists but cannot be read.
-    case unreadable(file: URL, reason: String)
-    /// A file holds something other than what the repository wrote, starting at byte `offset`,
-    /// or its checksum does not match. The file is left exactly as it is.
-    case corrupt(file: URL, offset: Int, reason: String)
-    /// A file holds values that do not fit the current `Value`: the model changed in a way
-    /// stored data does not follow. When the file has a checksum, its bytes are intact (an
-    /// older file without one may also be damaged). The file is left as it is; change the
-    /// model so that it reads the values again.
-    case incompatible(file: URL, reason: String)
-    /// The file was written by a newer version of the app, with a schema this code does not
-    /// know.
-    case newerSchema(file: URL, found: Int, supported: Int)
-    /// Another repository, in this process or another one, has the folder open.
-    case locked(file: URL)
-    /// A file cannot be written. The repository keeps the contents it had before the call.
-    case unwritable(file: URL, reason: String)
-    /// The repository's `close()` was called; open a new repository to write again.
-    case closed
-
-    public var description: String {
-        switch self {
-        case .unreadable(let file, let reason):
-            "cannot read \(file.path): \(reason)"
-        case .corrupt(let file, 0, let reason):
-            "\(file.path) is damaged and was left untouched: \(reason)"
-        case .corrupt(let file, let offset, let reason):
-            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
-        case .incompatible(let file, let reason):
-            "\(file.path) holds \(Value.self) values that do not fit the current model and was "
-                + "left untouched: \(reason). Do not delete the file: change the model so it reads "
-                + "them again (a default, an optional field, --rename, --migrate)"
-        case .newerSchema(let file, let found, let supported):
-            "\(file.path) has schema version \(found), newer than \(supported); update the app"
-        case .locked(let file):
-            "\(file.path) is held by another \(Value.self)Repository; close that one first"
-        case .unwritable(let file, let reason):
-            "cannot write \(file.path): \(reason)"
-        case .closed:
-            "the \(Value.self)Repository was closed"
-        }
-    }
-}
-
-/// The file handling in `StoreFiles.swift` reports its failures in these cases.
-nonisolated extension StoreError: StoreFiles.Failure {}
 
 /// A committed change and its revision: 1 for the first change a repository commits, and one
 /// more for each after it.
@@ -147,7 +97,7 @@ nonisolated struct Observers<Value: StoredValue> {
 }
 
 /// A repository that `shared(in:)` hands out, one per folder.
-protocol SharedRepository: Actor {
+protocol SharedRepository: _Concurrency.Actor {
     init(directory: URL) throws
     /// Whether `close()` was called.
     var isClosed: Bool { get }

@@ -1,8 +1,50 @@
 public import Foundation
 
-/// What can go wrong when a ``TaskRepository`` opens, reads or writes its files. Its cases and their
-/// messages are those of ``StoreError``, which every repository in this module shares.
-public typealias TaskRepositoryError = StoreError<Task>
+/// What can go wrong when a ``TaskRepository`` opens, reads or writes its files.
+public nonisolated enum TaskRepositoryError: Error, Equatable, CustomStringConvertible {
+    /// A file exists but cannot be read.
+    case unreadable(file: URL, reason: String)
+    /// A file holds something other than what the repository wrote, starting at byte `offset`.
+    /// The file is left exactly as it is.
+    case corrupt(file: URL, offset: Int, reason: String)
+    /// A file holds values that do not fit the current ``Task``: the model changed in a
+    /// way stored data does not follow. When the file has a checksum, its bytes are intact
+    /// (an older file without one may also be damaged). The file is left as it is; change the
+    /// model so that it reads the values again.
+    case incompatible(file: URL, reason: String)
+    /// The snapshot was written by a newer version of the app, with a schema this code does not know.
+    case newerSchema(file: URL, found: Int, supported: Int)
+    /// Another repository, in this process or another one, has the folder open for writing.
+    case locked(file: URL)
+    /// A file cannot be written. The repository keeps the contents it had before the call.
+    case unwritable(file: URL, reason: String)
+    /// ``TaskRepository/close()`` was called; open a new repository to write again.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "cannot read \(file.path): \(reason)"
+        case .corrupt(let file, let offset, let reason):
+            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
+        case .incompatible(let file, let reason):
+            "\(file.path) holds Task values that do not fit the current model and was left "
+                + "untouched: \(reason). Do not delete the file: change the model so it reads "
+                + "them again (a default, an optional field, --rename, --migrate)"
+        case .newerSchema(let file, let found, let supported):
+            "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .locked(let file):
+            "\(file.path) is held by another TaskRepository; close that one first"
+        case .unwritable(let file, let reason):
+            "cannot write \(file.path): \(reason)"
+        case .closed:
+            "the TaskRepository was closed"
+        }
+    }
+}
+
+/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
+extension TaskRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Task`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import PersonStore
 import Testing
 
@@ -562,6 +563,28 @@ import Testing
         await viewModel.filter(by: nil)
         expectEqual(viewModel.people.count, 4)
         expectTrue(!viewModel.isLoading)
+    }
+
+    @Test @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try PersonRepository(directory: directory)
+        try await repository.save(contentsOf: (1...2).map { Support.sample($0) })
+        let hidden = Support.sample(3).id
+        let viewModel = PersonListViewModel(repository: repository)
+        await viewModel.filter(by: { $0.id != hidden })
+
+        // A value the filter hides, and a value saved again as it is, change nothing shown.
+        let quiet = Support.changesObserved(of: { viewModel.people })
+        await viewModel.add(Support.sample(3))
+        try await repository.delete(hidden)
+        await viewModel.add(Support.sample(1))  // Returns once the list has the delete too.
+        expectEqual(await quiet.count(), 0)
+
+        let told = Support.changesObserved(of: { viewModel.people })
+        await viewModel.add(Support.sample(4))
+        expectEqual(await told.count(), 1)
+        expectEqual(viewModel.people, [1, 2, 4].map { Support.sample($0) })
     }
 
     @Test @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
