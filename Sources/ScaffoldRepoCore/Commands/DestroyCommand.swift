@@ -48,21 +48,21 @@ enum DestroyCommand {
                 changes.append(change(.missing, nil))
             }
         }
-        // Kept sources still use the shared store code: it stays while they do.
-        let keepsSources = changes.contains { change in
-            [.modified, .owned].contains(change.status) && change.file.path.hasPrefix("Sources/")
-        }
-        if keepsSources {
-            for index in changes.indices
-            where changes[index].status == .delete
-                && Names.sharedFiles.contains(changes[index].location.lastPathComponent)
-            {
-                changes[index].status = .shared
-                changes[index].file = GeneratedFile(
-                    path: changes[index].file.path, contents: changes[index].previous ?? "")
-                changes[index].reason = "kept: the kept files of \(name) use it"
-                kept[changes[index].file.path] = entry.files[changes[index].file.path]
-            }
+        // Kept sources still use the shared store code, and kept tests the shared sample data:
+        // a shared file stays while a kept file of its folder (its target) does.
+        let folder = { (path: String) in (path as NSString).deletingLastPathComponent }
+        let keptFolders = Set(
+            changes.filter { [.modified, .owned].contains($0.status) }.map { folder($0.file.path) })
+        for index in changes.indices
+        where changes[index].status == .delete
+            && Names.sharedFiles.contains(changes[index].location.lastPathComponent)
+            && keptFolders.contains(folder(changes[index].file.path))
+        {
+            changes[index].status = .shared
+            changes[index].file = GeneratedFile(
+                path: changes[index].file.path, contents: changes[index].previous ?? "")
+            changes[index].reason = "kept: the kept files of \(name) use it"
+            kept[changes[index].file.path] = entry.files[changes[index].file.path]
         }
         // Kept files stay recorded, so a later `destroy --force` can still remove them.
         if kept.isEmpty {

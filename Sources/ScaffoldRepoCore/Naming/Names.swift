@@ -54,10 +54,13 @@ public struct Names: Equatable, Sendable {
     public static let snapshotStoreFile = "SnapshotStore.swift"
     /// The list every view-model in a module keeps in order, written once per module.
     public static let liveListFile = "LiveList.swift"
+    /// The sample values every model's tests build, written once per test target.
+    public static let sampleDataFile = "SampleData.swift"
     /// The files that every model of a module (or of one storage) renders the same: written
     /// once, recorded for each model, and removed with the last of them.
     public static let sharedFiles: Set<String> = [
         storeFilesFile, storedValuesFile, journalStoreFile, snapshotStoreFile, liveListFile,
+        sampleDataFile,
     ]
 
     /// The namespace of the test helpers, `QuestionTestSupport`.

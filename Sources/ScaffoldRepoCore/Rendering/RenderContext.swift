@@ -70,8 +70,6 @@ struct ModelContext: TemplateContext {
     let idSortKey: String
     /// Whether ids are UUIDs, which are ordered by their bytes.
     let idIsUUID: Bool
-    /// Whether any field, of this version or an earlier one, holds a UUID.
-    let usesUUID: Bool
     /// Whether the model's public API shows a Foundation type (so it imports Foundation
     /// publicly: a public import no public declaration uses is a warning).
     let modelUsesFoundation: Bool
@@ -129,9 +127,6 @@ struct ModelContext: TemplateContext {
         self.idType = idType
         idSortKey = idType == "UUID" ? ".uuidString" : ""
         idIsUUID = idType == "UUID"
-        usesUUID = ([spec] + history.previous.map(\.spec)).contains { spec in
-            spec.fields.contains { $0.type.allTypes.contains(.base(.uuid)) }
-        }
         modelUsesFoundation = usesFoundation(spec)
         idUsesFoundation = spec.idField.map { foundationTypes.contains($0.type) } ?? false
         schemaVersion = String(history.current)
@@ -178,7 +173,8 @@ struct ShapeContext: InlineTemplateContext {
             field.type.allTypes.compactMap { type in
                 guard case .enumeration(let name, let cases) = type else { return nil }
                 return EnumContext(
-                    name: name, fieldName: field.name, cases: cases.map(IdentifierContext.init))
+                    name: name, qualifiedName: "\(model).\(name)", fieldName: field.name,
+                    cases: cases.map(IdentifierContext.init))
             }
         }
     }
@@ -196,6 +192,8 @@ struct IdentifierContext: TemplateContext {
 /// A nested enum: its type `name`, the `fieldName` that declares it, and its `cases`.
 struct EnumContext: TemplateContext {
     let name: String
+    /// The name with the model's in front (`Question.Level`, `Question.V1.Level`).
+    let qualifiedName: String
     let fieldName: String
     let cases: [IdentifierContext]
 }
@@ -225,8 +223,8 @@ struct FieldContext: TemplateContext {
     let formerDecodeMethod: String
     /// ` ?? <default>` after reading the former key, or nothing.
     let formerFallback: String
-    /// A Swift expression for test data, from the test helpers' `number` and `revision`.
-    let sample: String
+    /// Whether it is the id, whose sample value stays the same in every revision.
+    let isID: Bool
 
     init(_ field: Field, model: String) {
         let literal = field.defaultValue.map { Literals.swift($0, type: field.type) }
@@ -246,7 +244,7 @@ struct FieldContext: TemplateContext {
         formerIdentifier = field.formerName.map(Identifier.escaped) ?? ""
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
         formerFallback = literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""
-        sample = SampleValues.expression(for: field, model: model)
+        isID = field.name == "id"
     }
 }
 

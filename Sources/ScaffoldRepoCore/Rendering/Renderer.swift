@@ -65,6 +65,7 @@ public enum Renderer {
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
             ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
+            ("SampleData.swift.tmpl", tests + Names.sampleDataFile),
         ]
         let history = request.history
         if !history.previous.isEmpty {
@@ -80,8 +81,8 @@ public enum Renderer {
             return GeneratedFile(
                 path: output.path, contents: normalized(text),
                 isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests),
-                isShared: output.path.hasPrefix(sources)
-                    && Names.sharedFiles.contains(String(output.path.dropFirst(sources.count))))
+                isShared: Names.sharedFiles.contains(
+                    String(output.path.split(separator: "/").last ?? "")))
         }
         // One migration per step between versions, written once: the person completes it.
         let specs = history.previous.map(\.spec) + [spec]

@@ -21,7 +21,7 @@ import Testing
                 "create    QuestionStore/.gitignore\ncreate    QuestionStore/Package.swift\n"))
         #expect(result.standardOutput.hasSuffix("Next: cd QuestionStore && swift test\n"))
         #expect(
-            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 14)
+            try TestPaths.files(below: folder.appendingPathComponent("QuestionStore")).count == 15)
         #expect(result.standardOutput.contains("create    QuestionStore/.scaffold/manifest.json\n"))
     }
 
@@ -34,7 +34,7 @@ import Testing
 
         #expect(second.exitCode == 0)
         let statuses = second.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("Next") }
-        #expect(statuses.count == 14)
+        #expect(statuses.count == 15)
         #expect(statuses.allSatisfy { $0.hasPrefix("identical ") })
     }
 
@@ -139,7 +139,7 @@ import Testing
                 "Sources/AppCore/StoreFiles.swift", "Sources/AppCore/StoredValues.swift",
                 "Tests/AppCoreTests/ItemRepositoryTests.swift",
                 "Tests/AppCoreTests/ItemRepositoryXCTests.swift",
-                "Tests/AppCoreTests/ItemTestSupport.swift",
+                "Tests/AppCoreTests/ItemTestSupport.swift", "Tests/AppCoreTests/SampleData.swift",
             ])
         #expect(result.standardOutput.contains("create    App/Sources/AppCore/Item.swift\n"))
         #expect(

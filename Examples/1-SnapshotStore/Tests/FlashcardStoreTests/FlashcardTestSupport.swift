@@ -8,9 +8,9 @@ nonisolated enum FlashcardTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Flashcard {
         Flashcard(
-            id: sampleUUID(number),
-            front: "front-\(number)-\(revision)",
-            back: "back-\(number)-\(revision)"
+            id: SampleData.value("id", number, nil),
+            front: SampleData.value("front", number, revision),
+            back: SampleData.value("back", number, revision)
         )
     }
 
@@ -122,12 +122,5 @@ nonisolated enum FlashcardTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

@@ -8,10 +8,10 @@ nonisolated enum LessonTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Lesson {
         Lesson(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            minutes: number * 1_000 + revision,
-            tags: ["tags-\(number)-\(revision)"]
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            minutes: SampleData.value("minutes", number, revision),
+            tags: SampleData.value("tags", number, revision)
         )
     }
 
@@ -125,12 +125,5 @@ nonisolated enum LessonTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

@@ -8,11 +8,11 @@ nonisolated enum CardTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Card {
         Card(
-            id: sampleUUID(number),
-            deckID: sampleUUID(number * 1_000 + revision),
-            front: "front-\(number)-\(revision)",
-            back: "back-\(number)-\(revision)",
-            learned: (number * 1_000 + revision) % 2 == 0
+            id: SampleData.value("id", number, nil),
+            deckID: SampleData.value("deckID", number, revision),
+            front: SampleData.value("front", number, revision),
+            back: SampleData.value("back", number, revision),
+            learned: SampleData.value("learned", number, revision)
         )
     }
 
@@ -126,12 +126,5 @@ nonisolated enum CardTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

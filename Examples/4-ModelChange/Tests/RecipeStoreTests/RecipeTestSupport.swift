@@ -8,11 +8,11 @@ nonisolated enum RecipeTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Recipe {
         Recipe(
-            id: sampleUUID(number),
-            name: "name-\(number)-\(revision)",
-            servings: number * 1_000 + revision,
-            minutes: number * 1_000 + revision,
-            level: Recipe.Level.allCases[(number * 1_000 + revision) % 2]
+            id: SampleData.value("id", number, nil),
+            name: SampleData.value("name", number, revision),
+            servings: SampleData.value("servings", number, revision),
+            minutes: SampleData.value("minutes", number, revision),
+            level: SampleData.value("level", number, revision)
         )
     }
 
@@ -131,27 +131,26 @@ nonisolated enum RecipeTestSupport {
     /// A sample Recipe as schema version 1 stored it.
     static func sampleV1(_ number: Int, revision: Int = 0) -> Recipe.V1 {
         Recipe.V1(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            servings: number * 1_000 + revision,
-            level: Recipe.V1.Level.allCases[(number * 1_000 + revision) % 2]
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            servings: SampleData.value("servings", number, revision),
+            level: SampleData.value("level", number, revision)
         )
     }
 
     /// A sample Recipe as schema version 2 stored it.
     static func sampleV2(_ number: Int, revision: Int = 0) -> Recipe.V2 {
         Recipe.V2(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            servings: number * 1_000 + revision,
-            level: Recipe.V2.Level.allCases[(number * 1_000 + revision) % 2]
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            servings: SampleData.value("servings", number, revision),
+            level: SampleData.value("level", number, revision)
         )
     }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
-    }
 }
+
+nonisolated extension Recipe.Level: SampleValue {}
+
+nonisolated extension Recipe.V1.Level: SampleValue {}
+
+nonisolated extension Recipe.V2.Level: SampleValue {}

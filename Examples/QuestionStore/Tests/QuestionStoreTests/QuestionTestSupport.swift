@@ -8,8 +8,8 @@ nonisolated enum QuestionTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Question {
         Question(
-            id: "id-\(number)",
-            text: "text-\(number)-\(revision)"
+            id: SampleData.value("id", number, nil),
+            text: SampleData.value("text", number, revision)
         )
     }
 

@@ -8,13 +8,13 @@ nonisolated enum NoteTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Note {
         Note(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            body: "body-\(number)-\(revision)",
-            status: Note.Status.allCases[(number * 1_000 + revision) % 2],
-            tags: ["tags-\(number)-\(revision)"],
-            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
-            words: number * 1_000 + revision
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            body: SampleData.value("body", number, revision),
+            status: SampleData.value("status", number, revision),
+            tags: SampleData.value("tags", number, revision),
+            createdAt: SampleData.value("createdAt", number, revision),
+            words: SampleData.value("words", number, revision)
         )
     }
 
@@ -131,19 +131,16 @@ nonisolated enum NoteTestSupport {
     /// A sample Note as schema version 1 stored it.
     static func sampleV1(_ number: Int, revision: Int = 0) -> Note.V1 {
         Note.V1(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            body: "body-\(number)-\(revision)",
-            status: Note.V1.Status.allCases[(number * 1_000 + revision) % 2],
-            tags: ["tags-\(number)-\(revision)"],
-            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision))
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            body: SampleData.value("body", number, revision),
+            status: SampleData.value("status", number, revision),
+            tags: SampleData.value("tags", number, revision),
+            createdAt: SampleData.value("createdAt", number, revision)
         )
     }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
-    }
 }
+
+nonisolated extension Note.Status: SampleValue {}
+
+nonisolated extension Note.V1.Status: SampleValue {}

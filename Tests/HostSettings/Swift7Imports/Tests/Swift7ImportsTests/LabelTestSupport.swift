@@ -8,9 +8,9 @@ nonisolated enum LabelTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Label {
         Label(
-            id: number,
-            name: "name-\(number)-\(revision)",
-            color: "color-\(number)-\(revision)"
+            id: SampleData.value("id", number, nil),
+            name: SampleData.value("name", number, revision),
+            color: SampleData.value("color", number, revision)
         )
     }
 

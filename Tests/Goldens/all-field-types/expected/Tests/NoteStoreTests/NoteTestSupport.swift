@@ -8,16 +8,16 @@ nonisolated enum NoteTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Note {
         Note(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            body: "body-\(number)-\(revision)",
-            views: number * 1_000 + revision,
-            rating: Double(number * 1_000 + revision) + 0.5,
-            pinned: (number * 1_000 + revision) % 2 == 0,
-            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
-            link: URL(fileURLWithPath: "/link/\(number)/\(revision)"),
-            due: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
-            ref: sampleUUID(number * 1_000 + revision)
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            body: SampleData.value("body", number, revision),
+            views: SampleData.value("views", number, revision),
+            rating: SampleData.value("rating", number, revision),
+            pinned: SampleData.value("pinned", number, revision),
+            createdAt: SampleData.value("createdAt", number, revision),
+            link: SampleData.value("link", number, revision),
+            due: SampleData.value("due", number, revision),
+            ref: SampleData.value("ref", number, revision)
         )
     }
 
@@ -129,12 +129,5 @@ nonisolated enum NoteTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

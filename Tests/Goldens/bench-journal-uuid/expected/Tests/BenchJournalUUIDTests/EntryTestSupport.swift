@@ -8,11 +8,11 @@ nonisolated enum EntryTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Entry {
         Entry(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            body: "body-\(number)-\(revision)",
-            score: Double(number * 1_000 + revision) + 0.5,
-            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision))
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            body: SampleData.value("body", number, revision),
+            score: SampleData.value("score", number, revision),
+            createdAt: SampleData.value("createdAt", number, revision)
         )
     }
 
@@ -124,12 +124,5 @@ nonisolated enum EntryTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

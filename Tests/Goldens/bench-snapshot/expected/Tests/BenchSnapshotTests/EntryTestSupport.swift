@@ -8,11 +8,11 @@ nonisolated enum EntryTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Entry {
         Entry(
-            id: "id-\(number)",
-            title: "title-\(number)-\(revision)",
-            body: "body-\(number)-\(revision)",
-            score: Double(number * 1_000 + revision) + 0.5,
-            createdAt: Date(timeIntervalSince1970: Double(number * 1_000 + revision))
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            body: SampleData.value("body", number, revision),
+            score: SampleData.value("score", number, revision),
+            createdAt: SampleData.value("createdAt", number, revision)
         )
     }
 

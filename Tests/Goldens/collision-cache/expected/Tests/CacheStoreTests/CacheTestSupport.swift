@@ -8,8 +8,8 @@ nonisolated enum CacheTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Cache {
         Cache(
-            id: "id-\(number)",
-            value: number * 1_000 + revision
+            id: SampleData.value("id", number, nil),
+            value: SampleData.value("value", number, revision)
         )
     }
 

@@ -8,8 +8,8 @@ nonisolated enum ResultTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Result {
         Result(
-            id: sampleUUID(number),
-            score: Double(number * 1_000 + revision) + 0.5
+            id: SampleData.value("id", number, nil),
+            score: SampleData.value("score", number, revision)
         )
     }
 
@@ -119,12 +119,5 @@ nonisolated enum ResultTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

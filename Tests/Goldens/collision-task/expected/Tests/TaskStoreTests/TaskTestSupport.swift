@@ -8,10 +8,10 @@ nonisolated enum TaskTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Task {
         Task(
-            id: number,
-            title: "title-\(number)-\(revision)",
-            status: Task.Status.allCases[(number * 1_000 + revision) % 2],
-            result: "result-\(number)-\(revision)"
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            status: SampleData.value("status", number, revision),
+            result: SampleData.value("result", number, revision)
         )
     }
 
@@ -125,3 +125,5 @@ nonisolated enum TaskTestSupport {
         return condition()
     }
 }
+
+nonisolated extension Task.Status: SampleValue {}

@@ -8,9 +8,9 @@ nonisolated enum BookTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Book {
         Book(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            rating: number * 1_000 + revision
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            rating: SampleData.value("rating", number, revision)
         )
     }
 
@@ -122,12 +122,5 @@ nonisolated enum BookTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }

@@ -8,10 +8,10 @@ nonisolated enum BookTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Book {
         Book(
-            id: sampleUUID(number),
-            headline: "headline-\(number)-\(revision)",
-            pages: number * 1_000 + revision,
-            status: Book.Status.allCases[(number * 1_000 + revision) % 2]
+            id: SampleData.value("id", number, nil),
+            headline: SampleData.value("headline", number, revision),
+            pages: SampleData.value("pages", number, revision),
+            status: SampleData.value("status", number, revision)
         )
     }
 
@@ -124,11 +124,6 @@ nonisolated enum BookTestSupport {
         }
         return condition()
     }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
-    }
 }
+
+nonisolated extension Book.Status: SampleValue {}

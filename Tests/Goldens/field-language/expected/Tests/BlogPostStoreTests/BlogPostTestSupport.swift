@@ -8,30 +8,30 @@ nonisolated enum BlogPostTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> BlogPost {
         BlogPost(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            body: "body-\(number)-\(revision)",
-            views: number * 1_000 + revision,
-            big: Int64(number * 1_000 + revision),
-            ratio: Float(number * 1_000 + revision) + 0.5,
-            price: Decimal(number * 1_000 + revision) + Decimal(1) / Decimal(4),
-            raw: Data("raw-\(number)-\(revision)".utf8),
-            tags: ["tags-\(number)-\(revision)"],
-            scores: ["scores-\(number)": number * 1_000 + revision],
-            notes: ["notes-\(number)-\(revision)"],
-            status: BlogPost.Status.allCases[(number * 1_000 + revision) % 3],
-            kind: BlogPost.Kind.allCases[(number * 1_000 + revision) % 2],
-            default: "default-\(number)-\(revision)",
-            class: number * 1_000 + revision,
-            func: (number * 1_000 + revision) % 2 == 0,
-            in: Double(number * 1_000 + revision) + 0.5,
-            operator: "operator-\(number)-\(revision)",
-            Type: number * 1_000 + revision,
-            container: number * 1_000 + revision,
-            decoder: "decoder-\(number)-\(revision)",
-            link: URL(fileURLWithPath: "/link/\(number)/\(revision)"),
-            due: Date(timeIntervalSince1970: Double(number * 1_000 + revision)),
-            owner: sampleUUID(number * 1_000 + revision)
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            body: SampleData.value("body", number, revision),
+            views: SampleData.value("views", number, revision),
+            big: SampleData.value("big", number, revision),
+            ratio: SampleData.value("ratio", number, revision),
+            price: SampleData.value("price", number, revision),
+            raw: SampleData.value("raw", number, revision),
+            tags: SampleData.value("tags", number, revision),
+            scores: SampleData.value("scores", number, revision),
+            notes: SampleData.value("notes", number, revision),
+            status: SampleData.value("status", number, revision),
+            kind: SampleData.value("kind", number, revision),
+            default: SampleData.value("default", number, revision),
+            class: SampleData.value("class", number, revision),
+            func: SampleData.value("func", number, revision),
+            in: SampleData.value("in", number, revision),
+            operator: SampleData.value("operator", number, revision),
+            Type: SampleData.value("Type", number, revision),
+            container: SampleData.value("container", number, revision),
+            decoder: SampleData.value("decoder", number, revision),
+            link: SampleData.value("link", number, revision),
+            due: SampleData.value("due", number, revision),
+            owner: SampleData.value("owner", number, revision)
         )
     }
 
@@ -144,11 +144,8 @@ nonisolated enum BlogPostTestSupport {
         }
         return condition()
     }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
-    }
 }
+
+nonisolated extension BlogPost.Status: SampleValue {}
+
+nonisolated extension BlogPost.Kind: SampleValue {}

@@ -8,9 +8,9 @@ nonisolated enum ItemTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Item {
         Item(
-            id: number,
-            name: "name-\(number)-\(revision)",
-            price: Double(number * 1_000 + revision) + 0.5
+            id: SampleData.value("id", number, nil),
+            name: SampleData.value("name", number, revision),
+            price: SampleData.value("price", number, revision)
         )
     }
 

@@ -8,8 +8,8 @@ nonisolated enum SheepTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Sheep {
         Sheep(
-            id: number,
-            name: "name-\(number)-\(revision)"
+            id: SampleData.value("id", number, nil),
+            name: SampleData.value("name", number, revision)
         )
     }
 

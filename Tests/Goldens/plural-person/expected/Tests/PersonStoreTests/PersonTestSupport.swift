@@ -8,9 +8,9 @@ nonisolated enum PersonTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Person {
         Person(
-            id: "id-\(number)",
-            name: "name-\(number)-\(revision)",
-            nickname: "nickname-\(number)-\(revision)"
+            id: SampleData.value("id", number, nil),
+            name: SampleData.value("name", number, revision),
+            nickname: SampleData.value("nickname", number, revision)
         )
     }
 

@@ -8,10 +8,10 @@ nonisolated enum CardTestSupport {
     /// gives other values for the other fields.
     static func sample(_ number: Int, revision: Int = 0) -> Card {
         Card(
-            id: sampleUUID(number),
-            title: "title-\(number)-\(revision)",
-            done: (number * 1_000 + revision) % 2 == 0,
-            due: Date(timeIntervalSince1970: Double(number * 1_000 + revision))
+            id: SampleData.value("id", number, nil),
+            title: SampleData.value("title", number, revision),
+            done: SampleData.value("done", number, revision),
+            due: SampleData.value("due", number, revision)
         )
     }
 
@@ -121,12 +121,5 @@ nonisolated enum CardTestSupport {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return condition()
-    }
-
-    /// A UUID made from a number, so sample ids are the same on every run.
-    static func sampleUUID(_ number: Int) -> UUID {
-        let hex = String(number, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return UUID(uuidString: "00000000-0000-4000-8000-\(digits)")!
     }
 }
