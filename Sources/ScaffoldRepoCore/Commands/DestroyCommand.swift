@@ -49,19 +49,27 @@ enum DestroyCommand {
             }
         }
         // Kept sources still use the shared store code, and kept tests the shared sample data:
-        // a shared file stays while a kept file of its folder (its target) does.
+        // a shared file stays, recorded for this model, while a kept or owned file of its
+        // folder (its target) does, even when another model uses it now (that model may go
+        // first).
         let folder = { (path: String) in (path as NSString).deletingLastPathComponent }
+        let ownedOnDisk = (entry.owned ?? []).filter {
+            FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+        }
         let keptFolders = Set(
-            changes.filter { [.modified, .owned].contains($0.status) }.map { folder($0.file.path) })
+            changes.filter { [.modified, .owned].contains($0.status) }.map { folder($0.file.path) }
+                + ownedOnDisk.map(folder))
         for index in changes.indices
-        where changes[index].status == .delete
+        where [.delete, .shared].contains(changes[index].status)
             && Names.sharedFiles.contains(changes[index].location.lastPathComponent)
             && keptFolders.contains(folder(changes[index].file.path))
         {
-            changes[index].status = .shared
-            changes[index].file = GeneratedFile(
-                path: changes[index].file.path, contents: changes[index].previous ?? "")
-            changes[index].reason = "kept: the kept files of \(name) use it"
+            if changes[index].status == .delete {
+                changes[index].status = .shared
+                changes[index].file = GeneratedFile(
+                    path: changes[index].file.path, contents: changes[index].previous ?? "")
+                changes[index].reason = "kept: the kept files of \(name) use it"
+            }
             kept[changes[index].file.path] = entry.files[changes[index].file.path]
         }
         // Kept files stay recorded, so a later `destroy --force` can still remove them.

@@ -39,22 +39,18 @@ extension Identifier {
     /// Type names the generated code uses unqualified; a model with one of these names would
     /// shadow it and not compile.
     static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation",
-        "Codable", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date",
-        "Decodable", "DecodingError", "Dictionary", "Double",
-        "Encodable", "Equatable", "Error", "FileError", "FileHandle", "FileManager", "FormerKeys",
-        "Foundation",
-        "Glibc", "Hashable", "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder",
-        "JSONEncoder", "JournalRecord", "JournalStore", "KeyPath", "ListOrdering", "LiveList",
-        "MainActor", "Musl", "Never", "NewerSchema", "ObjCBool", "Observable",
-        "ObservationIgnored", "Observation", "Observers", "OpenRepositories", "Optional",
-        "Ordering", "RepeatedID", "Revised", "SampleData", "SampleValue", "Sendable", "Set",
-        "SharedRepository",
-        "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange",
-        "StoreFiles",
-        "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing",
-        "UInt32", "UInt64", "UInt8", "URL", "UUID", "Values", "Void", "WeakReference", "XCTest",
-        "XCTestCase",
+        "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation", "Codable",
+        "CodingKey", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date", "Decodable",
+        "Decoder", "DecodingError", "Dictionary", "Double", "Encodable", "Equatable", "Error",
+        "FileError", "FileHandle", "FileManager", "FormerKeys", "Foundation", "Glibc", "Hashable",
+        "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder", "JSONEncoder",
+        "JournalRecord", "JournalStore", "KeyPath", "ListOrdering", "LiveList", "MainActor", "Musl",
+        "Never", "NewerSchema", "ObjCBool", "Observable", "Observation", "ObservationIgnored",
+        "ObservedChanges", "Observers", "OpenRepositories", "Optional", "Ordering", "RepeatedID",
+        "Revised", "SampleData", "SampleValue", "Sendable", "Set", "SharedRepository",
+        "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange", "StoreFiles",
+        "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing", "UInt32",
+        "UInt64", "UInt8", "URL", "UUID", "Values", "Void", "WeakReference", "XCTest", "XCTestCase",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the
@@ -62,8 +58,8 @@ extension Identifier {
     /// store's `changed`); a model named `Value` gets the variables `valueItem` and
     /// `valueItems` instead.
     static let reservedVariableNames: Set<String> = [
-        "cache", "changed", "changes", "directory", "error", "files", "ids", "loaded",
-        "removed", "repository", "saved", "shown", "update", "value", "values",
+        "cache", "changed", "changes", "commit", "directory", "error", "files", "ids", "loaded",
+        "loads", "perform", "removed", "repository", "saved", "shown", "update", "value", "values",
     ]
 
     /// Field names that clash with what every model has: `hashValue` from `Hashable`,

@@ -343,6 +343,34 @@ import Testing
         #expect(try TestPaths.files(below: folder) == ["Package.swift"])
     }
 
+    @Test func aSharedFileStaysWhileAKeptFileOfADestroyedModelNeedsIt() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        _ = run(["Item", "id:Int", "--into", ".", "--target", "App"], in: folder)
+        _ = run(["Tag", "id:String", "--into", ".", "--target", "App"], in: folder)
+        let shared = "Sources/App/StoredValues.swift"
+        try Data("// mine\n".utf8).write(
+            to: folder.appendingPathComponent("Sources/App/Item.swift"))
+
+        // Item goes first, keeping its edited file; Tag uses the shared file too.
+        #expect(run(["destroy", "Item"], in: folder).exitCode == 0)
+        let record = try #require(try Manifest.load(root: folder)?.model(named: "Item"))
+        #expect(record.files[shared] != nil)
+
+        // Tag goes next: the kept Item.swift still needs the shared file.
+        let destroyTag = run(["destroy", "Tag"], in: folder)
+        #expect(
+            destroyTag.standardOutput.contains("shared    \(shared) (kept: Item uses it too)\n"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(shared).path))
+
+        // Once the kept file goes too, so does the shared one.
+        #expect(run(["destroy", "Item", "--force"], in: folder).exitCode == 0)
+        #expect(try TestPaths.files(below: folder) == ["Package.swift"])
+    }
+
     @Test func destroyReportsThroughThePlanDryRunAndJSON() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
