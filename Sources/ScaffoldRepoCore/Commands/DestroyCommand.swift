@@ -68,7 +68,7 @@ enum DestroyCommand {
                 changes[index].status = .shared
                 changes[index].file = GeneratedFile(
                     path: changes[index].file.path, contents: changes[index].previous ?? "")
-                changes[index].reason = "kept: the kept files of \(name) use it"
+                changes[index].reason = "kept: beside the kept files of \(name)"
             }
             kept[changes[index].file.path] = entry.files[changes[index].file.path]
         }
@@ -118,7 +118,9 @@ enum DestroyCommand {
         return try Outcome.of(
             changes, options, keepingBlocks: false,
             keptNote: { count in
-                "note: \(count) edited file(s) kept, and still recorded; --force removes them too.\n"
+                "note: \(count) edited file(s) kept, and still recorded; --force removes them too. "
+                    + "Until then, the target may not compile where they use the model's "
+                    + "removed types.\n"
             },
             afterApply: {
                 for url in removed {

@@ -11,6 +11,7 @@ enum PackagePlanner {
         force: Bool
     ) throws -> (changes: [PlannedChange], warnings: [String], evolution: [String]) {
         var manifest = try Manifest.load(root: root) ?? Manifest()
+        try refuseTaskBesideOtherModels(requests, manifest: manifest)
         var changes: [PlannedChange] = []
         var warnings: [String] = []
         if Manifest.isOlderFormat(root: root) {
@@ -105,6 +106,31 @@ enum PackagePlanner {
             [try manifest.file()], root: root, displayRoot: displayRoot, force: false,
             recorded: onDisk.map { [Manifest.path: ContentHash.of($0)] } ?? [:])
         return (changes + manifestChanges, warnings, evolution)
+    }
+
+    /// A model named `Task` hides Swift's `Task` in its whole module, and every other model's
+    /// generated code uses that (a view-model follows its repository in a `Task`): such a model
+    /// must be the only one in its module. Checks the models `requests` and the manifest hold.
+    static func refuseTaskBesideOtherModels(
+        _ requests: [GenerateRequest], manifest: Manifest
+    ) throws {
+        let module = { (request: GenerateRequest) -> String in
+            if case .into(_, let target) = request.destination { return target }
+            return Names(request.spec).storePackage
+        }
+        var models: [String: String] = [:]
+        for record in manifest.models where record.destroyed != true {
+            models[record.name] =
+                record.target ?? Names(typeName: record.name, plural: nil).storePackage
+        }
+        for request in requests { models[request.spec.typeName] = module(request) }
+        guard let taskModule = models["Task"] else { return }
+        let others = models.filter { $0.key != "Task" && $0.value == taskModule }.keys.sorted()
+        guard !others.isEmpty else { return }
+        throw PlanError(
+            "model name 'Task' hides Swift's Task in module \(taskModule), which the code of "
+                + "\(others.joined(separator: ", ")) uses; name the model otherwise (for example "
+                + "TaskItem), or give it a target of its own")
     }
 
     /// Everything a first run writes for `request`: the model's files and a new manifest,

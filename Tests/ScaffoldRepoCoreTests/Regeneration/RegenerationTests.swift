@@ -343,6 +343,36 @@ import Testing
         #expect(try TestPaths.files(below: folder) == ["Package.swift"])
     }
 
+    @Test func aModelNamedTaskMustBeTheOnlyOneInItsTarget() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        #expect(
+            run(["Tag", "id:String", "--into", ".", "--target", "App"], in: folder).exitCode == 0)
+        let before = try TestPaths.files(below: folder)
+
+        // Either order: Task after another model, or another model after Task.
+        let task = run(["Task", "id:String", "--into", ".", "--target", "App"], in: folder)
+
+        #expect(task.exitCode == 2)
+        #expect(task.standardError.contains("'Task' hides Swift's Task in module App"))
+        #expect(task.standardError.contains("Tag"))
+        #expect(try TestPaths.files(below: folder) == before)
+        // In a target of its own, it is fine.
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/Jobs"), withIntermediateDirectories: true)
+        let own = run(["Task", "id:String", "--into", ".", "--target", "Jobs"], in: folder)
+        #expect(own.exitCode == 0, "\(own.standardError)")
+        let alone = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(alone) }
+        #expect(run(["Task", "id:String", "--output", "."], in: alone).exitCode == 0)
+        let beside = run(["Note", "id:String", "--into", ".", "--target", "TaskStore"], in: alone)
+        #expect(beside.exitCode == 2)
+        #expect(beside.standardError.contains("which the code of Note uses"))
+    }
+
     @Test func aSharedFileStaysWhileAKeptFileOfADestroyedModelNeedsIt() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
@@ -446,7 +476,7 @@ import Testing
 
         // The kept repository still uses the shared engine files, so they stay too.
         #expect(destroy.standardOutput.contains("modified  \(repository) (kept: edited"))
-        #expect(destroy.standardOutput.contains("shared    \(shared) (kept: the kept files"))
+        #expect(destroy.standardOutput.contains("shared    \(shared) (kept: beside the kept files"))
         let record = try #require(
             try Manifest.load(root: folder.appendingPathComponent("QuestionStore"))?
                 .model(named: "Question"))
