@@ -53,6 +53,11 @@ enum Outcome {
         var output = preface.map { $0 + "\n" }.joined() + PlanReport.statusLines(shown)
         if options.mode != .apply {
             output += PlanReport.diffs(changes)
+            // A preview shows the advice a real run gives (what Package.swift still needs), not
+            // its "Next:" step.
+            if options.mode == .dryRun {
+                output += notes.filter { !$0.hasPrefix("Next:") }.joined()
+            }
         } else if exitCode == 0 {
             output += notes.joined()
         }

@@ -124,6 +124,14 @@ import Testing
             withIntermediateDirectories: true)
         try Data("// Package.swift without a test target\n".utf8).write(
             to: folder.appendingPathComponent("App/Package.swift"))
+        // A preview gives the same advice about Package.swift, and writes nothing.
+        let preview = ScaffoldRepo.run(
+            ["Item", "id:Int", "name", "--into", "App", "--target", "AppCore", "--dry-run"],
+            currentDirectory: folder)
+        #expect(preview.standardOutput.contains(".testTarget(name: \"AppCoreTests\""))
+        #expect(!preview.standardOutput.contains("Next:"))
+        #expect(
+            try TestPaths.files(below: folder.appendingPathComponent("App")) == ["Package.swift"])
 
         let result = ScaffoldRepo.run(
             ["Item", "id:Int", "name", "--into", "App", "--target", "AppCore"],
