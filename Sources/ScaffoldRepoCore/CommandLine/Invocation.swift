@@ -69,6 +69,12 @@ public struct GenerateRequest: Equatable, Sendable {
         self.templatesDirectory = templatesDirectory
         self.storage = storage
     }
+
+    /// The module the model's sources go into: `--target`'s, or the standalone package's own.
+    public var module: String {
+        if case .into(_, let target) = destination { return target }
+        return Names(spec).storePackage
+    }
 }
 
 /// The generated repository's storage design.

@@ -36,14 +36,10 @@ public enum Renderer {
     ) throws -> [GeneratedFile] {
         let (spec, storage) = (request.spec, request.storage)
         let names = Names(spec)
-        let module: String
+        let module = request.module
         var outputs: [(template: String, path: String)] = []
-        switch request.destination {
-        case .standalone:
-            module = names.storePackage
+        if case .standalone = request.destination {
             outputs += [("Package.swift.tmpl", "Package.swift"), ("gitignore.tmpl", ".gitignore")]
-        case .into(_, let target):
-            module = target
         }
         let sources = "Sources/\(module)/"
         let tests = "Tests/\(module)Tests/"

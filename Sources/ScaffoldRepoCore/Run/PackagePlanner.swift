@@ -114,16 +114,13 @@ enum PackagePlanner {
     static func refuseTaskBesideOtherModels(
         _ requests: [GenerateRequest], manifest: Manifest
     ) throws {
-        let module = { (request: GenerateRequest) -> String in
-            if case .into(_, let target) = request.destination { return target }
-            return Names(request.spec).storePackage
-        }
         var models: [String: String] = [:]
+        // A record names its target, or none for a standalone package (named after the model).
         for record in manifest.models where record.destroyed != true {
             models[record.name] =
                 record.target ?? Names(typeName: record.name, plural: nil).storePackage
         }
-        for request in requests { models[request.spec.typeName] = module(request) }
+        for request in requests { models[request.spec.typeName] = request.module }
         guard let taskModule = models["Task"] else { return }
         let others = models.filter { $0.key != "Task" && $0.value == taskModule }.keys.sorted()
         guard !others.isEmpty else { return }
