@@ -19,6 +19,8 @@ struct ModelEvolution: Equatable {
         let message: String
         /// The change alone, for when a migration takes care of it.
         var what: String = ""
+        /// The field of the new model it is about, if any.
+        var field: String?
     }
 
     let model: String
@@ -32,7 +34,17 @@ struct ModelEvolution: Equatable {
         let before = Dictionary(
             previous.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let continued = Set(next.fields.compactMap(\.formerName) + next.fields.map(\.name))
-        var added: [Field] = []
+        // The fields no longer there: an added field of a type that loses nothing from one of
+        // them may be it renamed.
+        let removed = previous.fields.filter { !continued.contains($0.name) }
+        let addedNames = Set(next.fields.map(\.name)).subtracting(before.keys)
+        let renameCandidate = { (old: Field) -> Field? in
+            next.fields.first { field in
+                addedNames.contains(field.name) && field.formerName == nil
+                    && StoredConversion.lossless(
+                        from: old.type, to: field.type, field: "", target: "") != nil
+            }
+        }
         for field in next.fields {
             if let old = before[field.name] {
                 changes += Self.compare(old, field, model: model)
@@ -44,19 +56,18 @@ struct ModelEvolution: Equatable {
                             + "values are read into \(field.name)"))
                 changes += Self.compare(old, field, model: model)
             } else {
-                added.append(field)
-                changes.append(Self.addition(field, model: model))
+                let renamed = removed.first { renameCandidate($0)?.name == field.name }
+                changes.append(Self.addition(field, model: model, maybeRenamed: renamed))
             }
         }
-        for old in previous.fields where !continued.contains(old.name) {
+        for old in removed {
             var message =
                 "removed \(old.name): its stored values are dropped when the store next "
                 + "rewrites its file"
-            let sameType = added.filter { $0.type == old.type }.map(\.name)
-            if let candidate = sameType.first {
+            if let candidate = renameCandidate(old) {
                 message +=
-                    "; if \(candidate) is \(old.name) renamed, say so and keep them: "
-                    + "--rename \(old.name)=\(candidate)"
+                    "; if \(candidate.name) is \(old.name) renamed, say so and keep them: "
+                    + "--rename \(old.name)=\(candidate.name)"
             }
             changes.append(Change(effect: .dropsValues, message: message))
         }
@@ -66,7 +77,8 @@ struct ModelEvolution: Equatable {
     /// The changes that refuse the run.
     var refusals: [Change] { changes.filter { $0.effect == .breaksStoredData } }
 
-    private static func addition(_ field: Field, model: String) -> Change {
+    private static func addition(_ field: Field, model: String, maybeRenamed old: Field?) -> Change
+    {
         let token = SpecFormatter.token(field)
         if field.type.isOptional {
             return Change(
@@ -79,13 +91,18 @@ struct ModelEvolution: Equatable {
                 message: "added \(token): stored values load with the default")
         }
         let base = SpecFormatter.spelling(field.type)
+        let rename = old.map {
+            "If \(field.name) is \($0.name) renamed, say so and keep every stored \($0.name): "
+                + "--rename \($0.name)=\(field.name). Otherwise give"
+        }
         return Change(
             effect: .breaksStoredData,
             message: "\(field.name):\(base) is a new required field without a default: stores "
                 + "saved by the previous \(model) have no \(field.name), so they would not "
-                + "open. Give it a default (\(field.name):\(base)=\(Self.exampleDefault(field.type))) "
+                + "open. \(rename ?? "Give") it a default "
+                + "(\(field.name):\(base)=\(Self.exampleDefault(field.type))) "
                 + "or make it optional (\(field.name):\(base)?)",
-            what: "added \(field.name):\(base), without a default")
+            what: "added \(field.name):\(base), without a default", field: field.name)
     }
 
     private static func compare(_ old: Field, _ new: Field, model: String) -> [Change] {
@@ -101,18 +118,25 @@ struct ModelEvolution: Equatable {
                         + "previous \(model) may have no \(new.name), so they would not open. Keep "
                         + "it optional, or give it a default (\(new.name):\(base)="
                         + "\(exampleDefault(new.type)))",
-                    what: "\(new.name) is required now (was \(was))")
+                    what: "\(new.name) is required now (was \(was))", field: new.name)
             ]
         }
         guard oldShape == newShape || widened else {
             let what = new.name == "id" ? "the id type" : new.name
+            let lossless =
+                StoredConversion.lossless(from: old.type, to: new.type, field: "", target: "")
+                != nil
+            let fix =
+                lossless
+                ? "Keep the type, or migrate: \(was) to \(now) loses nothing, so the migration "
+                    + "converts every stored value itself"
+                : "Keep the type, or add a field with another name for the new type"
             return [
                 Change(
                     effect: .breaksStoredData,
                     message: "\(what) changes type from \(was) to \(now): stores saved by the "
-                        + "previous \(model) hold \(was) values, so they would not open. Keep the "
-                        + "type, or add a field with another name for the new type",
-                    what: "\(what) changes type from \(was) to \(now)")
+                        + "previous \(model) hold \(was) values, so they would not open. \(fix)",
+                    what: "\(what) changes type from \(was) to \(now)", field: new.name)
             ]
         }
         var changes: [Change] = []
@@ -129,7 +153,7 @@ struct ModelEvolution: Equatable {
                         message: "\(new.name) loses its default: values stored before "
                             + "\(new.name) existed have none, so they would not open. Keep the "
                             + "default: \(SpecFormatter.token(kept))",
-                        what: "\(new.name) loses its default"))
+                        what: "\(new.name) loses its default", field: new.name))
             } else if new.defaultValue != oldDefault {
                 changes.append(
                     Change(
@@ -154,7 +178,8 @@ struct ModelEvolution: Equatable {
                             Field(
                                 name: new.name, type: old.type,
                                 defaultValue: new.defaultValue ?? old.defaultValue)),
-                    what: "\(new.name) no longer has \(removed.joined(separator: ", "))"))
+                    what: "\(new.name) no longer has \(removed.joined(separator: ", "))",
+                    field: new.name))
         } else if !addedCases.isEmpty {
             changes.append(
                 Change(
@@ -220,6 +245,23 @@ extension ModelEvolution {
                     + "through \(Names(request.spec).type).V\(step).migrated() in "
                     + "\(Names(request.spec).migrationFile(from: step)) (written once; yours to edit)"
             )
+            let file = Names(request.spec).migrationFile(from: step)
+            let decisions = MigrationValues.assignments(
+                old: previous, new: request.spec,
+                targetType: "\(request.spec.typeName).V\(step + 1)"
+            )
+            .filter { $0.decision != nil }
+            for assignment in decisions {
+                let hint = assignment.hint.map { " (for example \($0))" } ?? ""
+                report.lines.append("  decide   \(file): \(assignment.decision ?? "")\(hint)")
+            }
+            if !decisions.isEmpty {
+                report.warnings.append(
+                    "warning: \(request.spec.typeName): \(decisions.count) stored value(s) to "
+                        + "decide in \(file): until each `undecided` call there is replaced with "
+                        + "a value, stores written by version \(step) do not open (they are left "
+                        + "as they are) and its generated tests fail, naming the file")
+            }
         }
         return report
     }
@@ -279,11 +321,21 @@ extension ModelEvolution {
         report.warnings = reusedFormerNames.map { "warning: \(spec.typeName): \($0)" }
         guard !evolution.changes.isEmpty else { return report }
         report.lines.append("\(spec.typeName) changed since it was last generated:")
+        let decided = Set(
+            MigrationValues.assignments(old: previous, new: spec, targetType: "")
+                .filter { $0.decision != nil }.map(\.field.name))
         for change in evolution.changes {
             let migrated = change.effect == .breaksStoredData
-            let label = change.effect == .dropsValues ? "warning" : migrated ? "migrate" : "note"
+            let toDecide = migrated && change.field.map(decided.contains) == true
+            let label =
+                change.effect == .dropsValues
+                ? "warning" : toDecide ? "decide" : migrated ? "migrate" : "note"
             let message =
-                migrated ? change.what + ": the migration converts stored values" : change.message
+                toDecide
+                ? change.what + ": you decide its stored values in the migration"
+                : migrated
+                    ? change.what + ": the migration converts every stored value, losing nothing"
+                    : change.message
             report.lines.append(
                 "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(message)")
             if change.effect == .dropsValues {

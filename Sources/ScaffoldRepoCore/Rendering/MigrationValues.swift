@@ -1,57 +1,75 @@
 /// The Swift expressions a generated migration starts with: each field of the new version
-/// taken from the old value where it still fits, else a placeholder that compiles, with the
-/// reason it needs a person's decision.
+/// taken from the old value where it still fits, converted where a conversion loses nothing
+/// (``StoredConversion``), and otherwise a call that throws until a person replaces it with
+/// the value they decide on, so that no made-up value ever reaches a user's store.
 enum MigrationValues {
-    /// The expression for `field` of the new version, read from `source` (the same field, or
-    /// the one it was renamed from) of the old version, and a comment when a person must decide.
-    /// `targetType` names the new version's type (`Question.V2`), whose enums the value needs.
-    static func expression(
-        for field: Field, from source: Field?, targetType: String
-    ) -> (value: String, comment: String?) {
-        guard let source else {
-            if let value = field.defaultValue {
-                return (Literals.swift(value, type: field.type), nil)
-            }
-            if field.type.isOptional { return ("nil", nil) }
-            return (placeholder(field.type), "\(field.name) is new and has no default")
-        }
-        let old = "self.\(Identifier.escaped(source.name))"
-        if source.type == field.type, source.type.allTypes.allSatisfy({ !$0.isEnumeration }) {
-            return (old, nil)
-        }
-        if !source.type.isOptional, field.type == .optional(source.type),
-            source.type.allTypes.allSatisfy({ !$0.isEnumeration })
-        {
-            return (old, nil)
-        }
-        // A nested enum is a type of each version: convert it by its raw value.
-        switch (source.type, field.type) {
-        case (.enumeration(_, let oldCases), .enumeration(let name, let cases)):
-            let removed = oldCases.filter { !cases.contains($0) }
-            return (
-                "\(targetType).\(name)(rawValue: \(old).rawValue) ?? .\(Identifier.escaped(cases[0]))",
-                removed.isEmpty
-                    ? nil : "stored \(removed.joined(separator: ", ")) become \(cases[0])"
-            )
-        case (.enumeration, .optional(.enumeration(let name, _))),
-            (.optional(.enumeration), .optional(.enumeration(let name, _))):
-            let unwrap = source.type.isOptional ? "\(old).flatMap" : "Optional(\(old)).flatMap"
-            return ("\(unwrap) { \(targetType).\(name)(rawValue: $0.rawValue) }", nil)
-        default:
-            let was = SpecFormatter.spelling(source.type)
-            let placeholderValue =
-                field.defaultValue.map { Literals.swift($0, type: field.type) }
-                ?? (field.type.isOptional ? "nil" : placeholder(field.type))
-            return (
-                placeholderValue,
-                "was \(was) (\(source.name)), is \(SpecFormatter.spelling(field.type)) now; "
-                    + "convert \(old)"
-            )
+    /// One argument of a migration: the new version's field, the expression for it, and what a
+    /// person must decide when the expression is `try undecided(…)`.
+    struct Assignment {
+        let field: Field
+        let value: String
+        let decision: String?
+        /// Swift to start the decision from, when there is a conversion to suggest.
+        var hint: String?
+    }
+
+    /// An assignment for each field of `new`, from a value of `old` (the version before it);
+    /// `targetType` names the new version's type (`Question.V2`).
+    static func assignments(old: ModelSpec, new: ModelSpec, targetType: String) -> [Assignment] {
+        new.fields.map { field in
+            let source =
+                old.fields.first { $0.name == field.name }
+                ?? field.formerName.flatMap { former in old.fields.first { $0.name == former } }
+            let (value, decision, hint) = expression(
+                for: field, from: source, targetType: targetType)
+            return Assignment(field: field, value: value, decision: decision, hint: hint)
         }
     }
 
-    /// A value of `type` that compiles, for a person to replace.
-    private static func placeholder(_ type: FieldType) -> String {
+    /// The expression for `field` of the new version, read from `source` (the same field, or
+    /// the one it was renamed from) of the old version, and what a person must decide when
+    /// none can be written for them, with Swift to start from.
+    static func expression(
+        for field: Field, from source: Field?, targetType: String
+    ) -> (value: String, decision: String?, hint: String?) {
+        let undecided = "try undecided(\(Literals.stringLiteral(field.name)))"
+        guard let source else {
+            if let value = field.defaultValue {
+                return (Literals.swift(value, type: field.type), nil, nil)
+            }
+            if field.type.isOptional { return ("nil", nil, nil) }
+            return (
+                undecided, "\(field.name) is new and has no default: give stored values one",
+                placeholder(field.type)
+            )
+        }
+        let old = "self.\(Identifier.escaped(source.name))"
+        if let conversion = StoredConversion.lossless(
+            from: source.type, to: field.type, field: field.name, target: targetType)
+        {
+            return (conversion.migration(old), nil, nil)
+        }
+        let was = SpecFormatter.spelling(source.type)
+        let now = SpecFormatter.spelling(field.type)
+        let renamed = source.name == field.name ? "" : " (\(source.name))"
+        var decision = "\(field.name) was \(was)\(renamed), is \(now) now"
+        let removed = source.type.allTypes.flatMap(\.enumCases).filter {
+            !field.type.allTypes.flatMap(\.enumCases).contains($0)
+        }
+        if source.type.isOptional, !field.type.isOptional {
+            decision += ": stored values may be nil"
+        } else if !removed.isEmpty {
+            decision += ": stored \(removed.joined(separator: ", ")) have no case now"
+        } else {
+            decision += ": some stored values may not convert"
+        }
+        let hint = StoredConversion.hint(
+            from: source.type, to: field.type, value: old, target: targetType)
+        return (undecided, decision, hint)
+    }
+
+    /// A value of `type`, in the examples a decision starts from.
+    static func placeholder(_ type: FieldType) -> String {
         switch type {
         case .optional: "nil"
         case .array: "[]"

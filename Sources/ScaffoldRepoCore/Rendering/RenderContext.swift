@@ -134,7 +134,7 @@ struct ModelContext: TemplateContext {
         hasVersions = !history.previous.isEmpty
         versionsUseFoundation = history.previous.contains { usesFoundation($0.spec) }
         versions = history.previous.map { version in
-            VersionContext(version, current: history.current, names: names)
+            VersionContext(version, history: history, current: spec, names: names)
         }
         shape = ShapeContext(spec, model: names.type)
     }
@@ -256,24 +256,103 @@ struct VersionContext: TemplateContext {
     let nextNumber: String
     /// The migration file from it to the next version.
     let migrationFile: String
-    /// `.migrated()` once per step from it to the current version.
+    /// `.migrated()` once per step from it to the current version, after an array of its values.
     let chain: String
     /// Its fields, enums and decoding, as they were.
     let shape: ShapeContext
+    /// The fields whose stored values must reach the current model: its test compares them.
+    let carriedFields: [CarriedFieldContext]
+    let hasCarriedFields: Bool
+    /// The fields its test does not compare, because a person decides their values.
+    let decidedFields: [IdentifierContext]
 
-    init(_ version: ModelHistory.Version, current: Int, names: Names) {
+    init(
+        _ version: ModelHistory.Version, history: ModelHistory, current: ModelSpec, names: Names
+    ) {
         number = String(version.number)
         name = "V\(version.number)"
         nextNumber = String(version.number + 1)
         migrationFile = names.migrationFile(from: version.number)
-        chain = String(repeating: ".migrated()", count: current - version.number)
+        let steps = history.current - version.number
+        // `try [V1](from: decoder)` after 12 spaces, then the steps: one line while it fits.
+        chain =
+            steps * 11 + name.count + 33 <= 100
+            ? String(repeating: ".migrated()", count: steps)
+            : String(repeating: "\n                .migrated()", count: steps)
         shape = ShapeContext(version.spec, model: "\(names.type).V\(version.number)")
+        let later = history.previous.filter { $0.number > version.number }.map(\.spec) + [current]
+        var carried: [CarriedFieldContext] = []
+        var decided: [IdentifierContext] = []
+        for field in version.spec.fields where field.name != "id" {
+            switch CarriedFieldContext.make(field, through: later, model: names.type) {
+            case .some(.some(let comparison)): carried.append(comparison)
+            case .some(.none): decided.append(IdentifierContext(field.name))
+            case .none: break
+            }
+        }
+        carriedFields = carried
+        hasCarriedFields = !carried.isEmpty
+        decidedFields = decided
+    }
+}
+
+/// A field of an earlier version that its test compares with the current model's: the new
+/// value (`new.name`) and the one expected from the stored value (`old.title`, or
+/// `Int64(old.count)`). When the stored value may be nil and the current field is required,
+/// the comparison is made only for a stored value (`storedValue`), bound to `value`.
+struct CarriedFieldContext: TemplateContext {
+    let newValue: String
+    let expected: String
+    let whenStored: Bool
+    let storedValue: String
+
+    /// The comparison for `field`, followed through the `later` versions by name or rename: nil
+    /// when the field was removed, `.some(nil)` when some step needs a person's decision.
+    static func make(
+        _ field: Field, through later: [ModelSpec], model: String
+    ) -> CarriedFieldContext?? {
+        var last = field
+        var unwrapped = false
+        for spec in later {
+            guard
+                let next = spec.fields.first(where: { $0.name == last.name })
+                    ?? spec.fields.first(where: { $0.formerName == last.name })
+            else { return nil }
+            if case .optional(let wrapped) = last.type, !next.type.isOptional {
+                unwrapped = true
+                guard lossless(wrapped, next.type, model) != nil else { return .some(nil) }
+            } else if lossless(last.type, next.type, model) == nil {
+                return .some(nil)
+            }
+            last = next
+        }
+        let stored = "old.\(Identifier.escaped(field.name))"
+        let newValue = "new.\(Identifier.escaped(last.name))"
+        if field.type.isOptional, unwrapped, case .optional(let wrapped) = field.type {
+            guard let expected = lossless(wrapped, last.type, model)?.expected else {
+                return .some(nil)
+            }
+            return CarriedFieldContext(
+                newValue: newValue, expected: expected("value"), whenStored: true,
+                storedValue: stored)
+        }
+        guard let expected = lossless(field.type, last.type, model)?.expected else {
+            return .some(nil)
+        }
+        return CarriedFieldContext(
+            newValue: newValue, expected: expected(stored), whenStored: false, storedValue: "")
+    }
+
+    private static func lossless(
+        _ old: FieldType, _ new: FieldType, _ model: String
+    ) -> StoredConversion.Lossless? {
+        StoredConversion.lossless(from: old, to: new, field: "", target: model)
     }
 }
 
 /// The migration file from one schema version to the next: one argument per field of the new
-/// version, each taken from the old value where it still fits, else a placeholder marked for a
-/// decision.
+/// version, taken or converted from the old value where that loses nothing, else a call that
+/// throws until a person decides the value.
 struct MigrationContext: TemplateContext {
     let fromVersion: String
     let toVersion: String
@@ -282,31 +361,52 @@ struct MigrationContext: TemplateContext {
     let assignments: [AssignmentContext]
 
     init(from version: Int, old: ModelSpec, new: ModelSpec, model: String) {
-        let target = "\(model).V\(version + 1)"
         fromVersion = String(version)
         toVersion = String(version + 1)
         fromName = "V\(version)"
         toName = "V\(version + 1)"
-        assignments = new.fields.map { field in
-            let source =
-                old.fields.first { $0.name == field.name }
-                ?? field.formerName.flatMap { former in old.fields.first { $0.name == former } }
-            let (value, comment) = MigrationValues.expression(
-                for: field, from: source, targetType: target)
-            return AssignmentContext(
-                label: Identifier.label(field.name), value: value, comment: comment ?? "",
-                hasComment: comment != nil)
+        assignments = MigrationValues.assignments(
+            old: old, new: new, targetType: "\(model).V\(version + 1)"
+        )
+        .map { assignment in
+            AssignmentContext(
+                label: Identifier.label(assignment.field.name), value: assignment.value,
+                decisionLines: assignment.decision.map { decision in
+                    (AssignmentContext.wrapped("Decide: \(decision).", width: 85)
+                        + (assignment.hint.map { ["For example: \($0)"] } ?? []))
+                        .map(LineContext.init)
+                } ?? [],
+                hasDecision: assignment.decision != nil)
         }
     }
 }
 
-/// One argument of a migration: its `label`, the `value` expression, and a `comment` when the
-/// value needs a decision.
+/// One argument of a migration: its `label`, the `value` expression, and the lines of a
+/// `Decide:` comment when the value needs a person's decision.
 struct AssignmentContext: TemplateContext {
     let label: String
     let value: String
-    let comment: String
-    let hasComment: Bool
+    let decisionLines: [LineContext]
+    let hasDecision: Bool
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+}
+
+/// One line of text, as `text`.
+struct LineContext: TemplateContext {
+    let text: String
 }
 
 /// What differs between the two test suites that share `RepositoryScenarios.partial.tmpl`.

@@ -42,7 +42,9 @@ extension Identifier {
         "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation", "Codable",
         "CodingKey", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date", "Decodable",
         "Decoder", "DecodingError", "Dictionary", "Double", "Encodable", "Equatable", "Error",
-        "FileError", "FileHandle", "FileManager", "FormerKeys", "Foundation", "Glibc", "Hashable",
+        "FileError", "FileHandle", "FileManager", "FormerKeys", "Foundation", "FrozenVersion",
+        "Glibc",
+        "Hashable",
         "Identifiable", "IndexSet", "Int", "Int32", "Issue", "JSONDecoder", "JSONEncoder",
         "JournalRecord", "JournalStore", "KeyPath", "ListOrdering", "LiveList", "MainActor", "Musl",
         "Never", "NewerSchema", "ObjCBool", "Observable", "Observation", "ObservationIgnored",
@@ -50,7 +52,8 @@ extension Identifier {
         "Revised", "SampleData", "SampleValue", "Sendable", "Set", "SharedRepository",
         "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange", "StoreFiles",
         "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing", "UInt32",
-        "UInt64", "UInt8", "URL", "UUID", "Values", "Void", "WeakReference", "XCTest", "XCTestCase",
+        "UInt64", "UInt8", "URL", "UUID", "UnmigratedValue", "Values", "Void", "WeakReference",
+        "XCTest", "XCTestCase",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the
@@ -64,8 +67,11 @@ extension Identifier {
 
     /// Field names that clash with what every model has: `hashValue` from `Hashable`,
     /// `CodingKeys` from `Codable`, and `self`, which as an initializer parameter would hide the
-    /// model being built.
-    static let reservedFieldNames: Set<String> = ["CodingKeys", "hashValue", "self"]
+    /// model being built; and `lossless` and `undecided`, which a migration calls on the version
+    /// it migrates.
+    static let reservedFieldNames: Set<String> = [
+        "CodingKeys", "hashValue", "lossless", "self", "undecided",
+    ]
 }
 
 /// Finds the likely intended word for a typo.

@@ -107,7 +107,8 @@ extension ChangingAModelTests {
         #expect(migrated.exitCode == 0, "\(migrated.standardError)")
         #expect(
             migrated.standardOutput.contains(
-                "  migrate  rating changes type from Int? to String?: the migration converts"))
+                "  migrate  rating changes type from Int? to String?: the migration converts every "
+                    + "stored value, losing nothing\n"))
         #expect(
             migrated.standardOutput.contains(
                 "create    BookStore/Sources/BookStore/BookMigration1.swift\n"))
@@ -119,7 +120,10 @@ extension ChangingAModelTests {
                 == true)
         #expect(
             text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
-                "// Decide: was Int? (rating), is String? now; convert self.rating.") == true)
+                "            rating: self.rating.map { String($0) }\n") == true)
+        #expect(
+            text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains("// Decide:")
+                == false)
         let book = try Manifest.load(root: folder.appendingPathComponent("BookStore"))?
             .model(named: "Book")
         #expect(book?.schemaVersion == 2)
@@ -156,8 +160,9 @@ extension ChangingAModelTests {
         #expect(TestPaths.text(migration) == edited)
         let versions = text("BookStore/Sources/BookStore/BookVersions.swift") ?? ""
         #expect(
-            versions.contains("case 1: try [V1](from: decoder).map { $0.migrated().migrated() }"))
-        #expect(versions.contains("case 2: try [V2](from: decoder).map { $0.migrated() }"))
+            versions.contains(
+                "case 1:\n            try [V1](from: decoder).migrated().migrated()\n"))
+        #expect(versions.contains("case 2:\n            try [V2](from: decoder).migrated()\n"))
         #expect(versions.contains("public typealias V3 = Book"))
     }
 
@@ -238,5 +243,80 @@ extension ChangingAModelTests {
                 "'Sources/Nope.swift' is not a file scaffold-repo generated"))
         #expect(destroy.standardOutput.contains("owned     BookStore/\(path) (kept: yours)\n"))
         #expect(TestPaths.text(file) == edited)
+    }
+}
+
+/// What a migration does with a field whose type changes: a conversion that loses nothing is
+/// written for the person; one that can fail is left to them, and throws until they decide.
+extension ChangingAModelTests {
+    @Test func aLosslessTypeChangeIsConvertedWithoutADecision() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            run(["Gauge", "id:UUID", "count:Int", "ratio:Float", "kind:enum(a,b)", "tags:[Int]"])
+                .exitCode == 0)
+
+        let migrated = run([
+            "Gauge", "id:UUID", "count:Int64", "ratio:Double", "kind:String", "tags:[Int64]",
+            "--migrate",
+        ])
+
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(!migrated.standardOutput.contains("decide"))
+        #expect(!migrated.standardError.contains("decide"))
+        let migration = text("GaugeStore/Sources/GaugeStore/GaugeMigration1.swift") ?? ""
+        for line in [
+            "count: Int64(self.count),", "ratio: Double(self.ratio),", "kind: self.kind.rawValue,",
+            "tags: self.tags.map { Int64($0) }\n",
+        ] {
+            #expect(migration.contains("            " + line), "\(line)")
+        }
+        #expect(!migration.contains("// Decide:"))
+        #expect(!migration.contains("try undecided("))
+    }
+
+    @Test func aConversionThatCanFailIsLeftUndecidedAndListedByTheRun() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Gauge", "id:UUID", "reading:String", "count:Int"]).exitCode == 0)
+
+        let migrated = run(["Gauge", "id:UUID", "reading:Int", "count:Int64", "--migrate"])
+
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(
+            migrated.standardOutput.contains(
+                "  decide   GaugeMigration1.swift: reading was String, is Int now: some stored "
+                    + "values may not convert (for example Int(self.reading) ?? 0)\n"))
+        #expect(
+            migrated.standardError.contains(
+                "warning: Gauge: 1 stored value(s) to decide in GaugeMigration1.swift"))
+        let migration = text("GaugeStore/Sources/GaugeStore/GaugeMigration1.swift") ?? ""
+        #expect(
+            migration.contains(
+                """
+                            // Decide: reading was String, is Int now: some stored values may not convert.
+                            // For example: Int(self.reading) ?? 0
+                            reading: try undecided("reading"),
+                            count: Int64(self.count)
+
+                """))
+        #expect(migration.contains("public func migrated() throws -> Gauge.V2 {"))
+        #expect(migration.components(separatedBy: "undecided(").count == 2)
+    }
+
+    @Test func aRefusedNewFieldNamesTheRenameFirst() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Note", "id:UUID", "body:String", "size:Int"]).exitCode == 0)
+
+        let refused = run(["Note", "id:UUID", "content:String", "size:Int"])
+        let renamed = run([
+            "Note", "id:UUID", "content:String", "size:Int", "--rename", "body=content",
+        ])
+
+        #expect(refused.exitCode == 2)
+        #expect(
+            refused.standardError.contains(
+                "so they would not open. If content is body renamed, say so and keep every stored "
+                    + "body: --rename body=content. Otherwise give it a default (content:String=\"\") "
+                    + "or make it optional (content:String?)"))
+        #expect(renamed.exitCode == 0, "\(renamed.standardError)")
     }
 }

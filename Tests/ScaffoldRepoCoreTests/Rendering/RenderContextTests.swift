@@ -11,7 +11,10 @@ import Testing
             fieldTokens: ["id:UUID", "name:String", "level:enum(easy,hard)=easy", "tags:[String]"])
         try SpecParser.applyRenames("title=name", to: &spec)
         var history = ModelHistory()
-        history.freeze(try SpecParser.parse(modelName: "Recipe", fieldTokens: ["id:UUID"]))
+        // Version 1's title carries over (as name); its level, a String, is decided.
+        history.freeze(
+            try SpecParser.parse(
+                modelName: "Recipe", fieldTokens: ["id:UUID", "title:String", "level:String"]))
         return ModelContext(
             spec: spec, module: "RecipeStore", storage: .journal, annotate: true, history: history)
     }
@@ -34,7 +37,9 @@ import Testing
 
     @Test func theReadmeListsEveryTemplateValueAndNoOther() throws {
         let spec = try SpecParser.parse(modelName: "Recipe", fieldTokens: ["id:UUID", "x:Int"])
-        let migration = MigrationContext(from: 1, old: spec, new: spec, model: "Recipe")
+        let next = try SpecParser.parse(modelName: "Recipe", fieldTokens: ["id:UUID", "y:Int"])
+        // y is new and required: a decision, with its comment's lines.
+        let migration = MigrationContext(from: 1, old: spec, new: next, model: "Recipe")
         let code = names(of: try richContext()).union(names(of: migration))
             .union(names(of: TestSuiteContext(testAttribute: "")))
         let readme = try #require(

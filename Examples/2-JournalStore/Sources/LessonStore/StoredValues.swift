@@ -340,3 +340,54 @@ nonisolated struct RepeatedID: Error, CustomStringConvertible {
 nonisolated struct NewerSchema: Error {
     let found: Int
 }
+
+/// A model as an earlier schema version stored it (`Question.V1`, in `QuestionVersions.swift`),
+/// and its migration to the next version (`migrated()`, in `QuestionMigration1.swift`).
+nonisolated protocol FrozenVersion {
+    associatedtype Next
+    /// This value as the next schema version has it. It throws where a stored value cannot be
+    /// carried over yet; the store that holds it then does not open, and is left as it is.
+    func migrated() throws -> Next
+}
+
+nonisolated extension FrozenVersion {
+    /// ``migrated()``, called through the protocol, so that a migration written without
+    /// `throws` and one written with it both chain.
+    func migratedOneVersion() throws -> Next { try migrated() }
+
+    /// A value of the next version that nobody has chosen yet: it never returns a value, it
+    /// throws, so no store opens with a made-up one. Replace the call with the value.
+    func undecided<Decided>(_ field: String, file: String = #fileID) throws -> Decided {
+        throw UnmigratedValue(field: field, migration: file, reason: "is not decided yet")
+    }
+
+    /// `converted`, the result of a conversion that is exact for every value a store is likely
+    /// to hold (`Double(exactly:)`), or a thrown error for one that it is not exact for.
+    func lossless<Converted>(
+        _ converted: Converted?, _ field: String, file: String = #fileID
+    ) throws -> Converted {
+        guard let converted else {
+            throw UnmigratedValue(
+                field: field, migration: file,
+                reason: "holds a stored value that does not convert without loss")
+        }
+        return converted
+    }
+}
+
+nonisolated extension Array where Element: FrozenVersion {
+    /// Each value migrated one schema version on.
+    func migrated() throws -> [Element.Next] { try map { try $0.migratedOneVersion() } }
+}
+
+/// A stored value that a migration did not carry over: where, and why.
+nonisolated struct UnmigratedValue: Error {
+    let field: String
+    let migration: String
+    let reason: String
+
+    /// The error a repository reports for it, for the store `file` that holds the value.
+    func failure<Reported: StoreFiles.Failure>(file: URL, reporting _: Reported.Type) -> Reported {
+        .notMigrated(file: file, field: field, migration: migration, reason: reason)
+    }
+}

@@ -235,6 +235,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             } catch let newer as NewerSchema {
                 throw Failure.newerSchema(
                     file: file, found: newer.found, supported: Value.schemaVersion)
+            } catch let unmigrated as UnmigratedValue {
+                throw unmigrated.failure(file: file, reporting: Failure.self)
             } catch {
                 throw Failure.incompatible(
                     file: file, reason: "the record at byte \(position): \(error)")

@@ -8,16 +8,18 @@ nonisolated extension Recipe.V1 {
     /// This value as schema version 2 of ``Recipe`` has it.
     ///
     /// scaffold-repo wrote this file once, when `--migrate` made version 2, and never
-    /// changes it: it is yours. It starts with every field that still fits; a `Decide:` comment
-    /// marks each value you have to choose. The generated tests open a store written by version
-    /// 1 and check that the values come out as this function makes them.
-    public func migrated() -> Recipe.V2 {
+    /// changes it: it is yours. It copies every field that still fits and converts each one
+    /// whose conversion loses nothing. A `Decide:` comment marks each value you must choose:
+    /// its `undecided` call throws, so a store written by version 1 does not open
+    /// (and is left as it is) until you replace the call with the value. The generated tests
+    /// open a store written by version 1 and check that every value it kept is there.
+    public func migrated() throws -> Recipe.V2 {
         Recipe.V2(
             id: self.id,
             title: self.title,
             // Edited: a recipe saved without servings was for two.
             servings: self.servings ?? 2,
-            level: Recipe.V2.Level(rawValue: self.level.rawValue) ?? .easy
+            level: try lossless(Recipe.V2.Level(rawValue: self.level.rawValue), "level")
         )
     }
 }

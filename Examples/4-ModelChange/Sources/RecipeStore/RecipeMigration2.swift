@@ -8,17 +8,19 @@ nonisolated extension Recipe.V2 {
     /// This value as schema version 3 of ``Recipe`` has it.
     ///
     /// scaffold-repo wrote this file once, when `--migrate` made version 3, and never
-    /// changes it: it is yours. It starts with every field that still fits; a `Decide:` comment
-    /// marks each value you have to choose. The generated tests open a store written by version
-    /// 2 and check that the values come out as this function makes them.
-    public func migrated() -> Recipe.V3 {
+    /// changes it: it is yours. It copies every field that still fits and converts each one
+    /// whose conversion loses nothing. A `Decide:` comment marks each value you must choose:
+    /// its `undecided` call throws, so a store written by version 2 does not open
+    /// (and is left as it is) until you replace the call with the value. The generated tests
+    /// open a store written by version 2 and check that every value it kept is there.
+    public func migrated() throws -> Recipe.V3 {
         Recipe.V3(
             id: self.id,
             name: self.title,
             servings: self.servings,
             // Edited: until recipes had times, a hard one took an hour, an easy one half.
             minutes: self.level == .hard ? 60 : 30,
-            level: Recipe.V3.Level(rawValue: self.level.rawValue) ?? .easy
+            level: try lossless(Recipe.V3.Level(rawValue: self.level.rawValue), "level")
         )
     }
 }

@@ -12,7 +12,7 @@ nonisolated extension Recipe {
 
     /// Recipe as schema version 1 stored it. Frozen: stores that version wrote
     /// decode into it; `migrated()`, in RecipeMigration1.swift, takes it to version 2.
-    public struct V1: Codable, Sendable, Hashable {
+    public struct V1: Codable, Sendable, Hashable, FrozenVersion {
         /// The values of ``level``, stored as their names.
         public enum Level: String, Codable, Sendable, Hashable, CaseIterable {
             case easy
@@ -50,7 +50,7 @@ nonisolated extension Recipe {
 
     /// Recipe as schema version 2 stored it. Frozen: stores that version wrote
     /// decode into it; `migrated()`, in RecipeMigration2.swift, takes it to version 3.
-    public struct V2: Codable, Sendable, Hashable {
+    public struct V2: Codable, Sendable, Hashable, FrozenVersion {
         /// The values of ``level``, stored as their names.
         public enum Level: String, Codable, Sendable, Hashable, CaseIterable {
             case easy
@@ -87,11 +87,14 @@ nonisolated extension Recipe {
     }
 
     /// Decodes the values that schema version `version` stored, and migrates them to the
-    /// current one.
+    /// current one. A migration that throws (a value not decided yet) stops the store from
+    /// opening, and leaves its files as they are.
     static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Recipe] {
         switch version {
-        case 1: try [V1](from: decoder).map { $0.migrated().migrated() }
-        case 2: try [V2](from: decoder).map { $0.migrated() }
+        case 1:
+            try [V1](from: decoder).migrated().migrated()
+        case 2:
+            try [V2](from: decoder).migrated()
         default: try [Recipe](from: decoder)
         }
     }

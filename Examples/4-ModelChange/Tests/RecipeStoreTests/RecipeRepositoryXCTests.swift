@@ -285,6 +285,9 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
+    /// Every value that version 1 stored and the current Recipe still has must come out
+    /// of the migrations as it went in: this test compares them with the stored values, not
+    /// with what the migrations make.
     func testAStoreWrittenBySchemaVersion1OpensWithItsValuesMigrated() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -292,14 +295,25 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
         let file = directory.appendingPathComponent(Support.storeFileName)
         try Support.fileWithoutChecksum(stored, version: 1).write(to: file)
 
+        // Throws notMigrated, naming the migration to edit, while one of its values is undecided.
         let repository = try RecipeRepository(directory: directory)
 
-        expectEqual(await repository.loadAll(), stored.map { $0.migrated().migrated() })
+        let opened = await repository.loadAll()
+        expectEqual(Set(opened.map(\.id)), Set(stored.map(\.id)))
+        for new in opened {
+            guard let old = stored.first(where: { $0.id == new.id }) else { continue }
+            expectEqual(new.name, old.title)
+            if let value = old.servings { expectEqual(new.servings, value) }
+            expectEqual(new.level, Recipe.Level(rawValue: old.level.rawValue))
+        }
         await repository.close()
         let reopened = try RecipeRepository(directory: directory)
-        expectEqual(await reopened.loadAll(), stored.map { $0.migrated().migrated() })
+        expectEqual(await reopened.loadAll(), opened)
     }
 
+    /// Every value that version 2 stored and the current Recipe still has must come out
+    /// of the migrations as it went in: this test compares them with the stored values, not
+    /// with what the migrations make.
     func testAStoreWrittenBySchemaVersion2OpensWithItsValuesMigrated() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -307,12 +321,20 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
         let file = directory.appendingPathComponent(Support.storeFileName)
         try Support.fileWithoutChecksum(stored, version: 2).write(to: file)
 
+        // Throws notMigrated, naming the migration to edit, while one of its values is undecided.
         let repository = try RecipeRepository(directory: directory)
 
-        expectEqual(await repository.loadAll(), stored.map { $0.migrated() })
+        let opened = await repository.loadAll()
+        expectEqual(Set(opened.map(\.id)), Set(stored.map(\.id)))
+        for new in opened {
+            guard let old = stored.first(where: { $0.id == new.id }) else { continue }
+            expectEqual(new.name, old.title)
+            expectEqual(new.servings, old.servings)
+            expectEqual(new.level, Recipe.Level(rawValue: old.level.rawValue))
+        }
         await repository.close()
         let reopened = try RecipeRepository(directory: directory)
-        expectEqual(await reopened.loadAll(), stored.map { $0.migrated() })
+        expectEqual(await reopened.loadAll(), opened)
     }
 
     func testJSONWrittenBeforeTheDefaultedFieldsExistedDecodesToTheDefaults() throws {

@@ -282,6 +282,9 @@ import Testing
         expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
+    /// Every value that version 1 stored and the current Note still has must come out
+    /// of the migrations as it went in: this test compares them with the stored values, not
+    /// with what the migrations make.
     @Test func testAStoreWrittenBySchemaVersion1OpensWithItsValuesMigrated() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -289,12 +292,22 @@ import Testing
         let file = directory.appendingPathComponent(Support.storeFileName)
         try Support.fileWithoutChecksum(stored, version: 1).write(to: file)
 
+        // Throws notMigrated, naming the migration to edit, while one of its values is undecided.
         let repository = try NoteRepository(directory: directory)
 
-        expectEqual(await repository.loadAll(), stored.map { $0.migrated() })
+        let opened = await repository.loadAll()
+        expectEqual(Set(opened.map(\.id)), Set(stored.map(\.id)))
+        for new in opened {
+            guard let old = stored.first(where: { $0.id == new.id }) else { continue }
+            expectEqual(new.title, old.title)
+            expectEqual(new.body, old.body)
+            expectEqual(new.status, Note.Status(rawValue: old.status.rawValue))
+            expectEqual(new.tags, old.tags)
+            expectEqual(new.createdAt, old.createdAt)
+        }
         await repository.close()
         let reopened = try NoteRepository(directory: directory)
-        expectEqual(await reopened.loadAll(), stored.map { $0.migrated() })
+        expectEqual(await reopened.loadAll(), opened)
     }
 
     @Test func testJSONWrittenBeforeTheDefaultedFieldsExistedDecodesToTheDefaults() throws {

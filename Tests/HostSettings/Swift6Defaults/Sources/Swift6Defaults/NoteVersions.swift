@@ -12,7 +12,7 @@ nonisolated extension Note {
 
     /// Note as schema version 1 stored it. Frozen: stores that version wrote
     /// decode into it; `migrated()`, in NoteMigration1.swift, takes it to version 2.
-    public struct V1: Codable, Sendable, Hashable {
+    public struct V1: Codable, Sendable, Hashable, FrozenVersion {
         /// The values of ``status``, stored as their names.
         public enum Status: String, Codable, Sendable, Hashable, CaseIterable {
             case draft
@@ -63,10 +63,12 @@ nonisolated extension Note {
     }
 
     /// Decodes the values that schema version `version` stored, and migrates them to the
-    /// current one.
+    /// current one. A migration that throws (a value not decided yet) stops the store from
+    /// opening, and leaves its files as they are.
     static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Note] {
         switch version {
-        case 1: try [V1](from: decoder).map { $0.migrated() }
+        case 1:
+            try [V1](from: decoder).migrated()
         default: try [Note](from: decoder)
         }
     }

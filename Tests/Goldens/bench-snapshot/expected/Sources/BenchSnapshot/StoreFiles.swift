@@ -25,15 +25,21 @@ nonisolated enum StoreFiles {
         static func corrupt(file: URL, offset: Int, reason: String) -> Self
         static func incompatible(file: URL, reason: String) -> Self
         static func newerSchema(file: URL, found: Int, supported: Int) -> Self
+        static func notMigrated(file: URL, field: String, migration: String, reason: String)
+            -> Self
         static var closed: Self { get }
     }
 
     /// The error for stored JSON that did not decode. A file whose checksum matched is intact,
     /// so its values do not fit the model; so do values of the wrong type or with keys missing
-    /// in an older file without a checksum, whose broken JSON is damage.
+    /// in an older file without a checksum, whose broken JSON is damage. A value that a
+    /// migration did not carry over is reported as that.
     static func misfit<Reported: Failure>(
         _ error: any Error, file: URL, isChecked: Bool, reporting _: Reported.Type
     ) -> Reported {
+        if let unmigrated = error as? UnmigratedValue {
+            return unmigrated.failure(file: file, reporting: Reported.self)
+        }
         if !isChecked, case DecodingError.dataCorrupted = error {
             return .corrupt(file: file, offset: 0, reason: "\(error)")
         }

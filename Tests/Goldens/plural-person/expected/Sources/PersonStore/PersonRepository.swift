@@ -14,6 +14,10 @@ public nonisolated enum PersonRepositoryError: Error, Equatable, CustomStringCon
     case incompatible(file: URL, reason: String)
     /// The snapshot was written by a newer version of the app, with a schema this code does not know.
     case newerSchema(file: URL, found: Int, supported: Int)
+    /// A file holds values of an earlier schema version that its migration did not carry over:
+    /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
+    /// does not convert without loss. The file is left as it is; edit the migration.
+    case notMigrated(file: URL, field: String, migration: String, reason: String)
     /// Another repository, in this process or another one, has the folder open for writing.
     case locked(file: URL)
     /// A file cannot be written. The repository keeps the contents it had before the call.
@@ -33,6 +37,10 @@ public nonisolated enum PersonRepositoryError: Error, Equatable, CustomStringCon
                 + "them again (a default, an optional field, --rename, --migrate)"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .notMigrated(let file, let field, let migration, let reason):
+            "\(file.path) holds Person values of an earlier schema version and was left "
+                + "untouched: \(field) \(reason) in \(migration). Edit \(migration) so it gives "
+                + "\(field) a value for every stored Person"
         case .locked(let file):
             "\(file.path) is held by another PersonRepository; close that one first"
         case .unwritable(let file, let reason):

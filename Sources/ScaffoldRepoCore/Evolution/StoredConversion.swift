@@ -1,0 +1,141 @@
+/// What becomes of a stored value when its field changes type between two schema versions:
+/// kept as it is, converted by a conversion that loses nothing (which the generated migration
+/// writes itself), or left for a person to decide (the migration then throws until they have).
+///
+/// Every conversion here is the one table behind the migrations, the generated migration tests
+/// and the README's list of conversions.
+enum StoredConversion {
+    /// A conversion the migration writes: Swift for it, applied to the old value.
+    struct Lossless {
+        /// The new value, from the Swift expression for the old one. Inside a migration, a
+        /// conversion that is exact only for some values goes through `lossless(_:_:)`.
+        let migration: (String) -> String
+        /// The same conversion for a test's expected value (an optional where the migration
+        /// throws), or nil when the test cannot write it.
+        let expected: ((String) -> String)?
+        /// Whether the value is the old one as it is (the same type, or made optional).
+        let isSame: Bool
+    }
+
+    /// The conversion from `old` to `new` that loses nothing, or nil when some stored values
+    /// need a person's decision. `field` names the field in errors; `target` is the new
+    /// version's type (`Question.V2`), whose nested enums the new value needs.
+    static func lossless(
+        from old: FieldType, to new: FieldType, field: String, target: String
+    ) -> Lossless? {
+        let same = Lossless(migration: { $0 }, expected: { $0 }, isSame: true)
+        if old == new, old.allTypes.allSatisfy({ !$0.isEnumeration }) { return same }
+        switch (old, new) {
+        case (.enumeration(_, let oldCases), .enumeration(let name, let cases))
+        where oldCases.allSatisfy(cases.contains):
+            let converted = { (value: String) in "\(target).\(name)(rawValue: \(value).rawValue)" }
+            return Lossless(
+                migration: { "try lossless(\(converted($0)), \(Literals.stringLiteral(field)))" },
+                expected: converted, isSame: false)
+        case (.enumeration, .base(.string)):
+            return Lossless(
+                migration: { "\($0).rawValue" }, expected: { "\($0).rawValue" }, isSame: false)
+        case (.base(let from), .base(let to)):
+            return base(from: from, to: to, field: field)
+        case (_, .optional(let wrapped)) where !old.isOptional:
+            // Swift makes a value optional where one is expected.
+            return lossless(from: old, to: wrapped, field: field, target: target)
+        case (.optional(let from), .optional(let to)),
+            (.array(let from), .array(let to)):
+            return lossless(from: from, to: to, field: field, target: target).map {
+                mapped($0, with: "map")
+            }
+        case (.dictionary(let from), .dictionary(let to)):
+            return lossless(from: from, to: to, field: field, target: target).map {
+                mapped($0, with: "mapValues")
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// A conversion of each element, of a wrapped value or of each dictionary value.
+    private static func mapped(_ inner: Lossless, with method: String) -> Lossless {
+        guard !inner.isSame else { return inner }
+        let body = inner.migration("$0")
+        let tried = body.hasPrefix("try ") ? "try " : ""
+        return Lossless(
+            migration: { "\(tried)\($0).\(method) { \(body) }" },
+            // An element converted to an optional does not compare with the new element.
+            expected: inner.migration("$0") == inner.expected?("$0")
+                ? { "\($0).\(method) { \(body) }" } : nil,
+            isSame: false)
+    }
+
+    /// The conversions between base types that lose nothing: widening numbers, and any value
+    /// to the text that stands for it.
+    private static func base(from: BaseType, to: BaseType, field: String) -> Lossless? {
+        let plain = { (make: @escaping (String) -> String) in
+            Lossless(migration: make, expected: make, isSame: false)
+        }
+        // Exact for every value but the rare one past 2^53 (Int to Double) or past 32 bits (Int64
+        // to Int on a 32-bit watch): such a value throws instead of changing.
+        let exactly = { (type: String) in
+            Lossless(
+                migration: {
+                    "try lossless(\(type)(exactly: \($0)), \(Literals.stringLiteral(field)))"
+                },
+                expected: { "\(type)(exactly: \($0))" }, isSame: false)
+        }
+        switch (from, to) {
+        case (.int, .int64): return plain { "Int64(\($0))" }
+        case (.int64, .int): return exactly("Int")
+        case (.int, .double), (.int64, .double): return exactly("Double")
+        case (.float, .double): return plain { "Double(\($0))" }
+        case (.int, .decimal), (.int64, .decimal): return plain { "Decimal(\($0))" }
+        case (.int, .string), (.int64, .string), (.double, .string), (.float, .string),
+            (.bool, .string):
+            return plain { "String(\($0))" }
+        case (.uuid, .string): return plain { "\($0).uuidString" }
+        case (.url, .string): return plain { "\($0).absoluteString" }
+        default: return nil
+        }
+    }
+
+    /// A starting point for a person's decision, from `value` (the old value in Swift): a
+    /// conversion that can fail, then `??` and a value for the person to choose; nil when there
+    /// is no such conversion to suggest.
+    static func hint(
+        from old: FieldType, to new: FieldType, value: String, target: String
+    ) -> String? {
+        let fallback = MigrationValues.placeholder(new)
+        if case .optional(let wrapped) = old, !new.isOptional {
+            if lossless(from: wrapped, to: new, field: "", target: target)?.isSame == true {
+                return "\(value) ?? \(fallback)"
+            }
+            return failable(from: wrapped, to: new, value: "$0", target: target).map {
+                "\(value).flatMap { \($0) } ?? \(fallback)"
+            }
+        }
+        return failable(from: old, to: new, value: value, target: target).map {
+            "\($0) ?? \(fallback)"
+        }
+    }
+
+    /// A conversion from `old` to `new` that gives nil for a value it cannot convert.
+    private static func failable(
+        from old: FieldType, to new: FieldType, value: String, target: String
+    ) -> String? {
+        switch (old, new) {
+        case (.base(.string), .base(.uuid)): "UUID(uuidString: \(value))"
+        case (.base(.string), .base(.url)): "URL(string: \(value))"
+        case (.base(.string), .base(.decimal)): "Decimal(string: \(value))"
+        case (.base(.string), .base(let to))
+        where [.int, .int64, .double, .float, .bool].contains(to):
+            "\(to.rawValue)(\(value))"
+        case (.base(let from), .base(let to))
+        where [.double, .float].contains(from) && [.int, .int64, .float].contains(to):
+            "\(to.rawValue)(exactly: \(value))"
+        case (.base(.string), .enumeration(let name, _)):
+            "\(target).\(name)(rawValue: \(value))"
+        case (.enumeration, .enumeration(let name, _)):
+            "\(target).\(name)(rawValue: \(value).rawValue)"
+        default: nil
+        }
+    }
+}
