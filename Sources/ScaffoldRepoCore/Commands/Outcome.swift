@@ -16,8 +16,18 @@ enum Outcome {
         afterApply: () throws -> Void = {}
     ) throws -> RunResult {
         let kept = changes.filter(\.status.isKept)
+        // Owned files whose generated version changed: the package may not build until the
+        // person applies the change, so the run shows it and gives no "Next:" step.
+        let reviews = changes.filter { $0.status == .review }
         let differing = changes.filter(\.status.differs)
         var errors = warnings.map { $0 + "\n" }
+        for review in reviews {
+            errors.append(
+                "warning: \(review.displayPath) is yours (owned), and what scaffold-repo generates "
+                    + "for it changed (the diff on stdout); the other generated files may rely on "
+                    + "that change, so the package may not build until you make it in your file; "
+                    + "then 'scaffold-repo own \(review.displayPath)' records it as done\n")
+        }
         var exitCode: Int32 = 0
         // What a real run would do: with kept files blocking, nothing is written.
         let blocks = keepingBlocks && !kept.isEmpty
@@ -59,7 +69,8 @@ enum Outcome {
                 output += notes.filter { !$0.hasPrefix("Next:") }.joined()
             }
         } else if exitCode == 0 {
-            output += notes.joined()
+            output += PlanReport.diffs(reviews)
+            output += notes.filter { reviews.isEmpty || !$0.hasPrefix("Next:") }.joined()
         }
         return RunResult(exitCode: exitCode, standardOutput: output, standardError: errors.joined())
     }

@@ -32,8 +32,21 @@ enum OwnCommand {
                         + "generated file, as the status lines print it")
             }
             // A shared file (StoreFiles.swift) is the person's for every model that records it.
+            // The record takes the hash of what is generated for the file now: a file to
+            // review (its generated version changed) is owned as of that version once the
+            // person has made the change and gives `own` again.
+            let templates = PackagePlanner.templates(explicit: nil, root: root)
             for var model in recording {
                 model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
+                var request = try model.request()
+                request.destination =
+                    model.target.map { .into(packageDirectory: root.path, target: $0) }
+                    ?? .standalone(outputDirectory: root.path)
+                if let generated = try? Renderer.render(request, templates: templates)
+                    .first(where: { $0.path == relative })
+                {
+                    model.files[relative] = ContentHash.of(generated.contents)
+                }
                 manifest.record(model)
             }
             let change = try Planner.plan(

@@ -22,6 +22,11 @@ public enum ChangeStatus: String, Equatable, Sendable {
     /// migration file once written: it is theirs, kept as it is, and never blocks a run or
     /// fails `--check`; `--force` overwrites only the package-level ones.
     case owned
+    /// A generated file that a person took over with `own`, whose generated version has changed
+    /// since (a new field, newer templates): it is kept as it is, but the other generated files
+    /// may rely on the change, so the run shows the diff to apply and gives no "Next:" step,
+    /// and `--check` fails.
+    case review
     /// `destroy`: the file still holds what was generated for the model; it is removed.
     case delete
     /// `destroy`: a file recorded for the model is not on disk any more; nothing to remove.
@@ -52,7 +57,7 @@ public struct PlannedChange: Equatable, Sendable {
     /// Why a file is kept or left, shown after its path: "kept: yours".
     public var reason: String?
     /// What the file held when it was planned, nil when there was no file: the diffs compare
-    /// with this, so the disk is read once.
+    /// with this, so the disk is read once. For `review`, what was generated for it before.
     public var previous: String?
 
     public init(

@@ -39,6 +39,9 @@ enum PackagePlanner {
                         + "is no stored version to migrate from; drop --migrate")
             }
             let files = try Renderer.render(request, templates: templates)
+            try ClashCheck.refuse(
+                files, root: root, displayRoot: displayRoot,
+                known: Set(manifest.models.flatMap(\.files.keys)).union(files.map(\.path)))
             var recorded = record?.files ?? [:]
             var owned = Set(record?.owned ?? [])
             for file in files where file.isShared {
@@ -58,15 +61,21 @@ enum PackagePlanner {
                     owned.insert(file.path)
                 }
             }
-            let modelChanges = try Planner.plan(
+            var modelChanges = try Planner.plan(
                 files.filter { !sharedPlanned.contains($0.path) }, root: root,
                 displayRoot: displayRoot, force: force, recorded: recorded, owned: owned)
+            if let record {
+                try markOwnedFilesToReview(
+                    &modelChanges, recorded: recorded, record: record, request: request,
+                    templates: templates)
+            }
             changes += modelChanges
-            // A kept file keeps its old record: it stays `modified`, or unknown, next time too.
+            // A kept file keeps its old record: it stays `modified`, or unknown, next time too;
+            // a file to review stays one until `own` is given again for it.
             var hashes: [String: String] = [:]
             for change in modelChanges {
                 hashes[change.file.path] =
-                    change.status.isKept || change.status == .owned
+                    change.status.isKept || change.status == .owned || change.status == .review
                     ? recorded[change.file.path] : ContentHash.of(change.file.contents)
                 if change.file.isShared {
                     sharedPlanned.insert(change.file.path)
@@ -106,6 +115,38 @@ enum PackagePlanner {
             [try manifest.file()], root: root, displayRoot: displayRoot, force: false,
             recorded: onDisk.map { [Manifest.path: ContentHash.of($0)] } ?? [:])
         return (changes + manifestChanges, warnings, evolution)
+    }
+
+    /// A file the person owns (`own`) whose generated version changed since it was last
+    /// generated is to be reviewed: the rest of the generated code may rely on the change. Its
+    /// `previous` becomes what was generated for it before (rendered from `record`, the model
+    /// as the manifest recorded it), so that the diff is the change to apply; when only the
+    /// templates changed, the diff is from the file on disk.
+    private static func markOwnedFilesToReview(
+        _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model,
+        request: GenerateRequest, templates: TemplateSource
+    ) throws {
+        let stale = changes.indices.filter { index in
+            let file = changes[index].file
+            return changes[index].status == .owned && !file.isWrittenOnce
+                && !file.isOwnedOnceEdited && recorded[file.path] != nil
+                && recorded[file.path] != ContentHash.of(file.contents)
+        }
+        guard !stale.isEmpty else { return }
+        var previousRequest = try record.request()
+        previousRequest.destination = request.destination
+        let before = (try? Renderer.render(previousRequest, templates: templates)) ?? []
+        for index in stale {
+            let file = changes[index].file
+            changes[index].status = .review
+            changes[index].reason =
+                "yours; what scaffold-repo generates for it changed: apply the diff below"
+            if let old = before.first(where: { $0.path == file.path }),
+                old.contents != file.contents
+            {
+                changes[index].previous = old.contents
+            }
+        }
     }
 
     /// A model named `Task` hides Swift's `Task` in its whole module, and every other model's

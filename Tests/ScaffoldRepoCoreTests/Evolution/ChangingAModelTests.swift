@@ -320,3 +320,59 @@ extension ChangingAModelTests {
         #expect(renamed.exitCode == 0, "\(renamed.standardError)")
     }
 }
+
+/// An owned file whose generated version changes: the rest may rely on the change, so the run
+/// never ends with "Next:" as if the package built.
+extension OwningAFileTests {
+    @Test func anOwnedModelThatMissesANewFieldIsToReviewWithItsDiffAndNoNextStep() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        let path = "PStore/Sources/PinStore/Pin.swift"
+        let withColor = ["Pin", "id:UUID", "name:String", "color:String?", "--output", "PStore"]
+        #expect(run(["Pin", "id:UUID", "name:String", "--output", "PStore"]).exitCode == 0)
+        #expect(run(["own", path]).exitCode == 0)
+        let owned = try #require(TestPaths.text(folder.appendingPathComponent(path)))
+
+        let check = run(withColor + ["--check"])
+        let added = run(withColor)
+        let again = run(withColor)
+
+        #expect(check.exitCode == 1)
+        #expect(check.standardOutput.contains("review    \(path) (yours;"))
+        #expect(added.exitCode == 0)
+        #expect(added.standardOutput.contains("review    \(path) (yours;"))
+        #expect(added.standardOutput.contains("+    public var color: String?\n"))
+        #expect(!added.standardOutput.contains("Next:"))
+        #expect(
+            added.standardError.contains(
+                "warning: \(path) is yours (owned), and what scaffold-repo generates for it changed"
+            ))
+        #expect(
+            added.standardOutput.contains(
+                "update    PStore/Tests/PinStoreTests/PinTestSupport.swift\n"))
+        #expect(TestPaths.text(folder.appendingPathComponent(path)) == owned)
+        #expect(!again.standardOutput.contains("Next:"))
+
+        // The person makes the change and says so: the file is owned, and the run is clean.
+        let applied = owned.replacingOccurrences(
+            of: "    public var name: String\n",
+            with: "    public var name: String\n    public var color: String?\n"
+        )
+        .replacingOccurrences(
+            of: "        name: String\n    ) {",
+            with: "        name: String,\n        color: String? = nil\n    ) {"
+        )
+        .replacingOccurrences(
+            of: "        self.name = name\n",
+            with: "        self.name = name\n        self.color = color\n")
+        try Data(applied.utf8).write(to: folder.appendingPathComponent(path))
+        #expect(run(["own", path]).exitCode == 0)
+        let done = run(withColor)
+        #expect(done.standardOutput.contains("identical \(path)\n"))
+        #expect(done.standardOutput.contains("Next: cd PStore && swift test"))
+        #expect(run(["regen", "PStore", "--check"]).exitCode == 0)
+    }
+}

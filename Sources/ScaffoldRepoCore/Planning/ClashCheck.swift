@@ -1,0 +1,184 @@
+import Foundation
+
+/// The app's own code beside the generated files. A type that the target's own files declare
+/// and a generated file declares too, or a file of the target with the name of a generated
+/// file, breaks the build after a run that reported success; this finds both before anything
+/// is written.
+enum ClashCheck {
+    /// Throws a `PlanError` naming each clash (file, line, the fix) between `files` and the
+    /// Swift files already in their module folders under `root`. Files at `known` paths (the
+    /// generated files of every model in the manifest, and `files` themselves) are not the
+    /// person's and are not read.
+    static func refuse(
+        _ files: [GeneratedFile], root: URL, displayRoot: String, known: Set<String>
+    ) throws {
+        let swiftFiles = files.filter { $0.path.hasSuffix(".swift") && !$0.isOwnedOnceEdited }
+        let folders = Set(swiftFiles.compactMap { moduleFolder($0.path) }).sorted()
+        let sourceNames = declaredNames(swiftFiles.filter { $0.path.hasPrefix("Sources/") })
+        var clashes: [String] = []
+        for folder in folders {
+            let generated = swiftFiles.filter { moduleFolder($0.path) == folder }
+            // A test module sees the generated sources too: a type of its own hides theirs.
+            var names = declaredNames(generated)
+            if folder.hasPrefix("Tests/") { names.merge(sourceNames) { mine, _ in mine } }
+            var generatedFileNames: [String: String] = [:]
+            for file in generated {
+                let name = URL(fileURLWithPath: file.path).lastPathComponent
+                generatedFileNames[name] = generatedFileNames[name] ?? file.path
+            }
+            for path in personsFiles(in: folder, root: root, known: known) {
+                let shown = DiskPaths.shown(path, under: displayRoot)
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                if let twin = generatedFileNames[name] {
+                    clashes.append(
+                        "\(shown) has the name of the generated "
+                            + "\(DiskPaths.shown(twin, under: displayRoot)): a target cannot build "
+                            + "two files of one name (\"multiple producers\"). Rename yours, or "
+                            + "give the model another name")
+                }
+                guard
+                    let text = try? String(
+                        contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                else { continue }
+                for declaration in declarations(in: text) {
+                    guard let generatedPath = names[declaration.name] else { continue }
+                    let shared = files.first { $0.path == generatedPath }?.isShared == true
+                    let fix =
+                        shared
+                        ? "Rename yours: the generated one serves every model of the target"
+                        : "Rename yours, give the model another name, or generate it into "
+                            + "another target (--target)"
+                    let theirs = DiskPaths.shown(generatedPath, under: displayRoot)
+                    let what = "\(declaration.kind) \(declaration.name)"
+                    clashes.append(
+                        "\(shown):\(declaration.line) declares \(what), and so does the generated "
+                            + "\(theirs): the target would not compile ('\(declaration.name)' is "
+                            + "ambiguous or declared twice). \(fix)")
+                }
+            }
+        }
+        guard !clashes.isEmpty else { return }
+        throw PlanError(
+            "the generated code would clash with the code already in the target; nothing was "
+                + "written:\n" + clashes.map { "  - " + $0 }.joined(separator: "\n"))
+    }
+
+    /// `Sources/<module>` or `Tests/<module>Tests`: the folder of the module `path` is in.
+    private static func moduleFolder(_ path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 2, parts[0] == "Sources" || parts[0] == "Tests" else { return nil }
+        return "\(parts[0])/\(parts[1])"
+    }
+
+    /// Each top-level type name that `files` declare, and the first file that declares it.
+    private static func declaredNames(_ files: [GeneratedFile]) -> [String: String] {
+        var names: [String: String] = [:]
+        for file in files {
+            for declaration in declarations(in: file.contents) where names[declaration.name] == nil
+            {
+                names[declaration.name] = file.path
+            }
+        }
+        return names
+    }
+
+    /// The Swift files below `folder` that are not at a `known` path, sorted.
+    private static func personsFiles(in folder: String, root: URL, known: Set<String>) -> [String] {
+        let base = root.appendingPathComponent(folder)
+        guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
+        var paths: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let path = "\(folder)/\(relative)"
+            guard relative.hasSuffix(".swift"), !known.contains(path) else { continue }
+            paths.append(path)
+        }
+        return paths.sorted()
+    }
+
+    /// A type declared at the top level of a Swift file: its kind (`struct`), name and line.
+    struct Declaration: Equatable {
+        let kind: String
+        let name: String
+        let line: Int
+    }
+
+    /// The top-level type declarations of Swift `text`: structs, classes, enums, actors,
+    /// protocols and type aliases outside any braces, comments and string literals.
+    static func declarations(in text: String) -> [Declaration] {
+        let declaration =
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect)\s+)*(struct|class|enum|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
+        var found: [Declaration] = []
+        var depth = 0
+        var inBlockComment = false
+        var inMultilineString = false
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
+            var line = Substring(rawLine)
+            if inMultilineString {
+                guard let end = line.range(of: "\"\"\"") else { continue }
+                inMultilineString = false
+                line = line[end.upperBound...]
+            }
+            if inBlockComment {
+                guard let end = line.range(of: "*/") else { continue }
+                inBlockComment = false
+                line = line[end.upperBound...]
+            }
+            let code = stripped(
+                line, inBlockComment: &inBlockComment,
+                inMultilineString: &inMultilineString)
+            if depth == 0, let match = code.firstMatch(of: declaration) {
+                found.append(
+                    Declaration(
+                        kind: String(match.output.1), name: String(match.output.2),
+                        line: index + 1))
+            }
+            depth = max(
+                0, depth + code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count)
+        }
+        return found
+    }
+
+    /// `line` without its comments and the contents of its string literals; notes where a
+    /// block comment or a multi-line string starts and does not end.
+    private static func stripped(
+        _ line: Substring, inBlockComment: inout Bool, inMultilineString: inout Bool
+    ) -> String {
+        var code = ""
+        var rest = line
+        while let character = rest.first {
+            if rest.hasPrefix("//") { break }
+            if rest.hasPrefix("/*") {
+                guard let end = rest.range(of: "*/") else {
+                    inBlockComment = true
+                    break
+                }
+                rest = rest[end.upperBound...]
+                continue
+            }
+            if rest.hasPrefix("\"\"\"") {
+                let after = rest.dropFirst(3)
+                guard let end = after.range(of: "\"\"\"") else {
+                    inMultilineString = true
+                    break
+                }
+                rest = after[end.upperBound...]
+                continue
+            }
+            if character == "\"" {
+                var index = rest.index(after: rest.startIndex)
+                while index < rest.endIndex, rest[index] != "\"" {
+                    if rest[index] == "\\" { index = rest.index(after: index) }
+                    if index < rest.endIndex { index = rest.index(after: index) }
+                }
+                rest = index < rest.endIndex ? rest[rest.index(after: index)...] : ""
+                code += "\"\""
+                continue
+            }
+            code.append(character)
+            rest = rest.dropFirst()
+        }
+        return code
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+/// Generating into a target whose own code declares what the generated code declares.
+@Suite struct ClashCheckTests {
+    let folder: URL
+
+    init() throws {
+        folder = try TestPaths.makeTemporaryFolder()
+        try write(
+            "Package.swift",
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+
+            let package = Package(
+                name: "App", platforms: [.macOS(.v14), .iOS(.v17)],
+                targets: [
+                    .target(name: "App"), .testTarget(name: "AppTests", dependencies: ["App"]),
+                ])
+
+            """)
+        try write("Sources/App/App.swift", "public enum App {}\n")
+        try write("Tests/AppTests/AppTests.swift", "import Testing\n")
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        let file = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    func generate(_ model: String) -> RunResult {
+        ScaffoldRepo.run(
+            [model, "id:UUID", "title:String", "--into", ".", "--target", "App"],
+            currentDirectory: folder)
+    }
+
+    /// Refused with exit 2 and `message` on stderr, and nothing written.
+    func expectRefused(_ model: String, _ message: String) throws {
+        let before = try TestPaths.files(below: folder)
+        let result = generate(model)
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(try TestPaths.files(below: folder) == before)
+    }
+
+    @Test func aTypeOfTheTargetWithTheModelsNameIsRefusedByFileAndLine() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write(
+            "Sources/App/Models.swift", "import Foundation\n\n/// Ours.\npublic struct Note {}\n")
+
+        try expectRefused(
+            "Note",
+            "Sources/App/Models.swift:4 declares struct Note, and so does the generated "
+                + "Sources/App/Note.swift: the target would not compile ('Note' is ambiguous or "
+                + "declared twice). Rename yours, give the model another name, or generate it "
+                + "into another target (--target)")
+    }
+
+    @Test func aFileAnywhereInTheTargetWithAGeneratedFilesNameIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Models/Folder.swift", "struct FolderRow {}\n")
+
+        try expectRefused(
+            "Folder",
+            "Sources/App/Models/Folder.swift has the name of the generated Sources/App/Folder.swift: "
+                + "a target cannot build two files of one name (\"multiple producers\")")
+    }
+
+    @Test func aSampleDataOfTheTestTargetIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Tests/AppTests/Fixtures.swift", "enum SampleData {\n    static let a = 1\n}\n")
+
+        try expectRefused(
+            "Note",
+            "Tests/AppTests/Fixtures.swift:1 declares enum SampleData, and so does the generated "
+                + "Tests/AppTests/SampleData.swift: the target would not compile ('SampleData' is "
+                + "ambiguous or declared twice). Rename yours: the generated one serves every model "
+                + "of the target")
+    }
+
+    @Test func theGeneratedFilesOfEveryModelAndTheTargetsOtherTypesAreNoClash() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Models.swift", "extension String {}\nstruct Notebook {}\n")
+
+        #expect(generate("Note").exitCode == 0)
+        #expect(generate("Folder").exitCode == 0)
+        #expect(generate("Note").exitCode == 0)
+        let regen = ScaffoldRepo.run(["regen", ".", "--check"], currentDirectory: folder)
+        #expect(regen.exitCode == 0, "\(regen.standardError)")
+    }
+
+    @Test func onlyTopLevelTypesOutsideCommentsAndStringsAreDeclarations() {
+        let text = #"""
+            import Foundation
+            // struct Commented {}
+            /* enum Blocked {
+               } */
+            let text = "struct Quoted {"
+            let more = """
+                class InString {}
+                """
+            @MainActor public final class Shown {
+                struct Nested {}
+            }
+            #if DEBUG
+                nonisolated enum Conditional: String { case a }
+            #endif
+            typealias Alias = Int
+            extension Shown {}
+            """#
+
+        #expect(
+            ClashCheck.declarations(in: text).map { "\($0.kind) \($0.name) \($0.line)" } == [
+                "class Shown 9", "enum Conditional 13", "typealias Alias 15",
+            ])
+    }
+}
