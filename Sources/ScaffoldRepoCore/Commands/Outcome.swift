@@ -22,11 +22,15 @@ enum Outcome {
         let differing = changes.filter(\.status.differs)
         var errors = warnings.map { $0 + "\n" }
         for review in reviews {
+            // A migration is reviewed once, by the run that changes the model it builds.
+            let done =
+                review.file.isWrittenOnce
+                ? "" : "; then 'scaffold-repo own \(review.displayPath)' records it as done"
             errors.append(
                 "warning: \(review.displayPath) is yours (owned), and what scaffold-repo generates "
                     + "for it changed (the diff on stdout); the other generated files may rely on "
-                    + "that change, so the package may not build until you make it in your file; "
-                    + "then 'scaffold-repo own \(review.displayPath)' records it as done\n")
+                    + "that change, so the package may not build until you make it in your file"
+                    + done + "\n")
         }
         var exitCode: Int32 = 0
         // What a real run would do: with kept files blocking, nothing is written.

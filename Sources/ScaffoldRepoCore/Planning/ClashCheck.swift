@@ -14,13 +14,20 @@ enum ClashCheck {
     ) throws {
         let swiftFiles = files.filter { $0.path.hasSuffix(".swift") && !$0.isOwnedOnceEdited }
         let folders = Set(swiftFiles.compactMap { moduleFolder($0.path) }).sorted()
-        let sourceNames = declaredNames(swiftFiles.filter { $0.path.hasPrefix("Sources/") })
+        let sources = swiftFiles.filter { $0.path.hasPrefix("Sources/") }
+        let tests = swiftFiles.filter { $0.path.hasPrefix("Tests/") }
+        // The generated tests import the module without @testable: only its public types are
+        // seen there, and only a public type of the module is seen by its tests.
+        let publicSourceNames = declaredNames(sources, publicOnly: true)
+        let testNames = declaredNames(tests)
         var clashes: [String] = []
         for folder in folders {
             let generated = swiftFiles.filter { moduleFolder($0.path) == folder }
-            // A test module sees the generated sources too: a type of its own hides theirs.
+            // A test module sees the generated sources' public types too: one of its own hides
+            // them. The module's own public type would be hidden by a generated test type.
             var names = declaredNames(generated)
-            if folder.hasPrefix("Tests/") { names.merge(sourceNames) { mine, _ in mine } }
+            if folder.hasPrefix("Tests/") { names.merge(publicSourceNames) { mine, _ in mine } }
+            let hiddenByTests = folder.hasPrefix("Sources/") ? testNames : [:]
             var generatedFileNames: [String: String] = [:]
             for file in generated {
                 let name = URL(fileURLWithPath: file.path).lastPathComponent
@@ -41,7 +48,10 @@ enum ClashCheck {
                         contentsOf: root.appendingPathComponent(path), encoding: .utf8)
                 else { continue }
                 for declaration in declarations(in: text) {
-                    guard let generatedPath = names[declaration.name] else { continue }
+                    guard
+                        let generatedPath = names[declaration.name]
+                            ?? (declaration.isPublic ? hiddenByTests[declaration.name] : nil)
+                    else { continue }
                     let shared = files.first { $0.path == generatedPath }?.isShared == true
                     let fix =
                         shared
@@ -70,12 +80,15 @@ enum ClashCheck {
         return "\(parts[0])/\(parts[1])"
     }
 
-    /// Each top-level type name that `files` declare, and the first file that declares it.
-    private static func declaredNames(_ files: [GeneratedFile]) -> [String: String] {
+    /// Each top-level type name that `files` declare (with `publicOnly`, as `public` or
+    /// `open`), and the first file that declares it.
+    private static func declaredNames(
+        _ files: [GeneratedFile], publicOnly: Bool = false
+    ) -> [String: String] {
         var names: [String: String] = [:]
         for file in files {
-            for declaration in declarations(in: file.contents) where names[declaration.name] == nil
-            {
+            for declaration in declarations(in: file.contents)
+            where names[declaration.name] == nil && (declaration.isPublic || !publicOnly) {
                 names[declaration.name] = file.path
             }
         }
@@ -100,13 +113,15 @@ enum ClashCheck {
         let kind: String
         let name: String
         let line: Int
+        /// Whether it is `public` or `open`.
+        var isPublic = false
     }
 
     /// The top-level type declarations of Swift `text`: structs, classes, enums, actors,
     /// protocols and type aliases outside any braces, comments and string literals.
     static func declarations(in text: String) -> [Declaration] {
         let declaration =
-            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect)\s+)*(struct|class|enum|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect)\s+)*)(struct|class|enum|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
         var found: [Declaration] = []
         var depth = 0
         var inBlockComment = false
@@ -129,10 +144,12 @@ enum ClashCheck {
                 line, inBlockComment: &inBlockComment,
                 inMultilineString: &inMultilineString)
             if depth == 0, let match = code.firstMatch(of: declaration) {
+                let modifiers = match.output.1.split(separator: " ")
                 found.append(
                     Declaration(
-                        kind: String(match.output.1), name: String(match.output.2),
-                        line: index + 1))
+                        kind: String(match.output.2), name: String(match.output.3),
+                        line: index + 1,
+                        isPublic: modifiers.contains("public") || modifiers.contains("open")))
             }
             depth = max(
                 0, depth + code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count)

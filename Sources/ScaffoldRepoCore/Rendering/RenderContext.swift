@@ -307,10 +307,13 @@ struct CarriedFieldContext: TemplateContext {
     let storedValue: String
 
     /// The comparison for `field`, followed through the `later` versions by name or rename: nil
-    /// when the field was removed, `.some(nil)` when some step needs a person's decision.
+    /// when the field was removed, `.some(nil)` when some step needs a person's decision. The
+    /// expected value is the stored one taken through each step's conversion in turn, with
+    /// enums compared by raw value (each version has its own enum type).
     static func make(
         _ field: Field, through later: [ModelSpec], model: String
     ) -> CarriedFieldContext?? {
+        var types: [FieldType] = []
         var last = field
         var unwrapped = false
         for spec in later {
@@ -320,33 +323,62 @@ struct CarriedFieldContext: TemplateContext {
             else { return nil }
             if case .optional(let wrapped) = last.type, !next.type.isOptional {
                 unwrapped = true
-                guard lossless(wrapped, next.type, model) != nil else { return .some(nil) }
-            } else if lossless(last.type, next.type, model) == nil {
+                guard lossless(wrapped, next.type) != nil else { return .some(nil) }
+            } else if lossless(last.type, next.type) == nil {
                 return .some(nil)
             }
+            types.append(next.type)
             last = next
         }
-        let stored = "old.\(Identifier.escaped(field.name))"
-        let newValue = "new.\(Identifier.escaped(last.name))"
-        if field.type.isOptional, unwrapped, case .optional(let wrapped) = field.type {
-            guard let expected = lossless(wrapped, last.type, model)?.expected else {
-                return .some(nil)
-            }
-            return CarriedFieldContext(
-                newValue: newValue, expected: expected("value"), whenStored: true,
-                storedValue: stored)
+        // A field that was optional and is required now is compared where a value was stored.
+        let whenStored = unwrapped && field.type.isOptional
+        var type = raw(field.type)
+        var expected = projected(field.type, "old.\(Identifier.escaped(field.name))")
+        if whenStored, case .optional(let wrapped) = field.type {
+            type = raw(wrapped)
+            expected = projected(wrapped, "value")
         }
-        guard let expected = lossless(field.type, last.type, model)?.expected else {
-            return .some(nil)
+        for next in types.map(raw) {
+            if type == next || next == .optional(type) { continue }
+            guard let step = lossless(type, next) else { return .some(nil) }
+            expected = step.expected(expected)
+            if case .optional(let wrapped) = next, !type.isOptional {
+                type = wrapped
+            } else {
+                type = next
+            }
         }
         return CarriedFieldContext(
-            newValue: newValue, expected: expected(stored), whenStored: false, storedValue: "")
+            newValue: projected(last.type, "new.\(Identifier.escaped(last.name))"),
+            expected: expected, whenStored: whenStored,
+            storedValue: whenStored ? "old.\(Identifier.escaped(field.name))" : "")
     }
 
-    private static func lossless(
-        _ old: FieldType, _ new: FieldType, _ model: String
-    ) -> StoredConversion.Lossless? {
-        StoredConversion.lossless(from: old, to: new, field: "", target: model)
+    private static func lossless(_ old: FieldType, _ new: FieldType) -> StoredConversion.Lossless? {
+        StoredConversion.lossless(from: old, to: new, field: "", target: "")
+    }
+
+    /// The type with each enum as the `String` of its raw values.
+    private static func raw(_ type: FieldType) -> FieldType {
+        switch type {
+        case .base: type
+        case .enumeration: .base(.string)
+        case .optional(let inner): .optional(raw(inner))
+        case .array(let inner): .array(raw(inner))
+        case .dictionary(let inner): .dictionary(raw(inner))
+        }
+    }
+
+    /// `value`, of `type`, with each enum as its raw value.
+    private static func projected(_ type: FieldType, _ value: String) -> String {
+        guard type.allTypes.contains(where: \.isEnumeration) else { return value }
+        switch type {
+        case .enumeration: return "\(value).rawValue"
+        case .optional(let inner), .array(let inner):
+            return "\(value).map { \(projected(inner, "$0")) }"
+        case .dictionary(let inner): return "\(value).mapValues { \(projected(inner, "$0")) }"
+        case .base: return value
+        }
     }
 }
 

@@ -118,29 +118,42 @@ enum PackagePlanner {
     }
 
     /// A file the person owns (`own`) whose generated version changed since it was last
-    /// generated is to be reviewed: the rest of the generated code may rely on the change. Its
-    /// `previous` becomes what was generated for it before (rendered from `record`, the model
-    /// as the manifest recorded it), so that the diff is the change to apply; when only the
-    /// templates changed, the diff is from the file on disk.
+    /// generated is to be reviewed: the rest of the generated code may rely on the change. So
+    /// is the newest migration, which builds the current model, when this run renames or
+    /// removes one of its fields (without `--migrate`): its argument for that field no longer
+    /// compiles. Their `previous` becomes what was generated for them before (rendered from
+    /// `record`, the model as the manifest recorded it), so that the diff is the change to
+    /// make; when only the templates changed, the diff is from the file on disk.
     private static func markOwnedFilesToReview(
         _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model,
         request: GenerateRequest, templates: TemplateSource
     ) throws {
+        var previousRequest = try record.request()
+        previousRequest.destination = request.destination
+        let lost = previousRequest.spec.fields.map(\.name).filter { name in
+            !request.spec.fields.contains { $0.name == name }
+        }
+        let newestMigration =
+            "/" + Names(request.spec).migrationFile(from: request.history.current - 1)
         let stale = changes.indices.filter { index in
             let file = changes[index].file
-            return changes[index].status == .owned && !file.isWrittenOnce
-                && !file.isOwnedOnceEdited && recorded[file.path] != nil
+            guard changes[index].status == .owned, !file.isOwnedOnceEdited else { return false }
+            if file.isWrittenOnce {
+                return !request.migrate && !lost.isEmpty && file.path.hasSuffix(newestMigration)
+            }
+            return recorded[file.path] != nil
                 && recorded[file.path] != ContentHash.of(file.contents)
         }
         guard !stale.isEmpty else { return }
-        var previousRequest = try record.request()
-        previousRequest.destination = request.destination
         let before = (try? Renderer.render(previousRequest, templates: templates)) ?? []
         for index in stale {
             let file = changes[index].file
             changes[index].status = .review
             changes[index].reason =
-                "yours; what scaffold-repo generates for it changed: apply the diff below"
+                file.isWrittenOnce
+                ? "yours; it builds the current \(request.spec.typeName), which no longer has "
+                    + "\(lost.joined(separator: ", ")): change its arguments as the diff below does"
+                : "yours; what scaffold-repo generates for it changed: apply the diff below"
             if let old = before.first(where: { $0.path == file.path }),
                 old.contents != file.contents
             {

@@ -265,7 +265,8 @@ extension ChangingAModelTests {
         #expect(!migrated.standardError.contains("decide"))
         let migration = text("GaugeStore/Sources/GaugeStore/GaugeMigration1.swift") ?? ""
         for line in [
-            "count: Int64(self.count),", "ratio: Double(self.ratio),", "kind: self.kind.rawValue,",
+            "count: Int64(self.count),", "ratio: Double(String(self.ratio)) ?? Double(self.ratio),",
+            "kind: self.kind.rawValue,",
             "tags: self.tags.map { Int64($0) }\n",
         ] {
             #expect(migration.contains("            " + line), "\(line)")
@@ -374,5 +375,38 @@ extension OwningAFileTests {
         #expect(done.standardOutput.contains("identical \(path)\n"))
         #expect(done.standardOutput.contains("Next: cd PStore && swift test"))
         #expect(run(["regen", "PStore", "--check"]).exitCode == 0)
+    }
+}
+
+extension OwningAFileTests {
+    @Test func aRenameAfterAMigrationPutsTheNewestMigrationUpForReview() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        #expect(run(["Book", "id:UUID", "title:String", "rating:Int?"]).exitCode == 0)
+        #expect(run(["Book", "id:UUID", "title:String", "rating:Int", "--migrate"]).exitCode == 0)
+
+        let renamed = run([
+            "Book", "id:UUID", "headline:String", "rating:Int", "--rename", "title=headline",
+        ])
+
+        #expect(renamed.exitCode == 0)
+        #expect(
+            renamed.standardOutput.contains(
+                "review    BookStore/Sources/BookStore/BookMigration1.swift (yours; it builds the "
+                    + "current Book, which no longer has title: change its arguments as the diff "
+                    + "below does)\n"))
+        #expect(
+            renamed.standardOutput.contains(
+                "-            title: self.title,\n+            headline: self.title,\n"))
+        #expect(!renamed.standardOutput.contains("Next:"))
+        // Adding an optional field keeps the migration compiling: nothing to review.
+        let added = run(["Book", "id:UUID", "headline:String", "rating:Int", "pages:Int?"])
+        #expect(
+            added.standardOutput.contains(
+                "owned     BookStore/Sources/BookStore/BookMigration1.swift\n"))
+        #expect(added.standardOutput.contains("Next:"))
     }
 }

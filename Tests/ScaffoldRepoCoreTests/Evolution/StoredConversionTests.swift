@@ -20,7 +20,7 @@ import Testing
         ("Int", "Double", #"try lossless(Double(exactly: self.x), "x")"#),
         ("Int64", "Double", #"try lossless(Double(exactly: self.x), "x")"#),
         ("Int64", "Int", #"try lossless(Int(exactly: self.x), "x")"#),
-        ("Float", "Double", "Double(self.x)"),
+        ("Float", "Double", "Double(String(self.x)) ?? Double(self.x)"),
         ("Int", "Decimal", "Decimal(self.x)"),
         ("Int64", "Decimal", "Decimal(self.x)"),
         ("Int", "String", "String(self.x)"),
@@ -34,7 +34,10 @@ import Testing
         ("Int", "Int64?", "Int64(self.x)"),
         ("Int?", "Int64?", "self.x.map { Int64($0) }"),
         ("[Int]", "[Int64]", "self.x.map { Int64($0) }"),
-        ("[String:Float]", "[String:Double]", "self.x.mapValues { Double($0) }"),
+        (
+            "[String:Float]", "[String:Double]",
+            "self.x.mapValues { Double(String($0)) ?? Double($0) }"
+        ),
         (
             "[Int]?", "[Double]?",
             #"try self.x.map { try $0.map { try lossless(Double(exactly: $0), "x") } }"#

@@ -84,6 +84,25 @@ import Testing
                 + "of the target")
     }
 
+    @Test func aPublicTypeOfTheTargetThatAGeneratedTestTypeWouldHideIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Fixtures.swift", "public enum SampleData {}\n")
+
+        try expectRefused(
+            "Note",
+            "Sources/App/Fixtures.swift:1 declares enum SampleData, and so does the generated "
+                + "Tests/AppTests/SampleData.swift")
+    }
+
+    @Test func aTestTypeNamedLikeAnInternalEngineTypeIsNoClash() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        // The generated tests import the module without @testable: they never see these.
+        try write("Tests/AppTests/Helpers.swift", "struct Revised {}\nenum StoreFiles {}\n")
+        try write("Sources/App/Internal.swift", "enum SampleValue {}\n")
+
+        #expect(generate("Note").exitCode == 0)
+    }
+
     @Test func theGeneratedFilesOfEveryModelAndTheTargetsOtherTypesAreNoClash() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         try write("Sources/App/Models.swift", "extension String {}\nstruct Notebook {}\n")

@@ -304,7 +304,7 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
             guard let old = stored.first(where: { $0.id == new.id }) else { continue }
             expectEqual(new.name, old.title)
             if let value = old.servings { expectEqual(new.servings, value) }
-            expectEqual(new.level, Recipe.Level(rawValue: old.level.rawValue))
+            expectEqual(new.level.rawValue, old.level.rawValue)
         }
         await repository.close()
         let reopened = try RecipeRepository(directory: directory)
@@ -330,7 +330,7 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
             guard let old = stored.first(where: { $0.id == new.id }) else { continue }
             expectEqual(new.name, old.title)
             expectEqual(new.servings, old.servings)
-            expectEqual(new.level, Recipe.Level(rawValue: old.level.rawValue))
+            expectEqual(new.level.rawValue, old.level.rawValue)
         }
         await repository.close()
         let reopened = try RecipeRepository(directory: directory)

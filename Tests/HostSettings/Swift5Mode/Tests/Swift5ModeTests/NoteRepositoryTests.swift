@@ -301,7 +301,7 @@ import Testing
             guard let old = stored.first(where: { $0.id == new.id }) else { continue }
             expectEqual(new.title, old.title)
             expectEqual(new.body, old.body)
-            expectEqual(new.status, Note.Status(rawValue: old.status.rawValue))
+            expectEqual(new.status.rawValue, old.status.rawValue)
             expectEqual(new.tags, old.tags)
             expectEqual(new.createdAt, old.createdAt)
         }

@@ -30,9 +30,10 @@ nonisolated protocol SampleValue {
 
 nonisolated extension SampleValue {
     /// The number a sample's value is made from: `number` for an id, so it stays the same;
-    /// otherwise one that changes with the revision too.
+    /// otherwise one that changes with the revision too, and whose last digit follows `number`,
+    /// so that neighbouring samples differ even in a `Bool` or a two-case enum.
     static func seed(_ number: Int, _ revision: Int?) -> Int {
-        revision.map { number * 1_000 + $0 } ?? number
+        revision.map { number * 1_001 + $0 } ?? number
     }
 }
 
