@@ -86,10 +86,13 @@ let package = Package(
         .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal"]),
         .executableTarget(
             name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
+        .executableTarget(
+            name: "StoreMemoryChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
         .testTarget(
             name: "ScaffoldRepoCoreTests",
             dependencies: [
                 "ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "StoreFaultChild",
+                "StoreMemoryChild",
                 "BenchJournal", "BenchSnapshot", "BookV1", "BookV2", "RecipeStore",
             ]),
     ]

@@ -84,6 +84,10 @@ struct ModelContext: TemplateContext {
     let versionsUseFoundation: Bool
     /// Each earlier schema version, oldest first.
     let versions: [VersionContext]
+    /// Each field's value in the model's `samples`, in debug builds only, and the name of the
+    /// sample's number that the values are made from.
+    let sampleArguments: [SampleArgumentContext]
+    let sampleNumber: String
     /// The current model's fields, enums and decoding.
     let shape: ShapeContext
 
@@ -137,6 +141,17 @@ struct ModelContext: TemplateContext {
             VersionContext(version, history: history, current: spec, names: names)
         }
         shape = ShapeContext(spec, model: names.type)
+        let firstText = spec.fields.first { $0.name != "id" && $0.type == .base(.string) }?.name
+        let number = PreviewSamples.numberName(for: spec)
+        sampleNumber = number
+        sampleArguments = spec.fields.map { field in
+            SampleArgumentContext(
+                label: Identifier.label(field.name), identifier: Identifier.escaped(field.name),
+                type: field.type.swiftSpelling,
+                value: PreviewSamples.expression(
+                    for: field, model: names.type, variable: names.variable,
+                    isFirstText: field.name == firstText, number: number))
+        }
     }
 }
 
@@ -245,6 +260,26 @@ struct FieldContext: TemplateContext {
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
         formerFallback = literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""
         isID = field.name == "id"
+    }
+}
+
+/// One field of a sample value: its argument `label`, the local it is built in (`identifier`,
+/// of `type`), and the `value` expression, made from the sample's number.
+struct SampleArgumentContext: TemplateContext {
+    let label: String
+    let identifier: String
+    let type: String
+    let value: String
+    /// Whether `let identifier: type = value` is longer than a line (100 columns, indented by
+    /// 12), so that the value goes on the next line, as swift-format puts it.
+    let breaksLine: Bool
+
+    init(label: String, identifier: String, type: String, value: String) {
+        self.label = label
+        self.identifier = identifier
+        self.type = type
+        self.value = value
+        breaksLine = 12 + "let \(identifier): \(type) = \(value)".count > 100
     }
 }
 

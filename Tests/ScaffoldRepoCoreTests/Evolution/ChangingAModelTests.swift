@@ -335,7 +335,7 @@ extension OwningAFileTests {
         let withColor = ["Pin", "id:UUID", "name:String", "color:String?", "--output", "PStore"]
         #expect(run(["Pin", "id:UUID", "name:String", "--output", "PStore"]).exitCode == 0)
         #expect(run(["own", path]).exitCode == 0)
-        let owned = try #require(TestPaths.text(folder.appendingPathComponent(path)))
+        let owned = TestPaths.text(folder.appendingPathComponent(path))
 
         let check = run(withColor + ["--check"])
         let added = run(withColor)
@@ -358,17 +358,13 @@ extension OwningAFileTests {
         #expect(!again.standardOutput.contains("Next:"))
 
         // The person makes the change and says so: the file is owned, and the run is clean.
-        let applied = owned.replacingOccurrences(
-            of: "    public var name: String\n",
-            with: "    public var name: String\n    public var color: String?\n"
-        )
-        .replacingOccurrences(
-            of: "        name: String\n    ) {",
-            with: "        name: String,\n        color: String? = nil\n    ) {"
-        )
-        .replacingOccurrences(
-            of: "        self.name = name\n",
-            with: "        self.name = name\n        self.color = color\n")
+        guard case .generate(let request, _) = try InvocationParser.parse(withColor) else {
+            Issue.record("not a generate command")
+            return
+        }
+        let applied = try #require(
+            try Renderer.render(request).first { $0.path == "Sources/PinStore/Pin.swift" }
+        ).contents
         try Data(applied.utf8).write(to: folder.appendingPathComponent(path))
         #expect(run(["own", path]).exitCode == 0)
         let done = run(withColor)

@@ -23,3 +23,29 @@ public nonisolated struct Flashcard: Codable, Identifiable, Sendable, Hashable {
         self.back = back
     }
 }
+
+// Workshop: sample values live in the sources, not only in the tests, so that a SwiftUI preview
+// (`FlashcardListViewModel.preview(Flashcard.samples)`) and the app's own tests can use them. `#if DEBUG`
+// leaves them out of a release build.
+
+#if DEBUG
+    nonisolated extension Flashcard {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Flashcard 1"), and the same on every run.
+        public static let samples: [Flashcard] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Flashcard {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let front: String = "Flashcard \(number)"
+            let back: String = "Back \(number)"
+            return Flashcard(
+                id: id,
+                front: front,
+                back: back
+            )
+        }
+    }
+#endif

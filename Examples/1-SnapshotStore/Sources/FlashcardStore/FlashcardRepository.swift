@@ -107,6 +107,19 @@ public actor FlashcardRepository {
         fileURL = store.fileURL
     }
 
+    /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
+    /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
+    /// the disk (no folder, lock or file; its `fileURL` is `/dev/null`), and its changes are gone
+    /// with it.
+    public nonisolated static func inMemory(_ values: [Flashcard] = []) -> FlashcardRepository {
+        FlashcardRepository(inMemory: values)
+    }
+
+    private init(inMemory values: [Flashcard]) {
+        store = SnapshotStore(inMemory: values)
+        fileURL = store.fileURL
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())

@@ -43,3 +43,31 @@ public nonisolated struct Lesson: Codable, Identifiable, Sendable, Hashable {
             : []
     }
 }
+
+// Workshop: sample values live in the sources, not only in the tests, so that a SwiftUI preview
+// (`LessonListViewModel.preview(Lesson.samples)`) and the app's own tests can use them. `#if DEBUG`
+// leaves them out of a release build.
+
+#if DEBUG
+    nonisolated extension Lesson {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Lesson 1"), and the same on every run.
+        public static let samples: [Lesson] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Lesson {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let title: String = "Lesson \(number)"
+            let minutes: Int = number
+            let tags: [String] = ["Tags \(number)"]
+            return Lesson(
+                id: id,
+                title: title,
+                minutes: minutes,
+                tags: tags
+            )
+        }
+    }
+#endif

@@ -44,3 +44,34 @@ public nonisolated struct Card: Codable, Identifiable, Sendable, Hashable {
             : false
     }
 }
+
+// Workshop: sample values live in the sources, not only in the tests, so that a SwiftUI preview
+// (`CardListViewModel.preview(Card.samples)`) and the app's own tests can use them. `#if DEBUG`
+// leaves them out of a release build.
+
+#if DEBUG
+    nonisolated extension Card {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Card 1"), and the same on every run.
+        public static let samples: [Card] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Card {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let deckID: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let front: String = "Card \(number)"
+            let back: String = "Back \(number)"
+            let learned: Bool = number.isMultiple(of: 2)
+            return Card(
+                id: id,
+                deckID: deckID,
+                front: front,
+                back: back,
+                learned: learned
+            )
+        }
+    }
+#endif

@@ -118,6 +118,19 @@ public actor CardRepository {
             lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
     }
 
+    /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
+    /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
+    /// the disk (no folder, lock or file; its `directory` is `/dev/null`), and its changes are gone
+    /// with it.
+    public nonisolated static func inMemory(_ values: [Card] = []) -> CardRepository {
+        CardRepository(inMemory: values)
+    }
+
+    private init(inMemory values: [Card]) {
+        directory = URL(fileURLWithPath: "/dev/null")
+        store = JournalStore(inMemory: values)
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())

@@ -20,3 +20,27 @@ public nonisolated struct Deck: Codable, Identifiable, Sendable, Hashable {
         self.name = name
     }
 }
+
+// Workshop: sample values live in the sources, not only in the tests, so that a SwiftUI preview
+// (`DeckListViewModel.preview(Deck.samples)`) and the app's own tests can use them. `#if DEBUG`
+// leaves them out of a release build.
+
+#if DEBUG
+    nonisolated extension Deck {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Deck 1"), and the same on every run.
+        public static let samples: [Deck] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Deck {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let name: String = "Deck \(number)"
+            return Deck(
+                id: id,
+                name: name
+            )
+        }
+    }
+#endif

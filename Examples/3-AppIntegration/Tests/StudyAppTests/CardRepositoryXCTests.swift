@@ -607,6 +607,34 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
         expectNil(viewModel.error)
     }
 
+    @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+        let repository = CardRepository.inMemory([Support.sample(2), Support.sample(1)])
+        let viewModel = CardListViewModel(repository: repository)
+        await viewModel.load()
+
+        try await repository.save(Support.sample(3))
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2), Support.sample(3)])
+        expectTrue(
+            await Support.eventually {
+                viewModel.cards == [Support.sample(2), Support.sample(3)]
+            })
+        // Nothing can be created below /dev/null.
+        expectEqual(repository.directory.path, "/dev/null")
+    }
+
+    @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+        let viewModel = CardListViewModel.preview([Support.sample(2), Support.sample(1)])
+        expectEqual(viewModel.cards, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.add(Support.sample(3))
+        await viewModel.delete(Support.sample(1).id)
+
+        expectEqual(viewModel.cards, [Support.sample(2), Support.sample(3)])
+        expectNil(viewModel.error)
+    }
+
     @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

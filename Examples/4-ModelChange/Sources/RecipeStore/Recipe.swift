@@ -58,3 +58,33 @@ public nonisolated struct Recipe: Codable, Identifiable, Sendable, Hashable {
         case title
     }
 }
+
+// Workshop: sample values live in the sources, not only in the tests, so that a SwiftUI preview
+// (`RecipeListViewModel.preview(Recipe.samples)`) and the app's own tests can use them. `#if DEBUG`
+// leaves them out of a release build.
+
+#if DEBUG
+    nonisolated extension Recipe {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Recipe 1"), and the same on every run.
+        public static let samples: [Recipe] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Recipe {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let name: String = "Recipe \(number)"
+            let servings: Int = number
+            let minutes: Int = number
+            let level: Level = Level.allCases[(number - 1) % Level.allCases.count]
+            return Recipe(
+                id: id,
+                name: name,
+                servings: servings,
+                minutes: minutes,
+                level: level
+            )
+        }
+    }
+#endif

@@ -52,6 +52,20 @@ public final class QuestionListViewModel {
         following?.cancel()
     }
 
+    /// A view-model over ``QuestionRepository/inMemory(_:)`` holding `values`, already showing
+    /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
+    /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
+    public static func preview(
+        _ values: [Question], order: Ordering = .byID
+    ) -> QuestionListViewModel {
+        let viewModel = QuestionListViewModel(repository: .inMemory(values), order: order)
+        var stored = StoredValues<Question>()
+        stored.apply(.saved(values))
+        viewModel.shownList.show(stored.items, inIDOrder: true)
+        Task { await viewModel.load() }
+        return viewModel
+    }
+
     /// Reads the values, then follows the repository: each change committed from now on, by
     /// anyone, is applied to ``questions`` in place.
     public func load() async {

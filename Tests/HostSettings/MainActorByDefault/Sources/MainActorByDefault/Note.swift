@@ -60,3 +60,34 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         self.words = try container.decode(Int.self, forKey: .words)
     }
 }
+
+#if DEBUG
+    nonisolated extension Note {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Note 1"), and the same on every run.
+        public static let samples: [Note] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Note {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let title: String = "Note \(number)"
+            let body: String? = "Body \(number)"
+            let status: Status = Status.allCases[(number - 1) % Status.allCases.count]
+            let tags: [String] = ["Tags \(number)"]
+            let createdAt: Date =
+                Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
+            let words: Int = number
+            return Note(
+                id: id,
+                title: title,
+                body: body,
+                status: status,
+                tags: tags,
+                createdAt: createdAt,
+                words: words
+            )
+        }
+    }
+#endif

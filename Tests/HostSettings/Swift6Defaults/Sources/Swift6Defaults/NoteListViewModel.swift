@@ -52,6 +52,20 @@ public final class NoteListViewModel {
         following?.cancel()
     }
 
+    /// A view-model over ``NoteRepository/inMemory(_:)`` holding `values`, already showing
+    /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
+    /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
+    public static func preview(
+        _ values: [Note], order: Ordering = .byID
+    ) -> NoteListViewModel {
+        let viewModel = NoteListViewModel(repository: .inMemory(values), order: order)
+        var stored = StoredValues<Note>()
+        stored.apply(.saved(values))
+        viewModel.shownList.show(stored.items, inIDOrder: true)
+        Task { await viewModel.load() }
+        return viewModel
+    }
+
     /// Reads the values, then follows the repository: each change committed from now on, by
     /// anyone, is applied to ``notes`` in place.
     public func load() async {

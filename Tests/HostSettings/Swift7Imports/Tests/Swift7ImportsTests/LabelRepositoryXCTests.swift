@@ -506,6 +506,34 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         expectNil(viewModel.error)
     }
 
+    @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+        let repository = LabelRepository.inMemory([Support.sample(2), Support.sample(1)])
+        let viewModel = LabelListViewModel(repository: repository)
+        await viewModel.load()
+
+        try await repository.save(Support.sample(3))
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2), Support.sample(3)])
+        expectTrue(
+            await Support.eventually {
+                viewModel.labels == [Support.sample(2), Support.sample(3)]
+            })
+        // Nothing can be created below /dev/null.
+        expectEqual(repository.fileURL.path, "/dev/null")
+    }
+
+    @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+        let viewModel = LabelListViewModel.preview([Support.sample(2), Support.sample(1)])
+        expectEqual(viewModel.labels, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.add(Support.sample(3))
+        await viewModel.delete(Support.sample(1).id)
+
+        expectEqual(viewModel.labels, [Support.sample(2), Support.sample(3)])
+        expectNil(viewModel.error)
+    }
+
     @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

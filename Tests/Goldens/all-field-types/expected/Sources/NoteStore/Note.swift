@@ -40,3 +40,41 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         self.ref = ref
     }
 }
+
+#if DEBUG
+    nonisolated extension Note {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Note 1"), and the same on every run.
+        public static let samples: [Note] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Note {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let title: String = "Note \(number)"
+            let body: String? = "Body \(number)"
+            let views: Int = number
+            let rating: Double = Double(number) * 1.5
+            let pinned: Bool = number.isMultiple(of: 2)
+            let createdAt: Date =
+                Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
+            let link: URL = URL(fileURLWithPath: "/samples/link-\(number)")
+            let due: Date? = Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
+            let ref: UUID? =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            return Note(
+                id: id,
+                title: title,
+                body: body,
+                views: views,
+                rating: rating,
+                pinned: pinned,
+                createdAt: createdAt,
+                link: link,
+                due: due,
+                ref: ref
+            )
+        }
+    }
+#endif

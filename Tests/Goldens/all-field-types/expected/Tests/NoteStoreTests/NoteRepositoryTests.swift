@@ -592,6 +592,34 @@ import Testing
         expectNil(viewModel.error)
     }
 
+    @Test @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+        let repository = NoteRepository.inMemory([Support.sample(2), Support.sample(1)])
+        let viewModel = NoteListViewModel(repository: repository)
+        await viewModel.load()
+
+        try await repository.save(Support.sample(3))
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2), Support.sample(3)])
+        expectTrue(
+            await Support.eventually {
+                viewModel.notes == [Support.sample(2), Support.sample(3)]
+            })
+        // Nothing can be created below /dev/null.
+        expectEqual(repository.directory.path, "/dev/null")
+    }
+
+    @Test @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+        let viewModel = NoteListViewModel.preview([Support.sample(2), Support.sample(1)])
+        expectEqual(viewModel.notes, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.add(Support.sample(3))
+        await viewModel.delete(Support.sample(1).id)
+
+        expectEqual(viewModel.notes, [Support.sample(2), Support.sample(3)])
+        expectNil(viewModel.error)
+    }
+
     @Test @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

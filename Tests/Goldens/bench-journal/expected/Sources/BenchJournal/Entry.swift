@@ -25,3 +25,29 @@ public nonisolated struct Entry: Codable, Identifiable, Sendable, Hashable {
         self.createdAt = createdAt
     }
 }
+
+#if DEBUG
+    nonisolated extension Entry {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Entry 1"), and the same on every run.
+        public static let samples: [Entry] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Entry {
+            let id: String = "entry-\(number)"
+            let title: String = "Entry \(number)"
+            let body: String = "Body \(number)"
+            let score: Double = Double(number) * 1.5
+            let createdAt: Date =
+                Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
+            return Entry(
+                id: id,
+                title: title,
+                body: body,
+                score: score,
+                createdAt: createdAt
+            )
+        }
+    }
+#endif

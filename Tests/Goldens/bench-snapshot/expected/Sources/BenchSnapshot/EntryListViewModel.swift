@@ -52,6 +52,20 @@ public final class EntryListViewModel {
         following?.cancel()
     }
 
+    /// A view-model over ``EntryRepository/inMemory(_:)`` holding `values`, already showing
+    /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
+    /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
+    public static func preview(
+        _ values: [Entry], order: Ordering = .byID
+    ) -> EntryListViewModel {
+        let viewModel = EntryListViewModel(repository: .inMemory(values), order: order)
+        var stored = StoredValues<Entry>()
+        stored.apply(.saved(values))
+        viewModel.shownList.show(stored.items, inIDOrder: true)
+        Task { await viewModel.load() }
+        return viewModel
+    }
+
     /// Reads the values, then follows the repository: each change committed from now on, by
     /// anyone, is applied to ``entries`` in place.
     public func load() async {

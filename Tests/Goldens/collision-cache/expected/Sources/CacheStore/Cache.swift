@@ -16,3 +16,22 @@ public nonisolated struct Cache: Codable, Identifiable, Sendable, Hashable {
         self.value = value
     }
 }
+
+#if DEBUG
+    nonisolated extension Cache {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Cache 1"), and the same on every run.
+        public static let samples: [Cache] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Cache {
+            let id: String = "cacheItem-\(number)"
+            let value: Int = number
+            return Cache(
+                id: id,
+                value: value
+            )
+        }
+    }
+#endif

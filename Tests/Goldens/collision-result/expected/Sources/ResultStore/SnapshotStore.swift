@@ -23,12 +23,17 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     let fileURL: URL
     /// The folder's lock, released by ``close()``.
     private var lock: StoreFiles.Lock?
+    /// False for a store in memory only (``init(inMemory:)``), which writes no file.
+    private let isOnDisk: Bool
+    /// False after ``close()``.
+    private var isOpen = true
 
     /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
     /// when there is one. A missing file is an empty store; one that exists but cannot be read
     /// or decoded throws, and is never taken for an empty store, so no later save can overwrite
     /// it.
     init(directory: URL, file: String, lock lockName: String) throws {
+        isOnDisk = true
         fileURL = directory.appendingPathComponent(file)
         try StoreFiles.createFolder(directory, reporting: Failure.self)
         lock = try StoreFiles.Lock(
@@ -42,11 +47,22 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         }
     }
 
+    /// A store that keeps `values` in memory only, for previews and an app's tests: it has no
+    /// folder, lock or file (its `fileURL` is `/dev/null`), and its changes are gone when it is.
+    init(inMemory values: [Value]) {
+        var stored = StoredValues<Value>()
+        stored.apply(.saved(values))
+        self.values = stored
+        fileURL = URL(fileURLWithPath: "/dev/null")
+        isOnDisk = false
+    }
+
     /// Whether ``close()`` was called.
-    var isClosed: Bool { lock == nil }
+    var isClosed: Bool { !isOpen }
 
     /// Releases the folder's lock; later writes throw `closed`.
     mutating func close() {
+        isOpen = false
         lock = nil
     }
 
@@ -55,7 +71,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard !isClosed else { throw Failure.closed }
         let changed = values.applying(change)
-        try Self.write(changed, to: fileURL)
+        if isOnDisk { try Self.write(changed, to: fileURL) }
         values = changed
     }
 

@@ -27,7 +27,10 @@ import Foundation
 nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure> {
     /// The values, sorted by id.
     private(set) var values: StoredValues<Value>
+    /// The open files; none in memory (``init(inMemory:)``) and after ``close()``.
     private var files: StoreFiles.Journal<Failure>?
+    /// False after ``close()``.
+    private var isOpen = true
     /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger.
     private let compactionFloor: Int
     private var snapshotSize: Int
@@ -77,11 +80,24 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         self.generation = generation
     }
 
+    /// A store that keeps `values` in memory only, for previews and an app's tests: it has no
+    /// folder, lock or file, and its changes are gone when it is.
+    init(inMemory values: [Value]) {
+        var stored = StoredValues<Value>()
+        stored.apply(.saved(values))
+        self.values = stored
+        compactionFloor = 0
+        snapshotSize = 0
+        journalSize = 0
+        generation = 0
+    }
+
     /// Whether ``close()`` was called.
-    var isClosed: Bool { files == nil }
+    var isClosed: Bool { !isOpen }
 
     /// Releases the folder's lock and files; later writes throw `closed`.
     mutating func close() {
+        isOpen = false
         files = nil
     }
 
@@ -90,7 +106,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// saves at least as many values as the store holds (encoding them costs about as much as
     /// the snapshot). Either way the change is on disk before memory shows it.
     mutating func commit(_ change: StoreChange<Value>) throws {
-        guard let files else { throw Failure.closed }
+        guard isOpen else { throw Failure.closed }
+        guard let files else {
+            values.apply(change)  // In memory only.
+            return
+        }
         let record = JournalRecord(change, generation: generation)
         var isLargeBatch = false
         if case .saved(let saved) = change { isLargeBatch = saved.count >= values.count }
@@ -129,7 +149,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// generation and are skipped when the store opens, so nothing is lost or applied twice.
     @discardableResult
     private mutating func writeSnapshot(of values: StoredValues<Value>) throws -> Bool {
-        guard let files else { throw Failure.closed }
+        guard isOpen else { throw Failure.closed }
+        guard let files else {
+            self.values = values  // In memory only.
+            return true
+        }
         let data: Data
         do {
             data = try Self.snapshotData(of: values, generation: generation + 1)

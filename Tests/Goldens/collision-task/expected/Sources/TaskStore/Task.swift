@@ -42,3 +42,26 @@ public nonisolated struct Task: Codable, Identifiable, Sendable, Hashable {
         self.result = try container.decodeIfPresent(String.self, forKey: .result)
     }
 }
+
+#if DEBUG
+    nonisolated extension Task {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Task 1"), and the same on every run.
+        public static let samples: [Task] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Task {
+            let id: Int = number
+            let title: String = "Task \(number)"
+            let status: Status = Status.allCases[(number - 1) % Status.allCases.count]
+            let result: String? = "Result \(number)"
+            return Task(
+                id: id,
+                title: title,
+                status: status,
+                result: result
+            )
+        }
+    }
+#endif

@@ -604,6 +604,34 @@ nonisolated final class TaskRepositoryXCTests: XCTestCase {
         expectNil(viewModel.error)
     }
 
+    @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+        let repository = TaskRepository.inMemory([Support.sample(2), Support.sample(1)])
+        let viewModel = TaskListViewModel(repository: repository)
+        await viewModel.load()
+
+        try await repository.save(Support.sample(3))
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2), Support.sample(3)])
+        expectTrue(
+            await Support.eventually {
+                viewModel.tasks == [Support.sample(2), Support.sample(3)]
+            })
+        // Nothing can be created below /dev/null.
+        expectEqual(repository.directory.path, "/dev/null")
+    }
+
+    @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+        let viewModel = TaskListViewModel.preview([Support.sample(2), Support.sample(1)])
+        expectEqual(viewModel.tasks, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.add(Support.sample(3))
+        await viewModel.delete(Support.sample(1).id)
+
+        expectEqual(viewModel.tasks, [Support.sample(2), Support.sample(3)])
+        expectNil(viewModel.error)
+    }
+
     @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -19,3 +19,25 @@ public nonisolated struct Book: Codable, Identifiable, Sendable, Hashable {
         self.rating = rating
     }
 }
+
+#if DEBUG
+    nonisolated extension Book {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Book 1"), and the same on every run.
+        public static let samples: [Book] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Book {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let title: String = "Book \(number)"
+            let rating: Int? = number
+            return Book(
+                id: id,
+                title: title,
+                rating: rating
+            )
+        }
+    }
+#endif

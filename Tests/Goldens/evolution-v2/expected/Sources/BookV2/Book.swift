@@ -50,3 +50,27 @@ public nonisolated struct Book: Codable, Identifiable, Sendable, Hashable {
         case title
     }
 }
+
+#if DEBUG
+    nonisolated extension Book {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Book 1"), and the same on every run.
+        public static let samples: [Book] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Book {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let headline: String = "Book \(number)"
+            let pages: Int? = number
+            let status: Status = Status.allCases[(number - 1) % Status.allCases.count]
+            return Book(
+                id: id,
+                headline: headline,
+                pages: pages,
+                status: status
+            )
+        }
+    }
+#endif

@@ -153,3 +153,68 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
             : nil
     }
 }
+
+#if DEBUG
+    nonisolated extension BlogPost {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("BlogPost 1"), and the same on every run.
+        public static let samples: [BlogPost] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> BlogPost {
+            let id: UUID =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let title: String = "BlogPost \(number)"
+            let body: String? = "Body \(number)"
+            let views: Int = number
+            let big: Int64 = Int64(number)
+            let ratio: Float = Float(number) * 1.5
+            let price: Decimal = Decimal(number * 10)
+            let raw: Data = Data("Raw \(number)".utf8)
+            let tags: [String] = ["Tags \(number)"]
+            let scores: [String: Int] = ["Scores \(number)": number]
+            let notes: [String]? = ["Notes \(number)"]
+            let status: Status = Status.allCases[(number - 1) % Status.allCases.count]
+            let kind: Kind? = Kind.allCases[(number - 1) % Kind.allCases.count]
+            let `default`: String = "Default \(number)"
+            let `class`: Int = number
+            let `func`: Bool = number.isMultiple(of: 2)
+            let `in`: Double = Double(number) * 1.5
+            let `operator`: String = "Operator \(number)"
+            let `Type`: Int = number
+            let container: Int = number
+            let decoder: String = "Decoder \(number)"
+            let link: URL = URL(fileURLWithPath: "/samples/link-\(number)")
+            let due: Date = Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
+            let owner: UUID? =
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            return BlogPost(
+                id: id,
+                title: title,
+                body: body,
+                views: views,
+                big: big,
+                ratio: ratio,
+                price: price,
+                raw: raw,
+                tags: tags,
+                scores: scores,
+                notes: notes,
+                status: status,
+                kind: kind,
+                default: `default`,
+                class: `class`,
+                func: `func`,
+                in: `in`,
+                operator: `operator`,
+                Type: `Type`,
+                container: container,
+                decoder: decoder,
+                link: link,
+                due: due,
+                owner: owner
+            )
+        }
+    }
+#endif

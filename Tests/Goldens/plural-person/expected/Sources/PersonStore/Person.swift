@@ -32,3 +32,24 @@ public nonisolated struct Person: Codable, Identifiable, Sendable, Hashable {
             : nil
     }
 }
+
+#if DEBUG
+    nonisolated extension Person {
+        /// Five sample values, for SwiftUI previews and the app's own tests, in debug builds
+        /// only: readable ("Person 1"), and the same on every run.
+        public static let samples: [Person] = (1...5).map(sample)
+
+        /// Sample `number`; each value is built on its own line, with its type, so
+        /// that the compiler checks each alone.
+        private static func sample(_ number: Int) -> Person {
+            let id: String = "person-\(number)"
+            let name: String = "Person \(number)"
+            let nickname: String? = "Nickname \(number)"
+            return Person(
+                id: id,
+                name: name,
+                nickname: nickname
+            )
+        }
+    }
+#endif

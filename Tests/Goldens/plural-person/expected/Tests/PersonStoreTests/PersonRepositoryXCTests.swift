@@ -604,6 +604,34 @@ nonisolated final class PersonRepositoryXCTests: XCTestCase {
         expectNil(viewModel.error)
     }
 
+    @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+        let repository = PersonRepository.inMemory([Support.sample(2), Support.sample(1)])
+        let viewModel = PersonListViewModel(repository: repository)
+        await viewModel.load()
+
+        try await repository.save(Support.sample(3))
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2), Support.sample(3)])
+        expectTrue(
+            await Support.eventually {
+                viewModel.people == [Support.sample(2), Support.sample(3)]
+            })
+        // Nothing can be created below /dev/null.
+        expectEqual(repository.directory.path, "/dev/null")
+    }
+
+    @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+        let viewModel = PersonListViewModel.preview([Support.sample(2), Support.sample(1)])
+        expectEqual(viewModel.people, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.add(Support.sample(3))
+        await viewModel.delete(Support.sample(1).id)
+
+        expectEqual(viewModel.people, [Support.sample(2), Support.sample(3)])
+        expectNil(viewModel.error)
+    }
+
     @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -1,0 +1,72 @@
+/// The Swift expressions of a model's `samples` (debug builds only, for previews and an app's
+/// own tests): values a person can read, made from a sample's number (1 to 5), the same on
+/// every run.
+enum PreviewSamples {
+    /// The name of the sample's number in the expressions: `number`, unless a field has it.
+    static func numberName(for spec: ModelSpec) -> String {
+        ["number", "position", "sampleNumber", "sampleIndex"].first { name in
+            !spec.fields.contains { $0.name == name }
+        } ?? "n"
+    }
+
+    /// The expression for `field` of a `model` sample; `isFirstText` marks the first `String`
+    /// field that is not the id, which reads as the model's name and number ("Question 1").
+    static func expression(
+        for field: Field, model: String, variable: String, isFirstText: Bool, number: String
+    ) -> String {
+        if field.name == "id" {
+            switch field.type {
+            case .base(.string): return "\"\(variable)-\\(\(number))\""
+            default: break
+            }
+        }
+        let words = isFirstText ? model : words(field.name)
+        return value(field.type, words: words, model: model, number: number)
+    }
+
+    private static func value(
+        _ type: FieldType, words: String, model: String, number: String
+    ) -> String {
+        let inner = { (type: FieldType) in value(type, words: words, model: model, number: number) }
+        switch type {
+        case .optional(let wrapped): return inner(wrapped)
+        case .array(let element): return "[\(inner(element))]"
+        case .dictionary(let element):
+            return "[\"\(words) \\(\(number))\": \(inner(element))]"
+        case .enumeration(let name, _):
+            return "\(name).allCases[(\(number) - 1) % \(name).allCases.count]"
+        case .base(let base):
+            switch base {
+            case .string: return "\"\(words) \\(\(number))\""
+            case .int: return number
+            case .int64: return "Int64(\(number))"
+            case .double: return "Double(\(number)) * 1.5"
+            case .float: return "Float(\(number)) * 1.5"
+            case .decimal: return "Decimal(\(number) * 10)"
+            case .bool: return "\(number).isMultiple(of: 2)"
+            // 1 January 2026 and the days after it.
+            case .date:
+                return "Date(timeIntervalSince1970: 1_767_225_600 + Double(\(number)) * 86_400)"
+            case .uuid:
+                return
+                    "UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(\(number))))"
+            case .url:
+                return "URL(fileURLWithPath: \"/samples/\(words.lowercased())-\\(\(number))\")"
+            case .data: return "Data(\"\(words) \\(\(number))\".utf8)"
+            }
+        }
+    }
+
+    /// `createdAt` as `Created at`.
+    private static func words(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            if character.isUppercase, !result.isEmpty {
+                result += " " + character.lowercased()
+            } else {
+                result.append(result.isEmpty ? Character(character.uppercased()) : character)
+            }
+        }
+        return result
+    }
+}
