@@ -68,6 +68,13 @@ let package = Package(
         .plugin(
             name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
         .executableTarget(name: "TemplateEmbedder"),
+        // The store's engine, which the generator writes into every generated module as it is
+        // (StoreFiles.swift, StoredValues.swift, JournalStore.swift, SnapshotStore.swift,
+        // LiveList.swift), and its test support (SampleData.swift): compiled and tested here.
+        .target(name: "StoreEngine"),
+        .target(name: "StoreEngineTestSupport"),
+        .testTarget(
+            name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreEngineTestSupport"]),
         // `swift package scaffold-repo ...` in a package that depends on this one.
         .plugin(
             name: "ScaffoldRepoPlugin",

@@ -1,34 +1,45 @@
-// Turns the files in Templates/ into a Swift source file, so that the built `scaffold-repo`
-// executable carries its templates and works when copied alone to another folder.
+// Turns the templates into a Swift source file, so that the built `scaffold-repo` executable
+// carries them and works when copied alone to another folder: every file of Templates/, and
+// the store's engine, whose Swift files (Sources/StoreEngine, Sources/StoreEngineTestSupport)
+// the package compiles and tests as they are and the generator writes as they are, each under
+// the template name `<file>.tmpl`.
 //
-// Usage: TemplateEmbedder <templates-dir> <output.swift>
+// Usage: TemplateEmbedder <output.swift> <templates-dir> [<engine-dir>...]
 
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
+guard arguments.count >= 3 else {
     FileHandle.standardError.write(
-        Data("usage: TemplateEmbedder <templates-dir> <output.swift>\n".utf8))
+        Data("usage: TemplateEmbedder <output.swift> <templates-dir> [<engine-dir>...]\n".utf8))
     exit(2)
 }
-let templatesDirectory = URL(fileURLWithPath: arguments[1], isDirectory: true)
-let outputFile = URL(fileURLWithPath: arguments[2])
+let outputFile = URL(fileURLWithPath: arguments[1])
 
-let names = try FileManager.default.contentsOfDirectory(atPath: templatesDirectory.path)
-    .filter { !$0.hasPrefix(".") }
-    .sorted()
+/// The files of `folder`, sorted: (template name, file).
+func files(in folder: String, engine: Bool) throws -> [(name: String, url: URL)] {
+    let directory = URL(fileURLWithPath: folder, isDirectory: true)
+    return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        .filter { !$0.hasPrefix(".") && (!engine || $0.hasSuffix(".swift")) }
+        .sorted()
+        .map { (engine ? $0 + ".tmpl" : $0, directory.appendingPathComponent($0)) }
+}
+
+var templates = try files(in: arguments[2], engine: false)
+for folder in arguments.dropFirst(3) { templates += try files(in: folder, engine: true) }
+templates.sort { $0.name < $1.name }
 
 var source = """
-    // Generated at build time from Templates/ by the EmbedTemplates plugin. Do not edit.
+    // Generated at build time from Templates/ and the engine's sources by the EmbedTemplates
+    // plugin. Do not edit.
 
     extension BuiltInTemplates {
-        /// The text of every file in Templates/, keyed by file name.
+        /// The text of every template, keyed by its name.
         static let embedded: [String: String] = [
 
     """
-for name in names {
-    let text = try String(
-        contentsOf: templatesDirectory.appendingPathComponent(name), encoding: .utf8)
+for (name, url) in templates {
+    let text = try String(contentsOf: url, encoding: .utf8)
     // A raw string with enough `#` signs that no sequence in the template can end it.
     var hashes = "#"
     while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// A model as a generated one declares it, for the engine alone.
+struct Item: StoredValue {
+    var id: Int
+    var title: String
+    var count: Int64
+
+    static let schemaVersion = 2
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+
+    /// Version 1 stored `count` as an Int; its migration converts it.
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Item] {
+        switch version {
+        case 1: try [V1](from: decoder).migrated()
+        default: try [Item](from: decoder)
+        }
+    }
+
+    struct V1: Codable, Sendable, Hashable, FrozenVersion {
+        var id: Int
+        var title: String
+        var count: Int
+
+        /// A migration written before migrations could throw: it still chains.
+        func migrated() -> Item { Item(id: id, title: title, count: Int64(count)) }
+    }
+}
+
+/// A model whose migration has a value nobody has decided yet.
+struct Undecided: StoredValue {
+    var id: Int
+    var count: Int64
+
+    static let schemaVersion = 2
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Undecided] {
+        switch version {
+        case 1: try [V1](from: decoder).migrated()
+        default: try [Undecided](from: decoder)
+        }
+    }
+
+    struct V1: Codable, Sendable, Hashable, FrozenVersion {
+        var id: Int
+        var count: String
+
+        func migrated() throws -> Undecided { Undecided(id: id, count: try undecided("count")) }
+    }
+}
+
+/// A repository's error enum, as a generated one declares it.
+enum ItemError: Error, Equatable, StoreFiles.Failure {
+    case unreadable(file: URL, reason: String)
+    case unwritable(file: URL, reason: String)
+    case locked(file: URL)
+    case corrupt(file: URL, offset: Int, reason: String)
+    case incompatible(file: URL, reason: String)
+    case newerSchema(file: URL, found: Int, supported: Int)
+    case notMigrated(file: URL, field: String, migration: String, reason: String)
+    case closed
+}
+
+@Suite struct StoreEngineTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("StoreEngineTests-\(UUID().uuidString)")
+    }
+
+    func open() throws -> JournalStore<Item, ItemError> {
+        try JournalStore(
+            directory: folder, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock", compactionFloor: 256)
+    }
+
+    func item(_ number: Int) -> Item { Item(id: number, title: "Item \(number)", count: 7) }
+
+    @Test func valuesStayInIDOrderWhateverTheOrderOfTheChanges() {
+        var values = StoredValues<Item>()
+
+        values.apply(.saved([item(3), item(1), item(2)]))
+        values.apply(.saved([Item(id: 2, title: "again", count: 1)]))
+        values.apply(.deleted([1, 9]))
+
+        #expect(values.items.map(\.id) == [2, 3])
+        #expect(values.items.first?.title == "again")
+        values.apply(.removedAll)
+        #expect(values.isEmpty)
+    }
+
+    @Test func aJournalStoreReopensWithEveryChangeThroughItsCompactions() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        for number in 0..<40 { try store.commit(.saved([item(number)])) }
+        try store.commit(.deleted([0, 1]))
+        store.close()
+
+        var reopened = try open()
+
+        #expect(reopened.values.items.map(\.id) == Array(2..<40))
+        reopened.close()
+        #expect(throws: ItemError.closed) {
+            var closed = try open()
+            closed.close()
+            try closed.commit(.removedAll)
+        }
+    }
+
+    @Test func anInMemoryStoreKeepsItsChangesAndWritesNothing() throws {
+        var store = JournalStore<Item, ItemError>(inMemory: [item(2), item(1)])
+
+        try store.commit(.saved([item(3)]))
+        try store.compact()
+
+        #expect(store.values.items.map(\.id) == [1, 2, 3])
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
+    @Test func aStoreOfAnEarlierVersionIsMigratedByAMigrationThatDoesNotThrow() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let old = #"{"generation":0,"items":[{"count":5,"id":1,"title":"Old"}],"schemaVersion":1}"#
+        try Data(old.utf8).write(to: folder.appendingPathComponent("items.json"))
+
+        let store = try open()
+
+        #expect(store.values.items == [Item(id: 1, title: "Old", count: 5)])
+    }
+
+    @Test func anUndecidedValueKeepsTheStoreClosedAndItsFileAsItWas() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("items.json")
+        let old = Data(#"{"generation":0,"items":[{"count":"5","id":1}],"schemaVersion":1}"#.utf8)
+        try old.write(to: file)
+
+        #expect(
+            throws: ItemError.notMigrated(
+                file: file, field: "count", migration: "StoreEngineTests/StoreEngineTests.swift",
+                reason: "is not decided yet")
+        ) {
+            _ = try JournalStore<Undecided, ItemError>(
+                directory: folder, snapshot: "items.json", journal: "items.journal",
+                lock: "items.lock", compactionFloor: 256)
+        }
+        #expect(try Data(contentsOf: file) == old)
+    }
+
+    @Test func aSealedFileFindsAFlippedByte() throws {
+        let sealed = StoreFiles.CRC32.sealed(Data(#"{"items":[]}"#.utf8))
+        var flipped = sealed
+        flipped[3] ^= 0x01
+
+        #expect(try StoreFiles.CRC32.unsealed(sealed).isChecked)
+        #expect(throws: (any Error).self) { try StoreFiles.CRC32.unsealed(flipped) }
+    }
+}
