@@ -71,7 +71,11 @@ let package = Package(
         // The store's engine, which the generator writes into every generated module as it is
         // (StoreFiles.swift, StoredValues.swift, JournalStore.swift, SnapshotStore.swift,
         // LiveList.swift), and its test support (SampleData.swift): compiled and tested here.
-        .target(name: "StoreEngine"),
+        // SQLite's C API on Linux (Apple platforms have `import SQLite3`): libsqlite3-dev.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(
+            name: "StoreEngine",
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))]),
         .target(name: "StoreEngineTestSupport"),
         .testTarget(
             name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreEngineTestSupport"]),

@@ -4,30 +4,24 @@
 // the package compiles and tests as they are and the generator writes as they are, each under
 // the template name `<file>.tmpl`.
 //
-// Usage: TemplateEmbedder <output.swift> <templates-dir> [<engine-dir>...]
+// Usage: TemplateEmbedder <output.swift> <file>...
+//   A file in a folder named Templates is embedded under its own name; any other (an engine's
+//   Swift file) under `<name>.tmpl`.
 
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else {
-    FileHandle.standardError.write(
-        Data("usage: TemplateEmbedder <output.swift> <templates-dir> [<engine-dir>...]\n".utf8))
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: TemplateEmbedder <output.swift> <file>...\n".utf8))
     exit(2)
 }
 let outputFile = URL(fileURLWithPath: arguments[1])
-
-/// The files of `folder`, sorted: (template name, file).
-func files(in folder: String, engine: Bool) throws -> [(name: String, url: URL)] {
-    let directory = URL(fileURLWithPath: folder, isDirectory: true)
-    return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        .filter { !$0.hasPrefix(".") && (!engine || $0.hasSuffix(".swift")) }
-        .sorted()
-        .map { (engine ? $0 + ".tmpl" : $0, directory.appendingPathComponent($0)) }
+let templates = arguments.dropFirst(2).map { path -> (name: String, url: URL) in
+    let url = URL(fileURLWithPath: path)
+    let isTemplate = url.deletingLastPathComponent().lastPathComponent == "Templates"
+    return (url.lastPathComponent + (isTemplate ? "" : ".tmpl"), url)
 }
-
-var templates = try files(in: arguments[2], engine: false)
-for folder in arguments.dropFirst(3) { templates += try files(in: folder, engine: true) }
-templates.sort { $0.name < $1.name }
+.sorted { $0.name < $1.name }
 
 var source = """
     // Generated at build time from Templates/ and the engine's sources by the EmbedTemplates

@@ -40,7 +40,8 @@ extension Identifier {
     /// shadow it and not compile.
     static let reservedTypeNames: Set<String> = [
         "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation", "Codable",
-        "CodingKey", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date", "Decodable",
+        "CSQLite", "CodingKey", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date",
+        "Decodable",
         "Decoder", "DecodingError", "Dictionary", "Double", "Encodable", "Equatable", "Error",
         "FileError", "FileHandle", "FileManager", "FormerKeys", "Foundation", "FrozenVersion",
         "Glibc",
@@ -49,7 +50,8 @@ extension Identifier {
         "JournalRecord", "JournalStore", "KeyPath", "ListOrdering", "LiveList", "MainActor", "Musl",
         "Never", "NewerSchema", "ObjCBool", "Observable", "Observation", "ObservationIgnored",
         "ObservedChanges", "Observers", "OpenRepositories", "Optional", "Ordering", "RepeatedID",
-        "Revised", "SampleData", "SampleValue", "Sendable", "Set", "SharedRepository",
+        "Revised", "SQLiteDatabase", "SQLiteKey", "SQLiteTable", "SQLite3", "SampleData",
+        "SampleValue", "Sendable", "Set", "SharedRepository",
         "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange", "StoreFiles",
         "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing", "UInt32",
         "UInt64", "UInt8", "URL", "UUID", "UnmigratedValue", "Values", "Void", "WeakReference",

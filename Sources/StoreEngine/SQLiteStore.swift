@@ -1,0 +1,385 @@
+import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
+/// The SQLite side of the store's engine: one database file per module, holding one table per
+/// model, on the SQLite that every Apple OS ships (`import SQLite3`) and that Linux has as a
+/// system library (`libsqlite3`, through the `CSQLite` module map).
+///
+/// The database is opened in WAL mode with `synchronous=FULL`, so a write that returned
+/// survives a power loss, and readers never wait for a writer. Every row carries the CRC-32 of
+/// its id and its JSON: SQLite checks pages only when they are unreadable, so a damaged byte in
+/// a value is found here, and reported as `corrupt`, instead of being read as a value.
+///
+/// scaffold-repo writes one copy of this file per module that has a sqlite repository.
+nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
+    /// The database file.
+    let fileURL: URL
+    private var connection: OpaquePointer?
+    /// Prepared statements, by their SQL, finalized when the database closes.
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (or creates) the database `file`, in a folder created if missing. A file that is
+    /// not a database, or is damaged, throws `corrupt` and is left as it is. A write waits up
+    /// to `busyTimeout` milliseconds for another connection's write to end, then throws
+    /// `locked`.
+    init(file: URL, busyTimeout: Int32 = 5_000) throws {
+        fileURL = file
+        try StoreFiles.createFolder(file.deletingLastPathComponent(), reporting: Failure.self)
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(file.path, &opened, flags, nil)
+        connection = opened
+        guard status == SQLITE_OK else {
+            let failure = failure(status, reading: true)
+            close()
+            throw failure
+        }
+        sqlite3_busy_timeout(opened, busyTimeout)
+        do {
+            // Reading the schema is what finds a file that is not a database.
+            try execute("SELECT count(*) FROM sqlite_master")
+            try execute("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=FULL")
+            // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
+            try execute("PRAGMA fullfsync=ON")
+            try execute("PRAGMA checkpoint_fullfsync=ON")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { connection == nil }
+
+    /// Finalizes the statements and closes the connection; later calls throw `closed`.
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let connection { sqlite3_close_v2(connection) }
+        connection = nil
+    }
+
+    /// Runs `sql`, stepping through any rows it returns.
+    func execute(_ sql: String) throws {
+        try run(sql) { _ in }
+    }
+
+    /// Runs `sql` with `bind` setting its parameters, and calls `row` for each row it returns.
+    func run(
+        _ sql: String, bind: (Statement) throws -> Void = { _ in },
+        row: (Statement) throws -> Void
+    ) throws {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement.pointer)
+            sqlite3_clear_bindings(statement.pointer)
+        }
+        try bind(statement)
+        while true {
+            let status = sqlite3_step(statement.pointer)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw failure(status, reading: isRead(sql)) }
+            try row(statement)
+        }
+    }
+
+    /// Runs `body` in one transaction, committed when it returns and rolled back when it
+    /// throws: its writes reach the disk together or not at all. `BEGIN IMMEDIATE` takes the
+    /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws -> Statement {
+        guard let connection else { throw Failure.closed }
+        if let cached = statements[sql] { return Statement(pointer: cached) }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw failure(status, reading: isRead(sql))
+        }
+        statements[sql] = statement
+        return Statement(pointer: statement)
+    }
+
+    private func isRead(_ sql: String) -> Bool {
+        sql.hasPrefix("SELECT") || sql.hasPrefix("PRAGMA")
+    }
+
+    /// The error for SQLite's result `status`: a damaged file or one that is not a database is
+    /// `corrupt`; another connection holding the write lock past the timeout is `locked`; the
+    /// rest cannot read or cannot write the file.
+    func failure(_ status: Int32, reading: Bool) -> Failure {
+        let message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(status))
+        switch status & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return .corrupt(file: fileURL, offset: 0, reason: message)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .locked(file: fileURL)
+        default:
+            return reading
+                ? .unreadable(file: fileURL, reason: message)
+                : .unwritable(file: fileURL, reason: message)
+        }
+    }
+
+    /// A prepared statement: its parameters are bound, and its columns read, by 1- and
+    /// 0-based index as in SQLite's C API.
+    struct Statement {
+        let pointer: OpaquePointer
+
+        func bind(_ value: Int64, at index: Int32) {
+            sqlite3_bind_int64(pointer, index, value)
+        }
+
+        func bind(_ text: String, at index: Int32) {
+            sqlite3_bind_text(pointer, index, text, -1, transient)
+        }
+
+        func bind(_ data: Data, at index: Int32) {
+            data.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_blob(
+                    pointer, index, bytes.baseAddress, Int32(bytes.count), transient)
+            }
+        }
+
+        func int64(at column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
+
+        func text(at column: Int32) -> String {
+            sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? ""
+        }
+
+        func data(at column: Int32) -> Data {
+            let count = Int(sqlite3_column_bytes(pointer, column))
+            guard let bytes = sqlite3_column_blob(pointer, column), count > 0 else { return Data() }
+            return Data(bytes: bytes, count: count)
+        }
+
+        /// SQLite copies a bound value before the call returns.
+        private var transient: sqlite3_destructor_type {
+            unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        }
+    }
+}
+
+/// An id type that a sqlite table keys its rows by, in the order ``StoredValue/precedes(_:_:)``
+/// gives: `Int` as an integer, `String` as text (byte order), `UUID` as its 16 bytes.
+nonisolated protocol SQLiteKey {
+    /// The column's type in SQL.
+    static var columnType: String { get }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32)
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement)
+    /// The bytes the row's checksum covers.
+    var checksumBytes: Data { get }
+}
+
+nonisolated extension Int: SQLiteKey {
+    static var columnType: String { "INTEGER" }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        statement.bind(Int64(self), at: index)
+    }
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
+        self = Int(statement.int64(at: column))
+    }
+    var checksumBytes: Data { Data(String(self).utf8) }
+}
+
+nonisolated extension String: SQLiteKey {
+    static var columnType: String { "TEXT" }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        statement.bind(self, at: index)
+    }
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
+        self = statement.text(at: column)
+    }
+    var checksumBytes: Data { Data(utf8) }
+}
+
+nonisolated extension UUID: SQLiteKey {
+    static var columnType: String { "BLOB" }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        statement.bind(checksumBytes, at: index)
+    }
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
+        let bytes = [UInt8](statement.data(at: column))
+        guard bytes.count == 16 else {
+            self = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            return
+        }
+        self = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14],
+                bytes[15]
+            ))
+    }
+    var checksumBytes: Data { withUnsafeBytes(of: uuid) { Data($0) } }
+}
+
+/// One model's table in the module's database: a row per value, keyed by id, with the value's
+/// JSON, the schema version that wrote it, and a checksum of both id and JSON. Rows are read a
+/// page at a time; nothing keeps every value in memory.
+nonisolated struct SQLiteTable<Value: StoredValue, Failure: StoreFiles.Failure>
+where Value.ID: SQLiteKey {
+    let database: SQLiteDatabase<Failure>
+    /// The table's name in SQL, a model's plural (`questions`).
+    let name: String
+
+    /// The table `name` in `database`, created when missing.
+    init(_ name: String, in database: SQLiteDatabase<Failure>) throws {
+        self.database = database
+        self.name = name
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS "\(name)" (
+                id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL,
+                value BLOB NOT NULL,
+                checksum INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
+    }
+
+    /// How many values the table holds.
+    func count() throws -> Int {
+        var count = 0
+        try database.run("SELECT count(*) FROM \"\(name)\"") { count = Int($0.int64(at: 0)) }
+        return count
+    }
+
+    /// The value with `id`, if there is one.
+    func find(_ id: Value.ID) throws -> Value? {
+        var found: Value?
+        try database.run(
+            "SELECT id, version, value, checksum FROM \"\(name)\" WHERE id = ?",
+            bind: { id.bind(to: $0, at: 1) }, row: { found = try value(of: $0) })
+        return found
+    }
+
+    /// Up to `limit` values in id order, from the first one after `id` (from the start when it
+    /// is nil): a page, and the cursor of the next one.
+    func page(after id: Value.ID?, limit: Int) throws -> [Value] {
+        var values: [Value] = []
+        let sql =
+            id == nil
+            ? "SELECT id, version, value, checksum FROM \"\(name)\" ORDER BY id LIMIT ?"
+            : "SELECT id, version, value, checksum FROM \"\(name)\" WHERE id > ? ORDER BY id LIMIT ?"
+        try database.run(
+            sql,
+            bind: { statement in
+                if let id {
+                    id.bind(to: statement, at: 1)
+                    statement.bind(Int64(limit), at: 2)
+                } else {
+                    statement.bind(Int64(limit), at: 1)
+                }
+            }, row: { values.append(try value(of: $0)) })
+        return values
+    }
+
+    /// Inserts or replaces `values`, in the caller's transaction.
+    func save(_ values: [Value]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for value in values {
+            let json: Data
+            do {
+                json = try encoder.encode(value)
+            } catch {
+                throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
+            }
+            try database.run(
+                "INSERT OR REPLACE INTO \"\(name)\" (id, version, value, checksum) VALUES (?, ?, ?, ?)",
+                bind: { statement in
+                    value.id.bind(to: statement, at: 1)
+                    statement.bind(Int64(Value.schemaVersion), at: 2)
+                    statement.bind(json, at: 3)
+                    statement.bind(Int64(Self.checksum(value.id, json)), at: 4)
+                }, row: { _ in })
+        }
+    }
+
+    /// Deletes the values with `ids`, in the caller's transaction; unknown ids are ignored.
+    func delete(_ ids: [Value.ID]) throws {
+        for id in ids {
+            try database.run(
+                "DELETE FROM \"\(name)\" WHERE id = ?", bind: { id.bind(to: $0, at: 1) },
+                row: { _ in })
+        }
+    }
+
+    /// Deletes every value, in the caller's transaction.
+    func removeAll() throws {
+        try database.execute("DELETE FROM \"\(name)\"")
+    }
+
+    /// The value of a row: its checksum checked, then decoded as the schema version that
+    /// wrote it, and migrated.
+    private func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
+        let id = Value.ID(column: 0, of: row)
+        let version = Int(row.int64(at: 1))
+        let json = row.data(at: 2)
+        guard UInt32(truncatingIfNeeded: row.int64(at: 3)) == Self.checksum(id, json) else {
+            throw Failure.corrupt(
+                file: database.fileURL, offset: 0,
+                reason: "a row of \(name) fails its checksum (id \(id))")
+        }
+        guard version <= Value.schemaVersion else {
+            throw Failure.newerSchema(
+                file: database.fileURL, found: version, supported: Value.schemaVersion)
+        }
+        do {
+            return try Self.decode(json, version: version)
+        } catch let unmigrated as UnmigratedValue {
+            throw unmigrated.failure(file: database.fileURL, reporting: Failure.self)
+        } catch {
+            throw Failure.incompatible(file: database.fileURL, reason: "\(error)")
+        }
+    }
+
+    private static func decode(_ json: Data, version: Int) throws -> Value {
+        let decoded = try JSONDecoder().decode(
+            VersionedRow.self, from: Data("[".utf8) + json + Data("]".utf8),
+            configuration: version)
+        guard let value = decoded.values.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "an empty row"))
+        }
+        return value
+    }
+
+    /// The checksum of a row: CRC-32 of its id's bytes, a zero byte, and its JSON.
+    static func checksum(_ id: Value.ID, _ json: Data) -> UInt32 {
+        StoreFiles.CRC32.checksum(id.checksumBytes + Data([0]) + json)
+    }
+
+    /// A row's JSON in brackets, decoded as ``StoredValue/decodeStored(_:from:)`` reads the
+    /// values of the schema version that wrote it.
+    private struct VersionedRow: DecodableWithConfiguration {
+        let values: [Value]
+
+        init(from decoder: any Decoder, configuration version: Int) throws {
+            values = try Value.decodeStored(version, from: decoder)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// The SQLite engine alone: a table per model in one database, checked rows, typed errors.
+@Suite struct SQLiteStoreTests {
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("Store.sqlite") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteStoreTests-\(UUID().uuidString)")
+    }
+
+    func item(_ number: Int) -> Item { Item(id: number, title: "Item \(number)", count: 7) }
+
+    func table(_ database: SQLiteDatabase<ItemError>) throws -> SQLiteTable<Item, ItemError> {
+        try SQLiteTable("items", in: database)
+    }
+
+    @Test func valuesSavedInATransactionAreThereAfterReopeningInIDOrder() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.transaction { try items.save((1...30).reversed().map(item)) }
+        try database.transaction {
+            try items.delete([1, 2, 99])
+            try items.save([Item(id: 3, title: "again", count: 1)])
+        }
+        database.close()
+
+        let reopened = try table(SQLiteDatabase<ItemError>(file: file))
+
+        #expect(try reopened.count() == 28)
+        #expect(try reopened.find(3)?.title == "again")
+        #expect(try reopened.find(1) == nil)
+        #expect(try reopened.page(after: nil, limit: 3).map(\.id) == [3, 4, 5])
+        #expect(try reopened.page(after: 5, limit: 2).map(\.id) == [6, 7])
+        try reopened.database.transaction { try reopened.removeAll() }
+        #expect(try reopened.count() == 0)
+    }
+
+    @Test func aTransactionThatThrowsLeavesNothingBehind() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        struct Stop: Error {}
+
+        #expect(throws: Stop.self) {
+            try database.transaction {
+                try items.save([item(1)])
+                throw Stop()
+            }
+        }
+        #expect(try items.count() == 0)
+    }
+
+    @Test func aRowWhoseBytesChangedIsCorruptNotAnotherValue() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.transaction { try items.save([item(1)]) }
+        // A damaged byte that SQLite itself does not notice: the value's JSON changes.
+        try database.execute(
+            "UPDATE items SET value = CAST(replace(CAST(value AS TEXT), 'Item', 'Itex') AS BLOB)")
+
+        #expect {
+            _ = try items.find(1)
+        } throws: { error in
+            guard case ItemError.corrupt(let damaged, _, let reason) = error else { return false }
+            return damaged == file && reason.contains("checksum")
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsCorruptAndKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let bytes = Data(String(repeating: "not a database ", count: 100).utf8)
+        try bytes.write(to: file)
+
+        #expect {
+            _ = try SQLiteDatabase<ItemError>(file: file)
+        } throws: { error in
+            guard case ItemError.corrupt(let damaged, _, _) = error else { return false }
+            return damaged == file
+        }
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test func aReaderDoesNotWaitForAWriterAndASecondWriterIsLockedAfterItsTimeout() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try SQLiteDatabase<ItemError>(file: file)
+        let written = try table(writer)
+        try writer.transaction { try written.save([item(1)]) }
+        let other = try SQLiteDatabase<ItemError>(file: file, busyTimeout: 50)
+        let seen = try table(other)
+
+        try writer.execute("BEGIN IMMEDIATE")
+        try written.save([item(2)])
+
+        #expect(try seen.count() == 1)  // WAL: the committed state, without waiting
+        #expect(throws: ItemError.locked(file: file)) {
+            try other.transaction { try seen.save([item(3)]) }
+        }
+        try writer.execute("COMMIT")
+        #expect(try seen.count() == 2)
+    }
+
+    @Test func aRowOfAnEarlierSchemaVersionIsMigratedWhenRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        let json = Data(#"{"count":5,"id":1,"title":"Old"}"#.utf8)
+        try database.run(
+            "INSERT INTO items (id, version, value, checksum) VALUES (?, 1, ?, ?)",
+            bind: { statement in
+                statement.bind(Int64(1), at: 1)
+                statement.bind(json, at: 2)
+                statement.bind(Int64(SQLiteTable<Item, ItemError>.checksum(1, json)), at: 3)
+            }, row: { _ in })
+
+        #expect(try items.find(1) == Item(id: 1, title: "Old", count: 5))
+    }
+
+    @Test func uuidIDsAreKeyedByTheirBytesInTheJournalsOrder() throws {
+        let ids = (0..<50).map { _ in UUID() }
+        let bytes = ids.map(\.checksumBytes).sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(
+            bytes.map { UUID(uuid: uuidTuple($0)) } == ids.sorted { $0.uuidString < $1.uuidString })
+    }
+
+    private func uuidTuple(_ data: Data) -> uuid_t {
+        let b = [UInt8](data)
+        return (
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+            b[14], b[15]
+        )
+    }
+}
