@@ -13,8 +13,20 @@ enum GenerateCommand {
         let (changes, orphans, evolution) = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
+        // A new migration with values to decide: its version's tests fail until they are, so the
+        // next step is to decide them.
+        let undecided = changes.filter {
+            $0.file.isWrittenOnce && $0.status == .create
+                && $0.file.contents.contains("try undecided(")
+        }
+        let notes = target.notes.map { note in
+            guard !undecided.isEmpty, note.hasPrefix("Next: ") else { return note }
+            return "Next: replace each `try undecided(…)` in "
+                + undecided.map(\.displayPath).joined(separator: ", ")
+                + " with the value you decide, then " + note.dropFirst("Next: ".count)
+        }
         return try Outcome.of(
-            changes, options, keepingBlocks: true, notes: target.notes,
+            changes, options, keepingBlocks: true, notes: notes,
             warnings: templates.warnings() + orphans, preface: evolution)
     }
 }

@@ -289,6 +289,11 @@ extension ChangingAModelTests {
         #expect(
             migrated.standardError.contains(
                 "warning: Gauge: 1 stored value(s) to decide in GaugeMigration1.swift"))
+        #expect(
+            migrated.standardOutput.hasSuffix(
+                "Next: replace each `try undecided(…)` in "
+                    + "GaugeStore/Sources/GaugeStore/GaugeMigration1.swift with the value you "
+                    + "decide, then cd GaugeStore && swift test\n"))
         let migration = text("GaugeStore/Sources/GaugeStore/GaugeMigration1.swift") ?? ""
         #expect(
             migration.contains(
