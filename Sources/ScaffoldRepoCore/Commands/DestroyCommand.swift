@@ -20,6 +20,9 @@ enum DestroyCommand {
         let shown = { (path: String) in DiskPaths.shown(path, under: display) }
         var changes: [PlannedChange] = []
         var kept: [String: String] = [:]
+        // A migration a person edited holds their decisions: it is theirs, --force or not.
+        let names = Names(typeName: name, plural: entry.plural)
+        let migrations = Set((1..<max(1, entry.schemaVersion ?? 1)).map(names.migrationFile))
         for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
             let url = root.appendingPathComponent(path)
             let data = FileManager.default.contents(atPath: url.path)
@@ -38,7 +41,11 @@ enum DestroyCommand {
                 let verb = sharers.count == 1 ? "uses" : "use"
                 changes.append(change(.shared, "kept: \(users) \(verb) it too"))
             } else if let data {
-                if ContentHash.of(data) == hash || options.force {
+                let isMigration = migrations.contains(url.lastPathComponent)
+                if isMigration, ContentHash.of(data) != hash {
+                    changes.append(change(.owned, "kept: yours, an edited migration"))
+                    kept[path] = hash
+                } else if ContentHash.of(data) == hash || options.force {
                     changes.append(change(.delete, nil))
                 } else {
                     changes.append(change(.modified, "kept: edited since it was generated"))

@@ -259,8 +259,8 @@ extension ModelEvolution {
                 report.warnings.append(
                     "warning: \(request.spec.typeName): \(decisions.count) stored value(s) to "
                         + "decide in \(file): until each `undecided` call there is replaced with "
-                        + "a value, stores written by version \(step) do not open (they are left "
-                        + "as they are) and its generated tests fail, naming the file")
+                        + "a value, stores written by version \(step) or earlier do not open (they "
+                        + "are left as they are) and their generated tests fail, naming the file")
             }
         }
         return report

@@ -16,12 +16,19 @@ enum MigrationValues {
     /// An assignment for each field of `new`, from a value of `old` (the version before it);
     /// `targetType` names the new version's type (`Question.V2`).
     static func assignments(old: ModelSpec, new: ModelSpec, targetType: String) -> [Assignment] {
-        new.fields.map { field in
+        let continued = Set(new.fields.map(\.name) + new.fields.compactMap(\.formerName))
+        // A new field may be made from one that this version removes: the old value has it.
+        let removed = old.fields.filter { !continued.contains($0.name) }
+            .map { "self.\(Identifier.escaped($0.name))" }
+        return new.fields.map { field in
             let source =
                 old.fields.first { $0.name == field.name }
                 ?? field.formerName.flatMap { former in old.fields.first { $0.name == former } }
-            let (value, decision, hint) = expression(
+            var (value, decision, hint) = expression(
                 for: field, from: source, targetType: targetType)
+            if source == nil, decision != nil, !removed.isEmpty {
+                decision? += " (\(removed.joined(separator: ", ")), removed now, can still be read)"
+            }
             return Assignment(field: field, value: value, decision: decision, hint: hint)
         }
     }
@@ -59,7 +66,7 @@ enum MigrationValues {
         if source.type.isOptional, !field.type.isOptional {
             decision += ": stored values may be nil"
         } else if !removed.isEmpty {
-            decision += ": stored \(removed.joined(separator: ", ")) have no case now"
+            decision += ": stored values of \(removed.joined(separator: ", ")) have no case now"
         } else {
             decision += ": some stored values may not convert"
         }

@@ -411,3 +411,29 @@ extension OwningAFileTests {
         #expect(added.standardOutput.contains("Next:"))
     }
 }
+
+extension OwningAFileTests {
+    @Test func destroyKeepsAnEditedMigrationEvenWithForce() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        #expect(run(["Book", "id:UUID", "title:String", "rating:Int?"]).exitCode == 0)
+        #expect(run(["Book", "id:UUID", "title:String", "rating:Int", "--migrate"]).exitCode == 0)
+        let migration = folder.appendingPathComponent(
+            "BookStore/Sources/BookStore/BookMigration1.swift")
+        let decided = (TestPaths.text(migration) ?? "").replacingOccurrences(
+            of: "try undecided(\"rating\")", with: "self.rating ?? 0")
+        try Data(decided.utf8).write(to: migration)
+
+        let destroyed = run(["destroy", "Book", "BookStore", "--force"])
+
+        #expect(destroyed.exitCode == 0, "\(destroyed.standardError)")
+        #expect(
+            destroyed.standardOutput.contains(
+                "owned     BookStore/Sources/BookStore/BookMigration1.swift (kept: yours, an "
+                    + "edited migration)\n"))
+        #expect(TestPaths.text(migration) == decided)
+    }
+}

@@ -38,9 +38,11 @@ public nonisolated enum ItemRepositoryError: Error, Equatable, CustomStringConve
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .notMigrated(let file, let field, let migration, let reason):
+            // `migration` is `#fileID`: `Module/File.swift`.
             "\(file.path) holds Item values of an earlier schema version and was left "
-                + "untouched: \(field) \(reason) in \(migration). Edit \(migration) so it gives "
-                + "\(field) a value for every stored Item"
+                + "untouched: \(field) \(reason) in \(migration.split(separator: "/").last ?? "") "
+                + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
+                + "it gives \(field) a value for every stored Item"
         case .locked(let file):
             "\(file.path) is held by another ItemRepository; close that one first"
         case .unwritable(let file, let reason):

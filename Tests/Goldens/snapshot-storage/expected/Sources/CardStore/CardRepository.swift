@@ -38,9 +38,11 @@ public nonisolated enum CardRepositoryError: Error, Equatable, CustomStringConve
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .notMigrated(let file, let field, let migration, let reason):
+            // `migration` is `#fileID`: `Module/File.swift`.
             "\(file.path) holds Card values of an earlier schema version and was left "
-                + "untouched: \(field) \(reason) in \(migration). Edit \(migration) so it gives "
-                + "\(field) a value for every stored Card"
+                + "untouched: \(field) \(reason) in \(migration.split(separator: "/").last ?? "") "
+                + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
+                + "it gives \(field) a value for every stored Card"
         case .locked(let file):
             "\(file.path) is held by another CardRepository; close that one first"
         case .unwritable(let file, let reason):
