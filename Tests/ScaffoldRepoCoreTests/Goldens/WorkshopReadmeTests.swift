@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// What the workshop's READMEs say of their tests stays true: the tests they name exist in the
+/// step (or, for a test that a "Try" adds by regenerating the step, in the scenarios the
+/// generator writes), and the number of behaviours they give is the number the step's suites
+/// have.
+@Suite struct WorkshopReadmeTests {
+    /// `Examples/1-…` to `Examples/4-…`.
+    static let steps: [String] = {
+        let examples = TestPaths.repositoryRoot.appendingPathComponent("Examples")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
+        return names.filter { $0.first?.isNumber == true }.sorted().map { "Examples/\($0)" }
+    }()
+
+    /// The step's Swift files under Tests/ whose names end with `suffix`, as one text.
+    private func tests(of step: String, endingWith suffix: String = ".swift") throws -> String {
+        let folder = TestPaths.repositoryRoot.appendingPathComponent(step)
+        return try TestPaths.files(below: folder)
+            .filter { $0.hasPrefix("Tests/") && $0.hasSuffix(suffix) }
+            .compactMap { TestPaths.text(folder.appendingPathComponent($0)) }
+            .joined(separator: "\n")
+    }
+
+    /// Every scenario the generator can write, from Templates/.
+    private var scenarios: String {
+        let templates = TestPaths.repositoryRoot.appendingPathComponent("Templates")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []
+        return names.filter { $0.hasSuffix(".partial.tmpl") }
+            .compactMap { TestPaths.text(templates.appendingPathComponent($0)) }
+            .joined(separator: "\n")
+    }
+
+    @Test(arguments: steps)
+    func everyTestAStepsReadmeNamesExistsInThatStep(step: String) throws {
+        let readme = try #require(
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("\(step)/README.md")))
+        let tests = try tests(of: step)
+        let generated = scenarios
+
+        for match in readme.matches(of: /`(test[A-Z]\w*)`/) {
+            let name = String(match.output.1)
+            #expect(
+                tests.contains("func \(name)(") || generated.contains("func \(name)("),
+                "\(step)/README.md names \(name), which no test of it or of the generator has")
+        }
+    }
+
+    @Test(arguments: steps)
+    func theBehavioursAStepsReadmeCountsAreItsTests(step: String) throws {
+        let readme = try #require(
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("\(step)/README.md")))
+        let xctests =
+            try tests(of: step, endingWith: "XCTests.swift")
+            .components(separatedBy: "func test").count - 1
+
+        for match in readme.matches(of: /(\d+) behaviours/) {
+            #expect(Int(match.output.1) == xctests, "\(step)/README.md: \(match.output.0)")
+        }
+    }
+}
