@@ -70,6 +70,7 @@ enum PackagePlanner {
                     templates: templates)
             }
             changes += modelChanges
+            warnings += placeholderWarnings(modelChanges)
             // A kept file keeps its old record: it stays `modified`, or unknown, next time too;
             // a file to review stays one until `own` is given again for it.
             var hashes: [String: String] = [:]
@@ -158,6 +159,25 @@ enum PackagePlanner {
                 old.contents != file.contents
             {
                 changes[index].previous = old.contents
+            }
+        }
+    }
+
+    /// A warning for each `// Decide:` line of a migration that an earlier scaffold-repo wrote:
+    /// those came with a placeholder value that compiles (`0`, `""`, the first case), which
+    /// every store of that version gets when it opens, unless a person replaced it.
+    static func placeholderWarnings(_ changes: [PlannedChange]) -> [String] {
+        changes.filter(\.file.isWrittenOnce).flatMap { change -> [String] in
+            guard let text = change.previous,
+                text.contains("It starts with every field that still fits; a `Decide:` comment")
+            else { return [] }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.indices.filter { lines[$0].contains("// Decide:") }.map { index in
+                "warning: \(change.displayPath):\(index + 1): an earlier scaffold-repo wrote this "
+                    + "`// Decide:` with a placeholder value that compiles; every store of that "
+                    + "version gets it when it opens. Check the value under it, or replace it "
+                    + "with `try undecided(\"field\")` to keep such stores closed until you decide; "
+                    + "delete the comment once you have"
             }
         }
     }

@@ -437,3 +437,39 @@ extension OwningAFileTests {
         #expect(TestPaths.text(migration) == decided)
     }
 }
+
+extension ChangingAModelTests {
+    @Test func aPlaceholderThatAnEarlierReleaseWroteIsWarnedAboutByLine() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
+        #expect(run(["Book", "id:UUID", "title", "rating:Int", "--migrate"]).exitCode == 0)
+        // The migration as the release before this one wrote it: a value that compiles.
+        let old = """
+            nonisolated extension Book.V1 {
+                /// scaffold-repo wrote this file once, when `--migrate` made version 2, and never
+                /// changes it: it is yours. It starts with every field that still fits; a `Decide:` comment
+                /// marks each value you have to choose.
+                public func migrated() -> Book.V2 {
+                    Book.V2(
+                        id: self.id,
+                        title: self.title,
+                        // Decide: was Int? (rating), is Int now; convert self.rating.
+                        rating: 0
+                    )
+                }
+            }
+
+            """
+        try Data(old.utf8).write(
+            to: folder.appendingPathComponent("BookStore/Sources/BookStore/BookMigration1.swift"))
+
+        let again = run(["regen", "BookStore"])
+
+        #expect(again.exitCode == 0)
+        #expect(
+            again.standardError.contains(
+                "warning: BookStore/Sources/BookStore/BookMigration1.swift:9: an earlier "
+                    + "scaffold-repo wrote this `// Decide:` with a placeholder value that compiles"
+            ), "\(again.standardError)")
+    }
+}
