@@ -41,8 +41,7 @@ struct ModelEvolution: Equatable {
         let renameCandidate = { (old: Field) -> Field? in
             next.fields.first { field in
                 addedNames.contains(field.name) && field.formerName == nil
-                    && StoredConversion.lossless(
-                        from: old.type, to: field.type, field: "", target: "") != nil
+                    && StoredConversion.losesNothing(from: old.type, to: field.type)
             }
         }
         for field in next.fields {
@@ -124,8 +123,7 @@ struct ModelEvolution: Equatable {
         guard oldShape == newShape || widened else {
             let what = new.name == "id" ? "the id type" : new.name
             let lossless =
-                StoredConversion.lossless(from: old.type, to: new.type, field: "", target: "")
-                != nil
+                StoredConversion.losesNothing(from: old.type, to: new.type)
             let fix =
                 lossless
                 ? "Keep the type, or migrate: \(was) to \(now) loses nothing, so the migration "

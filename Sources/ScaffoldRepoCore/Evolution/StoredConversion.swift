@@ -54,6 +54,12 @@ enum StoredConversion {
         }
     }
 
+    /// Whether a stored `old` value becomes a `new` one without loss, so that a migration needs
+    /// no decision for it.
+    static func losesNothing(from old: FieldType, to new: FieldType) -> Bool {
+        lossless(from: old, to: new, field: "", target: "") != nil
+    }
+
     /// A conversion of each element, of a wrapped value or of each dictionary value.
     private static func mapped(_ inner: Lossless, with method: String) -> Lossless {
         guard !inner.isSame else { return inner }
