@@ -15,13 +15,16 @@ import Foundation
 /// its id and its JSON: SQLite checks pages only when they are unreadable, so a damaged byte in
 /// a value is found here, and reported as `corrupt`, instead of being read as a value.
 ///
-/// scaffold-repo writes one copy of this file per module that has a sqlite repository.
+/// scaffold-repo writes one copy of this file per module that has a sqlite repository, and
+/// `scaffold-repo destroy` removes it with the last of them.
 nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
-    /// The database file.
+    /// The database file (`/dev/null` for a database in memory).
     let fileURL: URL
     private var connection: OpaquePointer?
     /// Prepared statements, by their SQL, finalized when the database closes.
     private var statements: [String: OpaquePointer] = [:]
+    /// The most statements kept prepared: queries of many shapes each prepare their own.
+    private static var statementCapacity: Int { 64 }
 
     /// Opens (or creates) the database `file`, in a folder created if missing. A file that is
     /// not a database, or is damaged, throws `corrupt` and is left as it is. A write waits up
@@ -30,9 +33,30 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     init(file: URL, busyTimeout: Int32 = 5_000) throws {
         fileURL = file
         try StoreFiles.createFolder(file.deletingLastPathComponent(), reporting: Failure.self)
+        try open(file.path, busyTimeout: busyTimeout)
+        do {
+            try execute("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=FULL")
+            // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
+            try execute("PRAGMA fullfsync=ON")
+            try execute("PRAGMA checkpoint_fullfsync=ON")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// A database in memory only, for previews and an app's tests: no folder and no file.
+    init(inMemory: Void) {
+        fileURL = URL(fileURLWithPath: "/dev/null")
+        // An in-memory database always opens.
+        try? open(":memory:", busyTimeout: 0)
+    }
+
+    private func open(_ path: String, busyTimeout: Int32) throws {
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(file.path, &opened, flags, nil)
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
         connection = opened
         guard status == SQLITE_OK else {
             let failure = failure(status, reading: true)
@@ -43,11 +67,6 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
         do {
             // Reading the schema is what finds a file that is not a database.
             try execute("SELECT count(*) FROM sqlite_master")
-            try execute("PRAGMA journal_mode=WAL")
-            try execute("PRAGMA synchronous=FULL")
-            // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
-            try execute("PRAGMA fullfsync=ON")
-            try execute("PRAGMA checkpoint_fullfsync=ON")
         } catch {
             close()
             throw error
@@ -93,6 +112,11 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
         }
     }
 
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool {
+        connection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
     /// Runs `body` in one transaction, committed when it returns and rolled back when it
     /// throws: its writes reach the disk together or not at all. `BEGIN IMMEDIATE` takes the
     /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
@@ -103,7 +127,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
             try execute("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
     }
@@ -111,6 +135,10 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     private func prepared(_ sql: String) throws -> Statement {
         guard let connection else { throw Failure.closed }
         if let cached = statements[sql] { return Statement(pointer: cached) }
+        if statements.count >= Self.statementCapacity {
+            for statement in statements.values { sqlite3_finalize(statement) }
+            statements = [:]
+        }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else {
@@ -136,6 +164,8 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
             return .corrupt(file: fileURL, offset: 0, reason: message)
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .locked(file: fileURL)
+        case SQLITE_CANTOPEN where !reading:
+            return .unwritable(file: fileURL, reason: message)
         default:
             return reading
                 ? .unreadable(file: fileURL, reason: message)
@@ -163,16 +193,35 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
             }
         }
 
+        /// Binds UTF-8 `bytes` as text, which SQL's JSON functions read.
+        func bind(utf8 bytes: Data, at index: Int32) {
+            bytes.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_text(
+                    pointer, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), transient)
+            }
+        }
+
+        func bind(_ argument: SQLiteArgument, at index: Int32) {
+            switch argument {
+            case .null: sqlite3_bind_null(pointer, index)
+            case .integer(let value): bind(value, at: index)
+            case .real(let value): sqlite3_bind_double(pointer, index, value)
+            case .text(let value): bind(value, at: index)
+            case .blob(let value): bind(value, at: index)
+            }
+        }
+
         func int64(at column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
 
         func text(at column: Int32) -> String {
             sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? ""
         }
 
+        /// The column's bytes, as stored: a blob's, or a text's UTF-8.
         func data(at column: Int32) -> Data {
-            let count = Int(sqlite3_column_bytes(pointer, column))
-            guard let bytes = sqlite3_column_blob(pointer, column), count > 0 else { return Data() }
-            return Data(bytes: bytes, count: count)
+            guard let bytes = sqlite3_column_blob(pointer, column) else { return Data() }
+            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(pointer, column)))
         }
 
         /// SQLite copies a bound value before the call returns.
@@ -223,6 +272,7 @@ nonisolated extension UUID: SQLiteKey {
     init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
         let bytes = [UInt8](statement.data(at: column))
         guard bytes.count == 16 else {
+            // Not an id this table wrote: the row's checksum then fails.
             self = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
             return
         }
@@ -237,28 +287,110 @@ nonisolated extension UUID: SQLiteKey {
 }
 
 /// One model's table in the module's database: a row per value, keyed by id, with the value's
-/// JSON, the schema version that wrote it, and a checksum of both id and JSON. Rows are read a
+/// JSON (as text, which SQL's JSON functions read for queries and indexes), the schema version
+/// that wrote it, and a checksum of both id and JSON. Reads go to the database, a query or a
 /// page at a time; nothing keeps every value in memory.
+///
+/// The table `store_tables` records each table's schema version. A table of an earlier version
+/// is migrated when it opens, every row in one transaction, so that queries read current JSON;
+/// a row that a migration cannot carry over rolls it all back, and the store stays as it was.
 nonisolated struct SQLiteTable<Value: StoredValue, Failure: StoreFiles.Failure>
 where Value.ID: SQLiteKey {
     let database: SQLiteDatabase<Failure>
     /// The table's name in SQL, a model's plural (`questions`).
     let name: String
+    private let columns = "id, version, value, checksum"
 
-    /// The table `name` in `database`, created when missing.
-    init(_ name: String, in database: SQLiteDatabase<Failure>) throws {
+    /// The table `name` in `database`, created when missing, migrated when an earlier schema
+    /// version wrote it, with an index on each of `indexedFields` (JSON keys).
+    ///
+    /// - Throws: `newerSchema` when a newer version of the app wrote it, `notMigrated` when a
+    ///   migration has a value to decide, `corrupt` for a damaged row.
+    init(_ name: String, in database: SQLiteDatabase<Failure>, indexedFields: [String] = []) throws {
         self.database = database
         self.name = name
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS "\(name)" (
-                id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
-                version INTEGER NOT NULL,
-                value BLOB NOT NULL,
-                checksum INTEGER NOT NULL
-            ) WITHOUT ROWID
-            """)
+        // Opening an app's store every launch reads; only a new or older table, or a missing
+        // index, takes the write lock.
+        guard try !isReady(indexedFields: indexedFields) else { return }
+        try database.transaction {
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS store_tables (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    version INTEGER NOT NULL
+                ) WITHOUT ROWID
+                """)
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS "\(name)" (
+                    id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
+                    version INTEGER NOT NULL,
+                    value TEXT NOT NULL,
+                    checksum INTEGER NOT NULL
+                ) WITHOUT ROWID
+                """)
+            let version = try recordedVersion()
+            if let version, version > Value.schemaVersion {
+                throw Failure.newerSchema(
+                    file: database.fileURL, found: version, supported: Value.schemaVersion)
+            }
+            if let version, version < Value.schemaVersion {
+                try migrateRows()
+            }
+            if version != Value.schemaVersion {
+                try database.run(
+                    "INSERT OR REPLACE INTO store_tables (name, version) VALUES (?, ?)",
+                    bind: { statement in
+                        statement.bind(name, at: 1)
+                        statement.bind(Int64(Value.schemaVersion), at: 2)
+                    }, row: { _ in })
+            }
+            for field in indexedFields {
+                try database.execute(
+                    """
+                    CREATE INDEX IF NOT EXISTS "\(name).\(field)" ON "\(name)"(\(Self.json(field)))
+                    """)
+            }
+        }
     }
+
+    /// The SQL that reads the JSON key `field` of a row's value.
+    static func json(_ field: String) -> String {
+        "json_extract(value, '$.\(field)')"
+    }
+
+    /// Whether the table exists at the current schema version with every index.
+    private func isReady(indexedFields: [String]) throws -> Bool {
+        var names: Set<String> = []
+        try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
+        let needed = ["store_tables", name] + indexedFields.map { "\(name).\($0)" }
+        guard needed.allSatisfy(names.contains) else { return false }
+        return try recordedVersion() == Value.schemaVersion
+    }
+
+    private func recordedVersion() throws -> Int? {
+        var version: Int?
+        try database.run(
+            "SELECT version FROM store_tables WHERE name = ?", bind: { $0.bind(name, at: 1) },
+            row: { version = Int($0.int64(at: 0)) })
+        return version
+    }
+
+    /// Rewrites every row of an earlier version as the current one, a page at a time, in the
+    /// caller's transaction.
+    private func migrateRows() throws {
+        let sql = "SELECT \(columns) FROM \"\(name)\" WHERE version < ? ORDER BY id LIMIT 1000"
+        while true {
+            var rows: [Value] = []
+            try database.run(
+                sql, bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
+                row: { rows.append(try value(of: $0)) })
+            if rows.isEmpty { return }
+            try save(rows)
+        }
+    }
+
+    // MARK: - Reading
 
     /// How many values the table holds.
     func count() throws -> Int {
@@ -271,19 +403,30 @@ where Value.ID: SQLiteKey {
     func find(_ id: Value.ID) throws -> Value? {
         var found: Value?
         try database.run(
-            "SELECT id, version, value, checksum FROM \"\(name)\" WHERE id = ?",
+            "SELECT \(columns) FROM \"\(name)\" WHERE id = ?",
             bind: { id.bind(to: $0, at: 1) }, row: { found = try value(of: $0) })
         return found
     }
 
+    /// Which of `ids` the table holds, in their order.
+    func stored(_ ids: [Value.ID]) throws -> [Value.ID] {
+        try ids.filter { id in
+            var isStored = false
+            try database.run(
+                "SELECT 1 FROM \"\(name)\" WHERE id = ?", bind: { id.bind(to: $0, at: 1) },
+                row: { _ in isStored = true })
+            return isStored
+        }
+    }
+
     /// Up to `limit` values in id order, from the first one after `id` (from the start when it
-    /// is nil): a page, and the cursor of the next one.
+    /// is nil).
     func page(after id: Value.ID?, limit: Int) throws -> [Value] {
         var values: [Value] = []
         let sql =
             id == nil
-            ? "SELECT id, version, value, checksum FROM \"\(name)\" ORDER BY id LIMIT ?"
-            : "SELECT id, version, value, checksum FROM \"\(name)\" WHERE id > ? ORDER BY id LIMIT ?"
+            ? "SELECT \(columns) FROM \"\(name)\" ORDER BY id LIMIT ?"
+            : "SELECT \(columns) FROM \"\(name)\" WHERE id > ? ORDER BY id LIMIT ?"
         try database.run(
             sql,
             bind: { statement in
@@ -297,6 +440,48 @@ where Value.ID: SQLiteKey {
         return values
     }
 
+    /// Calls `body` with every value, in id order, reading a row at a time.
+    func forEach(_ body: (Value) throws -> Void) throws {
+        try database.run("SELECT \(columns) FROM \"\(name)\" ORDER BY id") {
+            try body(try value(of: $0))
+        }
+    }
+
+    /// The values `query` selects, in its order, from its offset or after its cursor, up to its
+    /// limit: filtered and sorted in SQL.
+    func values(_ query: StoreQuery<Value>) throws -> [Value] {
+        let (clause, arguments) = query.whereClause(includingCursor: true)
+        let sql =
+            "SELECT \(columns) FROM \"\(name)\"\(clause) ORDER BY \(query.orderClause) LIMIT ? OFFSET ?"
+        var values: [Value] = []
+        try database.run(
+            sql,
+            bind: { statement in
+                for (index, argument) in arguments.enumerated() {
+                    statement.bind(argument, at: Int32(index + 1))
+                }
+                statement.bind(Int64(query.limit ?? -1), at: Int32(arguments.count + 1))
+                statement.bind(Int64(query.offset), at: Int32(arguments.count + 2))
+            }, row: { values.append(try value(of: $0)) })
+        return values
+    }
+
+    /// How many values `query`'s filter selects, whatever its limit, offset and cursor.
+    func count(_ query: StoreQuery<Value>) throws -> Int {
+        let (clause, arguments) = query.whereClause(includingCursor: false)
+        var count = 0
+        try database.run(
+            "SELECT count(*) FROM \"\(name)\"\(clause)",
+            bind: { statement in
+                for (index, argument) in arguments.enumerated() {
+                    statement.bind(argument, at: Int32(index + 1))
+                }
+            }, row: { count = Int($0.int64(at: 0)) })
+        return count
+    }
+
+    // MARK: - Writing, in the caller's transaction
+
     /// Inserts or replaces `values`, in the caller's transaction.
     func save(_ values: [Value]) throws {
         let encoder = JSONEncoder()
@@ -309,11 +494,11 @@ where Value.ID: SQLiteKey {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
             try database.run(
-                "INSERT OR REPLACE INTO \"\(name)\" (id, version, value, checksum) VALUES (?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO \"\(name)\" (\(columns)) VALUES (?, ?, ?, ?)",
                 bind: { statement in
                     value.id.bind(to: statement, at: 1)
                     statement.bind(Int64(Value.schemaVersion), at: 2)
-                    statement.bind(json, at: 3)
+                    statement.bind(utf8: json, at: 3)
                     statement.bind(Int64(Self.checksum(value.id, json)), at: 4)
                 }, row: { _ in })
         }
@@ -332,6 +517,8 @@ where Value.ID: SQLiteKey {
     func removeAll() throws {
         try database.execute("DELETE FROM \"\(name)\"")
     }
+
+    // MARK: - Rows
 
     /// The value of a row: its checksum checked, then decoded as the schema version that
     /// wrote it, and migrated.

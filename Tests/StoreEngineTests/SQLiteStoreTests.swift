@@ -62,8 +62,7 @@ import Testing
         let items = try table(database)
         try database.transaction { try items.save([item(1)]) }
         // A damaged byte that SQLite itself does not notice: the value's JSON changes.
-        try database.execute(
-            "UPDATE items SET value = CAST(replace(CAST(value AS TEXT), 'Item', 'Itex') AS BLOB)")
+        try database.execute("UPDATE items SET value = replace(value, 'Item', 'Itex')")
 
         #expect {
             _ = try items.find(1)
@@ -116,11 +115,62 @@ import Testing
             "INSERT INTO items (id, version, value, checksum) VALUES (?, 1, ?, ?)",
             bind: { statement in
                 statement.bind(Int64(1), at: 1)
-                statement.bind(json, at: 2)
+                statement.bind(utf8: json, at: 2)
                 statement.bind(Int64(SQLiteTable<Item, ItemError>.checksum(1, json)), at: 3)
             }, row: { _ in })
 
         #expect(try items.find(1) == Item(id: 1, title: "Old", count: 5))
+    }
+
+    @Test func aTableOfAnEarlierVersionIsMigratedWhenItOpensAndANewerOneIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        _ = try table(database)
+        let json = Data(#"{"count":5,"id":1,"title":"Old"}"#.utf8)
+        try insertRow(json, id: 1, version: 1, in: database)
+        try database.execute("UPDATE store_tables SET version = 1")
+
+        let migrated = try table(database)
+
+        var stored: [String] = []
+        try database.run("SELECT version || ' ' || value FROM items") {
+            stored.append($0.text(at: 0))
+        }
+        #expect(stored == [#"2 {"count":5,"id":1,"title":"Old"}"#])
+        #expect(try migrated.find(1) == Item(id: 1, title: "Old", count: 5))
+        try database.execute("UPDATE store_tables SET version = 3")
+        #expect(throws: ItemError.newerSchema(file: file, found: 3, supported: 2)) {
+            _ = try table(database)
+        }
+    }
+
+    @Test func anUndecidedMigrationKeepsTheTableClosedAndAsItWas() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        _ = try SQLiteTable<Undecided, ItemError>("items", in: database)
+        try insertRow(Data(#"{"count":"5","id":1}"#.utf8), id: 1, version: 1, in: database)
+        try database.execute("UPDATE store_tables SET version = 1")
+
+        #expect(throws: ItemError.self) {
+            _ = try SQLiteTable<Undecided, ItemError>("items", in: database)
+        }
+        var versions: [Int64] = []
+        try database.run("SELECT version FROM store_tables") { versions.append($0.int64(at: 0)) }
+        try database.run("SELECT version FROM items") { versions.append($0.int64(at: 0)) }
+        #expect(versions == [1, 1])
+    }
+
+    private func insertRow(
+        _ json: Data, id: Int, version: Int, in database: SQLiteDatabase<ItemError>
+    ) throws {
+        try database.run(
+            "INSERT INTO items (id, version, value, checksum) VALUES (?, ?, ?, ?)",
+            bind: { statement in
+                statement.bind(Int64(id), at: 1)
+                statement.bind(Int64(version), at: 2)
+                statement.bind(utf8: json, at: 3)
+                statement.bind(Int64(SQLiteTable<Item, ItemError>.checksum(id, json)), at: 4)
+            }, row: { _ in })
     }
 
     @Test func uuidIDsAreKeyedByTheirBytesInTheJournalsOrder() throws {

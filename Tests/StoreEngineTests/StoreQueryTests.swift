@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// A model with optional, text, number and enum fields, for the queries.
+struct Entry: StoredValue {
+    enum Mood: String, Codable, Sendable, Hashable, QueryableField { case calm, busy, Ærgerlig }
+
+    var id: UUID
+    var title: String
+    var score: Double?
+    var rank: Int
+    var done: Bool
+    var mood: Mood
+    var note: String?
+
+    static let schemaVersion = 1
+
+    static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        first.checksumBytes.lexicographicallyPrecedes(second.checksumBytes)
+    }
+
+    enum Fields {
+        static let id = QueryField<Entry, UUID>(id: { $0.id })
+        static let title = QueryField<Entry, String>("title") { $0.title }
+        static let score = QueryField<Entry, Double?>("score") { $0.score }
+        static let rank = QueryField<Entry, Int>("rank") { $0.rank }
+        static let done = QueryField<Entry, Bool>("done") { $0.done }
+        static let mood = QueryField<Entry, Mood>("mood") { $0.mood }
+        static let note = QueryField<Entry, String?>("note") { $0.note }
+    }
+}
+
+/// Queries run in SQL give what the same query gives in Swift, for any filter, sort and page:
+/// the view-model places changes by the Swift side, so the two must agree.
+@Suite struct StoreQueryTests {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("StoreQueryTests-\(UUID().uuidString)")
+
+    /// Deterministic values with ties, nils, non-ASCII text and numbers of both signs.
+    func entries(_ count: Int) -> [Entry] {
+        let titles = ["apple", "Apple", "apricot", "banana", "é", "e\u{301}", "", "b"]
+        return (0..<count).map { number in
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes[0] = UInt8(number * 37 % 251)
+            bytes[15] = UInt8(number % 256)
+            let id = UUID(
+                uuid: (
+                    bytes[0], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, bytes[15]
+                ))
+            return Entry(
+                id: id, title: titles[number % titles.count],
+                score: number % 5 == 0 ? nil : Double(number % 7) - 2.5, rank: number % 4 - 1,
+                done: number % 3 == 0, mood: [.calm, .busy, .Ærgerlig][number % 3],
+                note: number % 2 == 0 ? nil : "note \(number % 6)")
+        }
+    }
+
+    func conditions() -> [(String, QueryCondition<Entry>)] {
+        [
+            ("title == apple", Entry.Fields.title.isEqual(to: "apple")),
+            ("title < b", Entry.Fields.title.isLess(than: "b")),
+            ("title > apple", Entry.Fields.title.isGreater(than: "apple")),
+            ("title prefix ap", Entry.Fields.title.hasPrefix("ap")),
+            ("title contains an", Entry.Fields.title.contains("an")),
+            ("title prefix e", Entry.Fields.title.hasPrefix("e")),
+            ("score nil", Entry.Fields.score.isNil),
+            ("score not nil", Entry.Fields.score.isNotNil),
+            ("score > 0", Entry.Fields.score.isGreater(than: 0)),
+            ("score == nil", Entry.Fields.score.isEqual(to: nil)),
+            ("rank < 1", Entry.Fields.rank.isLess(than: 1)),
+            ("done", Entry.Fields.done.isEqual(to: true)),
+            ("mood == busy", Entry.Fields.mood.isEqual(to: .busy)),
+            ("mood > calm", Entry.Fields.mood.isGreater(than: .calm)),
+            ("note contains 3", Entry.Fields.note.contains("3")),
+            ("note prefix note", Entry.Fields.note.hasPrefix("note")),
+        ]
+    }
+
+    func sorted(_ query: StoreQuery<Entry>, _ choice: Int) -> StoreQuery<Entry> {
+        switch choice % 6 {
+        case 0: query
+        case 1: query.sorted(by: Entry.Fields.title)
+        case 2: query.sorted(by: Entry.Fields.score, descending: true)
+        case 3: query.sorted(by: Entry.Fields.rank).sorted(by: Entry.Fields.title, descending: true)
+        case 4: query.sorted(by: Entry.Fields.note).sorted(by: Entry.Fields.done)
+        default: query.sorted(by: Entry.Fields.mood, descending: true)
+        }
+    }
+
+    @Test func everyFilterAndSortGivesInSQLWhatItGivesInSwift() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("q.sqlite"))
+        let table = try SQLiteTable<Entry, ItemError>("entries", in: database)
+        let all = entries(120)
+        try database.transaction { try table.save(all) }
+        let conditions = conditions()
+
+        for (index, (name, condition)) in conditions.enumerated() {
+            for choice in 0..<6 {
+                var query = sorted(StoreQuery<Entry>().filter(condition), choice + index)
+                if choice == 5 {
+                    query = query.filter(conditions[(index + 3) % conditions.count].1)
+                }
+                let expected = all.filter(query.matches).sorted(by: query.precedes)
+
+                #expect(try table.values(query) == expected, "\(name), sort \(choice + index)")
+                #expect(try table.count(query) == expected.count, "\(name)")
+                let page = query.limit(7, offset: 3)
+                #expect(try table.values(page) == Array(expected.dropFirst(3).prefix(7)), "\(name)")
+                // Paging with a cursor walks the whole result, page by page.
+                var walked: [Entry] = []
+                var cursor: Entry?
+                repeat {
+                    let next = try table.values(query.after(cursor).limit(9))
+                    walked += next
+                    cursor = next.last
+                    if next.count < 9 { break }
+                } while true
+                #expect(walked == expected, "\(name), cursor, sort \(choice + index)")
+            }
+        }
+        #expect(try table.values(StoreQuery<Entry>().filter(Entry.Fields.id.isEqual(to: all[4].id))) == [all[4]])
+    }
+
+    @Test func aWindowFollowsChangesAndStaysTheStartOfTheQuery() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("w.sqlite"))
+        let table = try SQLiteTable<Entry, ItemError>("entries", in: database)
+        var all = entries(60)
+        try database.transaction { try table.save(all) }
+        let query = StoreQuery<Entry>().filter(Entry.Fields.rank.isLess(than: 2))
+            .sorted(by: Entry.Fields.score, descending: true)
+        var window = LiveWindow(query: query)
+        let first = try table.values(window.nextPage(size: 10))
+        window.show(first, isComplete: false)
+
+        // Changes before, inside and beyond the window, then the rest a page at a time.
+        var changed = all[0]
+        changed.score = 100
+        var moved = window.values[0]
+        moved.score = -100
+        var hidden = window.values[1]
+        hidden.rank = 5
+        let changes: [StoreChange<Entry>] = [
+            .saved([changed]), .saved([moved]), .saved([hidden]), .deleted([window.values[3].id]),
+        ]
+        for change in changes {
+            try database.transaction {
+                switch change {
+                case .saved(let values): try table.save(values)
+                case .deleted(let ids): try table.delete(ids)
+                case .removedAll: try table.removeAll()
+                }
+            }
+            window.apply(change)
+            all = try table.values(StoreQuery<Entry>())
+        }
+        let expected = all.filter(query.matches).sorted(by: query.precedes)
+        #expect(window.values == Array(expected.prefix(window.values.count)))
+        while !window.isComplete {
+            let page = try table.values(window.nextPage(size: 10))
+            window.append(page, isComplete: page.count < 10)
+        }
+        #expect(window.values == expected)
+    }
+}
