@@ -3,11 +3,14 @@ import PackageDescription
 
 /// A golden case: the generated package for one command line, compiled and tested here.
 /// `root` holds `Sources/<module>` and `Tests/<module>Tests`.
-func golden(_ module: String, root: String) -> [Target] {
-    [
-        .target(name: module, path: "\(root)/Sources/\(module)"),
+/// A sqlite golden links SQLite through this package's own CSQLite on Linux.
+func golden(_ module: String, root: String, sqlite: Bool = false) -> [Target] {
+    let library: [Target.Dependency] =
+        sqlite ? [.target(name: "CSQLite", condition: .when(platforms: [.linux]))] : []
+    return [
+        .target(name: module, dependencies: library, path: "\(root)/Sources/\(module)"),
         .testTarget(
-            name: "\(module)Tests", dependencies: [.target(name: module)],
+            name: "\(module)Tests", dependencies: [.target(name: module)] + library,
             path: "\(root)/Tests/\(module)Tests"),
     ]
 }
@@ -70,13 +73,17 @@ let package = Package(
         .executableTarget(name: "TemplateEmbedder"),
         // The store's engine, which the generator writes into every generated module as it is
         // (StoreFiles.swift, StoredValues.swift, JournalStore.swift, SnapshotStore.swift,
-        // LiveList.swift), and its test support (SampleData.swift): compiled and tested here.
-        // SQLite's C API on Linux (Apple platforms have `import SQLite3`): libsqlite3-dev.
+        // LiveList.swift, SQLiteStore.swift, StoreQuery.swift), and its test support
+        // (SampleData.swift, StoredRows.swift): compiled and tested here. SQLite's C API on
+        // Linux (Apple platforms have `import SQLite3`): libsqlite3-dev, through Sources/CSQLite,
+        // whose module map a sqlite package gets too.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "StoreEngine",
             dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))]),
-        .target(name: "StoreEngineTestSupport"),
+        .target(
+            name: "StoreEngineTestSupport",
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))]),
         .testTarget(
             name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreEngineTestSupport"]),
         // `swift package scaffold-repo ...` in a package that depends on this one.
@@ -116,6 +123,7 @@ let package = Package(
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
         + golden("Inventory", root: "Tests/Goldens/into-package/expected")
         + golden("CardStore", root: "Tests/Goldens/snapshot-storage/expected")
+        + golden("EntryStore", root: "Tests/Goldens/sqlite-storage/expected", sqlite: true)
         + golden("BenchJournal", root: "Tests/Goldens/bench-journal/expected")
         + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
         + golden("BenchJournalUUID", root: "Tests/Goldens/bench-journal-uuid/expected")

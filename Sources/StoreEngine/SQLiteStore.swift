@@ -33,6 +33,17 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     init(file: URL, busyTimeout: Int32 = 5_000) throws {
         fileURL = file
         try StoreFiles.createFolder(file.deletingLastPathComponent(), reporting: Failure.self)
+        // SQLite would create the file a link to nothing points to, and fail on a folder with
+        // a reason of its own: neither is an empty store.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                throw Failure.unreadable(file: file, reason: "it is a folder, not a file")
+            }
+        } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
+            throw Failure.unreadable(
+                file: file, reason: "it is a symbolic link to a file that does not exist")
+        }
         try open(file.path, busyTimeout: busyTimeout)
         do {
             try execute("PRAGMA journal_mode=WAL")
@@ -306,29 +317,15 @@ where Value.ID: SQLiteKey {
     ///
     /// - Throws: `newerSchema` when a newer version of the app wrote it, `notMigrated` when a
     ///   migration has a value to decide, `corrupt` for a damaged row.
-    init(_ name: String, in database: SQLiteDatabase<Failure>, indexedFields: [String] = []) throws {
+    init(_ name: String, in database: SQLiteDatabase<Failure>, indexedFields: [String] = []) throws
+    {
         self.database = database
         self.name = name
         // Opening an app's store every launch reads; only a new or older table, or a missing
         // index, takes the write lock.
         guard try !isReady(indexedFields: indexedFields) else { return }
         try database.transaction {
-            try database.execute(
-                """
-                CREATE TABLE IF NOT EXISTS store_tables (
-                    name TEXT PRIMARY KEY NOT NULL,
-                    version INTEGER NOT NULL
-                ) WITHOUT ROWID
-                """)
-            try database.execute(
-                """
-                CREATE TABLE IF NOT EXISTS "\(name)" (
-                    id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
-                    version INTEGER NOT NULL,
-                    value TEXT NOT NULL,
-                    checksum INTEGER NOT NULL
-                ) WITHOUT ROWID
-                """)
+            try createTables()
             let version = try recordedVersion()
             if let version, version > Value.schemaVersion {
                 throw Failure.newerSchema(
@@ -352,6 +349,36 @@ where Value.ID: SQLiteKey {
                     """)
             }
         }
+    }
+
+    /// The table `name` in a database in memory, holding `values`: for previews and an app's
+    /// tests. Nothing there can fail but memory; a failure shows on the first read or write.
+    init(inMemory name: String, in database: SQLiteDatabase<Failure>, values: [Value]) {
+        self.database = database
+        self.name = name
+        try? database.transaction {
+            try createTables()
+            try save(values)
+        }
+    }
+
+    private func createTables() throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_tables (
+                name TEXT PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS "\(name)" (
+                id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL,
+                value TEXT NOT NULL,
+                checksum INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
     }
 
     /// The SQL that reads the JSON key `field` of a row's value.
@@ -440,8 +467,8 @@ where Value.ID: SQLiteKey {
         return values
     }
 
-    /// Calls `body` with every value, in id order, reading a row at a time.
-    func forEach(_ body: (Value) throws -> Void) throws {
+    /// Calls `body` with every value, in id order, reading a row at a time (a scan).
+    func scan(_ body: (Value) throws -> Void) throws {
         try database.run("SELECT \(columns) FROM \"\(name)\" ORDER BY id") {
             try body(try value(of: $0))
         }
@@ -481,6 +508,17 @@ where Value.ID: SQLiteKey {
     }
 
     // MARK: - Writing, in the caller's transaction
+
+    /// Writes `change` in a transaction of its own: on disk when this returns, or not at all.
+    func commit(_ change: StoreChange<Value>) throws {
+        try database.transaction {
+            switch change {
+            case .saved(let values): try save(values)
+            case .deleted(let ids): try delete(ids)
+            case .removedAll: try removeAll()
+            }
+        }
+    }
 
     /// Inserts or replaces `values`, in the caller's transaction.
     func save(_ values: [Value]) throws {

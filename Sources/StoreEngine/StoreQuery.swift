@@ -193,7 +193,8 @@ nonisolated extension QueryField where Field == String {
     /// The text starts with `prefix`, compared character by character as stored (exact case).
     public func hasPrefix(_ prefix: String) -> QueryCondition<Value> {
         QueryCondition(
-            sql: "substr(\(expression), 1, length(?)) = ?", arguments: [.text(prefix), .text(prefix)]
+            sql: "substr(\(expression), 1, length(?)) = ?",
+            arguments: [.text(prefix), .text(prefix)]
         ) {
             read($0).unicodeScalars.starts(with: prefix.unicodeScalars)
         }
@@ -211,7 +212,8 @@ nonisolated extension QueryField where Field == String? {
     /// ``hasPrefix(_:)`` for an optional text field: a value without one never matches.
     public func hasPrefix(_ prefix: String) -> QueryCondition<Value> {
         QueryCondition(
-            sql: "substr(\(expression), 1, length(?)) = ?", arguments: [.text(prefix), .text(prefix)]
+            sql: "substr(\(expression), 1, length(?)) = ?",
+            arguments: [.text(prefix), .text(prefix)]
         ) {
             read($0).map { $0.unicodeScalars.starts(with: prefix.unicodeScalars) } ?? false
         }
@@ -359,7 +361,8 @@ nonisolated extension StoreQuery where Value: StoredValue, Value.ID: SQLiteKey {
             case (true, false): after = ("\(sort.expression) IS NOT NULL", [])
             case (true, true): after = ("0", [])
             case (false, false): after = ("\(sort.expression) > ?", [key])
-            case (false, true): after = ("(\(sort.expression) < ? OR \(sort.expression) IS NULL)", [key])
+            case (false, true):
+                after = ("(\(sort.expression) < ? OR \(sort.expression) IS NULL)", [key])
             }
             alternatives.append((ties.map(\.0) + [after.0]).joined(separator: " AND "))
             arguments += ties.flatMap(\.1) + after.1

@@ -91,7 +91,8 @@ struct Entry: StoredValue {
 
     @Test func everyFilterAndSortGivesInSQLWhatItGivesInSwift() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("q.sqlite"))
+        let database = try SQLiteDatabase<ItemError>(
+            file: folder.appendingPathComponent("q.sqlite"))
         let table = try SQLiteTable<Entry, ItemError>("entries", in: database)
         let all = entries(120)
         try database.transaction { try table.save(all) }
@@ -121,12 +122,15 @@ struct Entry: StoredValue {
                 #expect(walked == expected, "\(name), cursor, sort \(choice + index)")
             }
         }
-        #expect(try table.values(StoreQuery<Entry>().filter(Entry.Fields.id.isEqual(to: all[4].id))) == [all[4]])
+        #expect(
+            try table.values(StoreQuery<Entry>().filter(Entry.Fields.id.isEqual(to: all[4].id)))
+                == [all[4]])
     }
 
     @Test func aWindowFollowsChangesAndStaysTheStartOfTheQuery() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("w.sqlite"))
+        let database = try SQLiteDatabase<ItemError>(
+            file: folder.appendingPathComponent("w.sqlite"))
         let table = try SQLiteTable<Entry, ItemError>("entries", in: database)
         var all = entries(60)
         try database.transaction { try table.save(all) }

@@ -35,7 +35,7 @@ public enum CommandHelp {
         --output DIR); with --into PACKAGE_DIR --target NAME, files in that target.
 
         Fields are name[:Type][=default]; run 'scaffold-repo --help' for the types.
-        Options: --output DIR, --into PACKAGE_DIR --target NAME, --storage journal|snapshot,
+        Options: --output DIR, --into PACKAGE_DIR --target NAME, --storage journal|snapshot|sqlite,
         --plural NAME, --rename OLD=NEW, --migrate, --annotate, --templates DIR, --force,
         --dry-run, --check, --json
 

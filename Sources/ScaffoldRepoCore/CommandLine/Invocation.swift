@@ -83,6 +83,9 @@ public enum Storage: String, CaseIterable, Equatable, Sendable {
     case journal
     /// One JSON file rewritten atomically on every save: the simple pattern, for teaching.
     case snapshot
+    /// A table in the module's SQLite database: values stay on disk and queries run in SQL,
+    /// for data that outgrows memory.
+    case sqlite
 }
 
 /// Where the generated files go.

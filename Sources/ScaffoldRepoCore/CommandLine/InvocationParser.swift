@@ -283,6 +283,8 @@ public enum InvocationParser {
           --target NAME       ... into Sources/NAME and Tests/NAMETests
           --storage journal   snapshot + append-only journal: fast at any size (default)
           --storage snapshot  one JSON file rewritten on every save: the simple pattern
+          --storage sqlite    a table in the module's SQLite database: for data that
+                              outgrows memory; queries, sort and paging run in SQL
           --plural NAME       the plural variable name when English rules get it wrong
           --rename OLD=NEW[,OLD=NEW...]
                               field NEW was called OLD: stored values under OLD are read into

@@ -16,7 +16,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var name: String
         /// The model's fields, in order.
         public var fields: [FieldRecord]
-        /// `journal` or `snapshot`.
+        /// `journal`, `snapshot` or `sqlite`.
         public var storage: String
         /// The plural variable name given with `--plural`, or nil for the English rules.
         public var plural: String?
@@ -36,6 +36,17 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// recorded so that `destroy --force` can remove them): `regen` leaves it out, and
         /// generating the model again takes it back.
         public var destroyed: Bool?
+        /// For `--storage sqlite`: the database file, the model's table and its columns.
+        public var table: TableRecord?
+    }
+
+    /// Where a sqlite model's values are: a table of the module's database, a row per value
+    /// with its id, schema version, JSON (`value`, which queries read with `json_extract`) and
+    /// checksum.
+    public struct TableRecord: Codable, Equatable, Sendable {
+        public var database: String
+        public var name: String
+        public var columns: [String]
     }
 
     /// One field of a model, in the field language: `{"name": "level", "type":

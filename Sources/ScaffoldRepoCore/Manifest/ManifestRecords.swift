@@ -30,7 +30,12 @@ extension Manifest.Model {
                     Manifest.PreviousVersion(
                         version: $0.number, fields: $0.spec.fields.map(Manifest.FieldRecord.init))
                 },
-            owned: nil, destroyed: nil)
+            owned: nil, destroyed: nil,
+            table: request.storage == .sqlite
+                ? Manifest.TableRecord(
+                    database: Names.databaseFileName(module: request.module), name: Names(request.spec).pluralVariable,
+                    columns: ["id", "version", "value", "checksum"])
+                : nil)
     }
 
     /// The request that renders this model again, as `regen` runs it (into the standalone

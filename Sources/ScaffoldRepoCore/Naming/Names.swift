@@ -52,6 +52,20 @@ public struct Names: Equatable, Sendable {
     public static let journalStoreFile = "JournalStore.swift"
     /// How a snapshot repository's values reach the disk, written once per module that has one.
     public static let snapshotStoreFile = "SnapshotStore.swift"
+    /// How a sqlite repository's values reach the module's database, written once per module
+    /// that has one.
+    public static let sqliteStoreFile = "SQLiteStore.swift"
+    /// The typed queries of sqlite repositories and their view-models' windows, written once
+    /// per module that has a sqlite repository.
+    public static let storeQueryFile = "StoreQuery.swift"
+    /// The SQLite system library's module map and header (for Linux), written once per package
+    /// that has a sqlite repository, in `Sources/CSQLite`.
+    public static let sqliteLibraryTarget = "CSQLite"
+    public static let sqliteModuleMapFile = "module.modulemap"
+    public static let sqliteHeaderFile = "shim.h"
+    /// The raw database access that sqlite repositories' tests share, written once per test
+    /// target.
+    public static let sqliteTestSupportFile = "StoredRows.swift"
     /// The list every view-model in a module keeps in order, written once per module.
     public static let liveListFile = "LiveList.swift"
     /// The sample values every model's tests build, written once per test target.
@@ -60,8 +74,12 @@ public struct Names: Equatable, Sendable {
     /// once, recorded for each model, and removed with the last of them.
     public static let sharedFiles: Set<String> = [
         storeFilesFile, storedValuesFile, journalStoreFile, snapshotStoreFile, liveListFile,
-        sampleDataFile,
+        sampleDataFile, sqliteStoreFile, storeQueryFile, sqliteModuleMapFile, sqliteHeaderFile,
+        sqliteTestSupportFile,
     ]
+
+    /// The SQLite database that every sqlite model of `module` shares: `QuestionStore.sqlite`.
+    public static func databaseFileName(module: String) -> String { module + ".sqlite" }
 
     /// The namespace of the test helpers, `QuestionTestSupport`.
     public var testSupport: String { type + "TestSupport" }

@@ -52,8 +52,19 @@ struct ModelContext: TemplateContext {
     let snapshotFileName: String
     let journalFileName: String
     let lockFileName: String
-    /// Whether the storage is the journal (else the snapshot file).
+    /// Whether the storage is the journal, or SQLite (else the snapshot file).
     let journal: Bool
+    let sqlite: Bool
+    /// `try ` before a read of the repository (`find`, `count`, `loadAll`), which throws for
+    /// SQLite (it reads the disk), or nothing.
+    let readTry: String
+    /// The module's SQLite database (`QuestionStore.sqlite`), and the model's table in it.
+    let databaseFileName: String
+    let tableName: String
+    /// The fields a sqlite repository's queries filter and sort on (scalars, enums and their
+    /// optionals, but not `Data`, arrays or dictionaries), and the enums among them.
+    let queryFields: [QueryFieldContext]
+    let queryEnums: [EnumContext]
     /// Whether to add the workshop's comments (`--annotate`).
     let annotate: Bool
     /// The module the sources go into, and its test module.
@@ -122,6 +133,14 @@ struct ModelContext: TemplateContext {
         journalFileName = names.journalFileName
         lockFileName = names.lockFileName
         journal = storage == .journal
+        sqlite = storage == .sqlite
+        readTry = sqlite ? "try " : ""
+        databaseFileName = Names.databaseFileName(module: module)
+        tableName = names.pluralVariable
+        let queryable = spec.fields.filter {
+            $0.name != "id" && QueryFieldContext.isQueryable($0.type)
+        }
+        queryFields = queryable.map { QueryFieldContext($0, model: names.type) }
         self.annotate = annotate
         self.module = module
         testModule = module + "Tests"
@@ -141,6 +160,8 @@ struct ModelContext: TemplateContext {
             VersionContext(version, history: history, current: spec, names: names)
         }
         shape = ShapeContext(spec, model: names.type)
+        let queryableNames = Set(queryable.map(\.name))
+        queryEnums = shape.enums.filter { queryableNames.contains($0.fieldName) }
         let firstText = spec.fields.first { $0.name != "id" && $0.type == .base(.string) }?.name
         let number = PreviewSamples.numberName(for: spec)
         sampleNumber = number
@@ -260,6 +281,38 @@ struct FieldContext: TemplateContext {
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
         formerFallback = literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""
         isID = field.name == "id"
+    }
+}
+
+/// A field that a sqlite repository's `Fields` lists for queries: its JSON key `name`, its
+/// `identifier` in code, its `type` with nested enums qualified (`Question.Status?`), and
+/// whether its declaration is longer than a line.
+struct QueryFieldContext: TemplateContext {
+    let name: String
+    let identifier: String
+    let type: String
+    let breaksLine: Bool
+
+    init(_ field: Field, model: String) {
+        name = field.name
+        identifier = Identifier.escaped(field.name)
+        type = field.type.spelling(enumPrefix: model + ".")
+        // `public static let x = QueryField<M, T>("x") { $0.x }`, indented by 8.
+        let line =
+            "public static let \(identifier) = QueryField<\(model), \(type)>(\"\(name)\") "
+            + "{ $0.\(identifier) }"
+        breaksLine = 8 + line.count > 100
+    }
+
+    /// Whether queries can compare a field of `type` in SQL: a scalar other than `Data`, an enum,
+    /// or an optional of one.
+    static func isQueryable(_ type: FieldType) -> Bool {
+        switch type {
+        case .base(let base): base != .data
+        case .enumeration: true
+        case .optional(let wrapped): isQueryable(wrapped)
+        case .array, .dictionary: false
+        }
     }
 }
 

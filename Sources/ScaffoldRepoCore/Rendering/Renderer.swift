@@ -45,24 +45,32 @@ public enum Renderer {
         let tests = "Tests/\(module)Tests/"
         outputs += [
             ("Model.swift.tmpl", sources + "\(names.type).swift"),
-            (
-                storage == .journal
-                    ? "JournalRepository.swift.tmpl" : "SnapshotRepository.swift.tmpl",
-                sources + "\(names.repository).swift"
-            ),
+            (storage.repositoryTemplate, sources + "\(names.repository).swift"),
             ("RepositoryAPI.swift.tmpl", sources + names.repositoryAPIFile),
             ("StoreFiles.swift.tmpl", sources + Names.storeFilesFile),
             ("StoredValues.swift.tmpl", sources + Names.storedValuesFile),
-            storage == .journal
-                ? ("JournalStore.swift.tmpl", sources + Names.journalStoreFile)
-                : ("SnapshotStore.swift.tmpl", sources + Names.snapshotStoreFile),
             ("LiveList.swift.tmpl", sources + Names.liveListFile),
-            ("ListViewModel.swift.tmpl", sources + "\(names.listViewModel).swift"),
+            (storage.viewModelTemplate, sources + "\(names.listViewModel).swift"),
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
             ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
             ("SampleData.swift.tmpl", tests + Names.sampleDataFile),
         ]
+        switch storage {
+        case .journal: outputs.append(("JournalStore.swift.tmpl", sources + Names.journalStoreFile))
+        case .snapshot:
+            outputs.append(("SnapshotStore.swift.tmpl", sources + Names.snapshotStoreFile))
+        case .sqlite:
+            // Linux links SQLite through a system-library target; Apple platforms import SQLite3.
+            let library = "Sources/\(Names.sqliteLibraryTarget)/"
+            outputs += [
+                ("SQLiteStore.swift.tmpl", sources + Names.sqliteStoreFile),
+                ("StoreQuery.swift.tmpl", sources + Names.storeQueryFile),
+                ("StoredRows.swift.tmpl", tests + Names.sqliteTestSupportFile),
+                ("module.modulemap.tmpl", library + Names.sqliteModuleMapFile),
+                ("shim.h.tmpl", library + Names.sqliteHeaderFile),
+            ]
+        }
         let history = request.history
         if !history.previous.isEmpty {
             outputs.append(("ModelVersions.swift.tmpl", sources + names.versionsFile))
@@ -76,7 +84,8 @@ public enum Renderer {
                 output.template, context.merging(extra) { _, extra in extra })
             return GeneratedFile(
                 path: output.path, contents: normalized(text),
-                isOwnedOnceEdited: !output.path.hasPrefix(sources) && !output.path.hasPrefix(tests),
+                isOwnedOnceEdited: !output.path.hasPrefix("Sources/")
+                    && !output.path.hasPrefix(tests),
                 isShared: Names.sharedFiles.contains(
                     String(output.path.split(separator: "/").last ?? "")))
         }
@@ -107,5 +116,21 @@ public enum Renderer {
         var result = lines.joined(separator: "\n")
         while result.hasSuffix("\n") { result.removeLast() }
         return result + "\n"
+    }
+}
+
+extension Storage {
+    /// The template of the repository's own file, which opens its storage.
+    var repositoryTemplate: String {
+        switch self {
+        case .journal: "JournalRepository.swift.tmpl"
+        case .snapshot: "SnapshotRepository.swift.tmpl"
+        case .sqlite: "SQLiteRepository.swift.tmpl"
+        }
+    }
+
+    /// The template of the view-model: a live list of every value, or a window of pages.
+    var viewModelTemplate: String {
+        self == .sqlite ? "SQLiteListViewModel.swift.tmpl" : "ListViewModel.swift.tmpl"
     }
 }

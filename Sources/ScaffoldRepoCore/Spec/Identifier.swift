@@ -56,6 +56,10 @@ extension Identifier {
         "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing", "UInt32",
         "UInt64", "UInt8", "URL", "UUID", "UnmigratedValue", "Values", "Void", "WeakReference",
         "XCTest", "XCTestCase",
+        // The sqlite engine's top-level types (SQLiteStore.swift, StoreQuery.swift, and
+        // StoredRows.swift in the test target).
+        "LiveWindow", "QueryCondition", "QueryField", "QueryableField", "SQLiteArgument",
+        "StoreQuery", "StoreQueryText", "StoredRows",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the

@@ -4,7 +4,8 @@ import Testing
 @testable import ScaffoldRepoCore
 
 /// The store's engine is Swift that this package compiles and tests (Sources/StoreEngine,
-/// Sources/StoreEngineTestSupport), embedded as the templates the generator writes as they are.
+/// Sources/StoreEngineTestSupport, and Sources/CSQLite's module map), embedded as the templates the
+/// generator writes as they are.
 @Suite struct EngineTemplatesTests {
     static let engine: [(template: String, source: String)] = [
         ("StoreFiles.swift.tmpl", "Sources/StoreEngine/StoreFiles.swift"),
@@ -12,7 +13,12 @@ import Testing
         ("JournalStore.swift.tmpl", "Sources/StoreEngine/JournalStore.swift"),
         ("SnapshotStore.swift.tmpl", "Sources/StoreEngine/SnapshotStore.swift"),
         ("LiveList.swift.tmpl", "Sources/StoreEngine/LiveList.swift"),
+        ("SQLiteStore.swift.tmpl", "Sources/StoreEngine/SQLiteStore.swift"),
+        ("StoreQuery.swift.tmpl", "Sources/StoreEngine/StoreQuery.swift"),
         ("SampleData.swift.tmpl", "Sources/StoreEngineTestSupport/SampleData.swift"),
+        ("StoredRows.swift.tmpl", "Sources/StoreEngineTestSupport/StoredRows.swift"),
+        ("module.modulemap.tmpl", "Sources/CSQLite/module.modulemap"),
+        ("shim.h.tmpl", "Sources/CSQLite/shim.h"),
     ]
 
     @Test func eachEngineTemplateIsItsSourceFileAsItIsWithoutATag() {
