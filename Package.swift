@@ -15,9 +15,9 @@ func golden(_ module: String, root: String, sqlite: Bool = false) -> [Target] {
     ]
 }
 
-/// The host settings matrix: the same two stores (a journal `Note`, a snapshot `Label`),
-/// generated with --into Tests/HostSettings/<target>, a small app package for each group of
-/// settings an app target can have; compiled here with those settings and warnings as errors,
+/// The host settings matrix: the same three stores (a journal `Note`, a snapshot `Label`, a
+/// sqlite `Memo`), generated with --into Tests/HostSettings/<target>, a small app package for
+/// each group of settings an app target can have; compiled here with those settings and warnings as errors,
 /// and their tests run. Each folder's own Package.swift declares the same settings.
 func hostSettingsTargets() -> [Target] {
     let settings: [(target: String, settings: [SwiftSetting])] = [
@@ -46,12 +46,14 @@ func hostSettingsTargets() -> [Target] {
     ]
     return settings.flatMap { target, settings -> [Target] in
         let all = settings + [.unsafeFlags(["-warnings-as-errors"])]
+        let sqlite: Target.Dependency = .target(
+            name: "CSQLite", condition: .when(platforms: [.linux]))
         return [
             .target(
-                name: target, path: "Tests/HostSettings/\(target)/Sources/\(target)",
-                swiftSettings: all),
+                name: target, dependencies: [sqlite],
+                path: "Tests/HostSettings/\(target)/Sources/\(target)", swiftSettings: all),
             .testTarget(
-                name: "\(target)Tests", dependencies: [.target(name: target)],
+                name: "\(target)Tests", dependencies: [.target(name: target), sqlite],
                 path: "Tests/HostSettings/\(target)/Tests/\(target)Tests", swiftSettings: all),
         ]
     }
@@ -100,10 +102,14 @@ let package = Package(
         // Proof of the generated stores' promises: a benchmark, and the crash and fault tests'
         // child processes.
         .executableTarget(
-            name: "StoreBench", dependencies: ["BenchJournal", "BenchJournalUUID", "BenchSnapshot"]),
-        .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal"]),
+            name: "StoreBench",
+            dependencies: [
+                "BenchJournal", "BenchJournalUUID", "BenchSnapshot", "BenchSQLite",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ]),
+        .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal", "BenchSQLite"]),
         .executableTarget(
-            name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
+            name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot", "BenchSQLite"]),
         .executableTarget(
             name: "StoreMemoryChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
         .testTarget(
@@ -111,7 +117,7 @@ let package = Package(
             dependencies: [
                 "ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "StoreFaultChild",
                 "StoreMemoryChild",
-                "BenchJournal", "BenchSnapshot", "BookV1", "BookV2", "RecipeStore",
+                "BenchJournal", "BenchSnapshot", "BenchSQLite", "BookV1", "BookV2", "RecipeStore",
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
@@ -127,6 +133,7 @@ let package = Package(
         + golden("BenchJournal", root: "Tests/Goldens/bench-journal/expected")
         + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
         + golden("BenchJournalUUID", root: "Tests/Goldens/bench-journal-uuid/expected")
+        + golden("BenchSQLite", root: "Tests/Goldens/bench-sqlite/expected", sqlite: true)
         + golden("BlogPostStore", root: "Tests/Goldens/field-language/expected")
         + golden("TaskStore", root: "Tests/Goldens/collision-task/expected")
         + golden("ResultStore", root: "Tests/Goldens/collision-result/expected")

@@ -10,6 +10,9 @@
 // Then, at the largest size, for String and for UUID ids (`--child live-string|live-uuid SIZE
 // SAVES`), what an app does with the journal store: loadAll(), a save right after it, the
 // view-model's load and add, and compaction, each set against the work it cannot avoid.
+//
+// Last, the sqlite store at `--sqlite-sizes` (default 10000,100000,1000000), UUID ids, beside
+// raw SQLite: the same rows through the C API, without the generated layer (SQLiteBench.swift).
 
 import BenchJournal
 import BenchJournalUUID
@@ -314,11 +317,14 @@ func measure(store: String, size: Int, saves: Int) throws -> Figures {
 
 /// Runs `store-bench --child STORE SIZE SAVES` in a process of its own and reads the numbers
 /// it prints.
-func runChildProcess(store: String, size: Int, saves: Int, expecting count: Int) throws -> [Double]
-{
+func runChildProcess(
+    store: String, size: Int, saves: Int, expecting count: Int,
+    environment: [String: String] = [:]
+) throws -> [Double] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     process.arguments = ["--child", store, String(size), String(saves)]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -393,6 +399,7 @@ func pad(_ text: String, _ width: Int) -> String {
 
 func runParent(arguments: [String]) throws {
     var sizes = [100, 10_000, 100_000]
+    var sqliteSizes = [10_000, 100_000, 1_000_000]
     var saves = 31
     var index = 0
     while index < arguments.count {
@@ -403,9 +410,13 @@ func runParent(arguments: [String]) throws {
         case "--saves":
             index += 1
             saves = Int(arguments[index]) ?? saves
+        case "--sqlite-sizes":
+            index += 1
+            sqliteSizes = arguments[index].split(separator: ",").compactMap { Int($0) }
         default:
             throw BenchError(
-                "unknown argument \(arguments[index]); use --sizes 100,10000,100000 --saves 31")
+                "unknown argument \(arguments[index]); use --sizes 100,10000,100000 --saves 31 "
+                    + "--sqlite-sizes 10000,100000,1000000")
         }
         index += 1
     }
@@ -459,6 +470,7 @@ func runParent(arguments: [String]) throws {
         print("- \(name): \(String(format: "%.2f", value)) [\(target)] \(met ? "met" : "NOT met")")
     }
     try runLive(size: large, saves: saves)
+    try runSQLite(sizes: sqliteSizes, saves: saves, journal: journal)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -466,7 +478,9 @@ do {
     if arguments.first == "--child", arguments.count == 4, let size = Int(arguments[2]),
         let saves = Int(arguments[3])
     {
-        if arguments[1].hasPrefix("live-") {
+        if arguments[1].hasPrefix("sqlite-") || arguments[1].hasPrefix("raw-") {
+            try await runSQLiteChild(arguments[1], size: size, saves: saves)
+        } else if arguments[1].hasPrefix("live-") {
             try await runLiveChild(uuid: arguments[1] == "live-uuid", size: size, saves: saves)
         } else {
             try await runChild(store: arguments[1], size: size, saves: saves)

@@ -1,28 +1,53 @@
-// The child process of the crash test: opens the journal store in DIRECTORY and saves values
-// numbered from START on, forever, printing each id on stdout once its save has returned.
-// The test kills it with SIGKILL at a random moment and checks that every printed save is
-// still there.
+// The child process of the crash tests: opens the journal store (or, with `sqlite`, the sqlite
+// store) in DIRECTORY and saves values numbered from START on, forever, printing each id on
+// stdout once its save has returned. The test kills it with SIGKILL at a random moment and
+// checks that every printed save is still there.
 //
-// Usage: StoreCrashChild DIRECTORY START
+// Usage: StoreCrashChild DIRECTORY START [sqlite]
 
 import BenchJournal
+import BenchSQLite
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let start = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: StoreCrashChild DIRECTORY START\n".utf8))
+guard (3...4).contains(arguments.count), let start = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: StoreCrashChild DIRECTORY START [sqlite]\n".utf8))
     exit(2)
 }
-let repository = try EntryRepository(directory: URL(fileURLWithPath: arguments[1]))
+let directory = URL(fileURLWithPath: arguments[1])
 // Long values make the journal outgrow its floor every hundred saves or so, so kills also land
 // in the middle of compactions.
 let body = String(repeating: "durable ", count: 60)
+
+/// The id of value `number` in the sqlite store, whose ids are UUIDs.
+func sqliteID(_ number: Int) -> UUID {
+    UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", number)) ?? UUID()
+}
+
+if arguments.count == 4 {
+    let repository = try BenchSQLite.EntryRepository(directory: directory)
+    var number = start
+    while true {
+        let count = number % 97 == 0 ? 5 : 1  // Now and then a batch of five, one transaction.
+        let values = (number..<(number + count)).map {
+            BenchSQLite.Entry(
+                id: sqliteID($0), title: count == 1 ? "single" : "batch", body: body,
+                score: Double($0), createdAt: Date(timeIntervalSince1970: Double($0)))
+        }
+        try await repository.save(contentsOf: values)
+        // Unbuffered: the ids are out of this process as soon as the save has returned.
+        FileHandle.standardOutput.write(Data(values.map { "\($0.id.uuidString)\n" }.joined().utf8))
+        number += count
+    }
+}
+
+let repository = try BenchJournal.EntryRepository(directory: directory)
 var number = start
 while true {
     if number % 97 == 0 {
         // Now and then a batch of five, one durable write.
         let batch = (number..<(number + 5)).map {
-            Entry(
+            BenchJournal.Entry(
                 id: "entry-\($0)", title: "batch", body: body, score: 1,
                 createdAt: Date(timeIntervalSince1970: 0))
         }
@@ -30,7 +55,7 @@ while true {
         number += 4
         FileHandle.standardOutput.write(Data(batch.dropLast().map { "\($0.id)\n" }.joined().utf8))
     } else {
-        let entry = Entry(
+        let entry = BenchJournal.Entry(
             id: "entry-\(number)", title: "single", body: body, score: Double(number),
             createdAt: Date(timeIntervalSince1970: Double(number)))
         try await repository.save(entry)

@@ -2,19 +2,20 @@
 // have, and prints what the generated store did, one line per fact, for the test to check.
 //
 // Usage:
-//   StoreFaultChild fill journal|snapshot DIRECTORY LIMIT
+//   StoreFaultChild fill journal|snapshot|sqlite DIRECTORY LIMIT
 //     Limits the size of any file this process writes to LIMIT bytes (RLIMIT_FSIZE, with
 //     SIGXFSZ ignored, so writes past it fail with EFBIG, as on a full disk), saves values
 //     until a save fails, then lifts the limit and saves once more. Prints `saved ID` for each
 //     save that returned, `failed ID: ERROR`, `count N` (what the store holds after the
 //     failure), `files NAME,...` (the folder after the failure), then `recovered ID` or
 //     `still failing: ERROR`.
-//   StoreFaultChild open journal|snapshot DIRECTORY
+//   StoreFaultChild open journal|snapshot|sqlite DIRECTORY
 //     Opens the store (as the user `nobody` when run as root, so that file permissions
 //     apply), prints `opened N` or `error: ERROR`, then saves one value and prints `saved ID`
 //     or `error: ERROR`.
 
 import BenchJournal
+import BenchSQLite
 import BenchSnapshot
 import Foundation
 
@@ -26,9 +27,9 @@ import Foundation
     let fileSizeLimit = RLIMIT_FSIZE
 #endif
 
-/// The two generated stores, behind the calls this process makes.
+/// The generated stores, behind the calls this process makes.
 protocol FaultStore: Sendable {
-    var count: Int { get async }
+    var count: Int { get async throws }
     func save(number: Int) async throws
 }
 
@@ -50,18 +51,34 @@ extension BenchSnapshot.EntryRepository: FaultStore {
     }
 }
 
+extension BenchSQLite.EntryRepository: FaultStore {
+    /// The sqlite store's ids are UUIDs: `number` in its last digits.
+    static func id(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number)) ?? UUID()
+    }
+
+    func save(number: Int) async throws {
+        try save(
+            BenchSQLite.Entry(
+                id: Self.id(number), title: "fault", body: String(repeating: "full ", count: 40),
+                score: Double(number), createdAt: Date(timeIntervalSince1970: Double(number))))
+    }
+}
+
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 func openStore(_ storage: String, _ directory: URL) throws -> any FaultStore {
-    storage == "journal"
-        ? try BenchJournal.EntryRepository(directory: directory)
-        : try BenchSnapshot.EntryRepository(directory: directory)
+    switch storage {
+    case "journal": try BenchJournal.EntryRepository(directory: directory)
+    case "sqlite": try BenchSQLite.EntryRepository(directory: directory)
+    default: try BenchSnapshot.EntryRepository(directory: directory)
+    }
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4, ["journal", "snapshot"].contains(arguments[2]) else {
+guard arguments.count >= 4, ["journal", "snapshot", "sqlite"].contains(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: see Sources/StoreFaultChild/main.swift\n".utf8))
     exit(2)
 }
@@ -89,7 +106,7 @@ case "fill":
             break
         }
     }
-    say("count \(await store.count)")
+    say("count \((try? await store.count).map(String.init) ?? "unreadable")")
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     say("files \(files.joined(separator: ","))")
     setrlimit(fileSizeLimit, &original)
@@ -108,7 +125,7 @@ case "open":
     }
     do {
         let store = try openStore(storage, directory)
-        say("opened \(await store.count)")
+        say("opened \(try await store.count)")
         try await store.save(number: 2_000_000)
         say("saved entry-2000000")
     } catch {

@@ -149,6 +149,14 @@ public enum InvocationParser {
                 storage: try storage(values["--storage"]),
                 annotate: flags.contains("--annotate"))
             request.migrate = flags.contains("--migrate")
+            // A sqlite repository declares `Query` and `Fields`, which a model of that name
+            // would be hidden by.
+            if request.storage == .sqlite, ["Query", "Fields"].contains(spec.typeName) {
+                throw UsageError(
+                    "model name '\(spec.typeName)' clashes with the sqlite repository's own "
+                        + "\(spec.typeName) type; give the model another name, such as "
+                        + "\(spec.typeName)Record")
+            }
             return .generate(request, options)
         }
     }

@@ -7,7 +7,8 @@ enum GenerateCommand {
         _ request: GenerateRequest, _ options: RunOptions, currentDirectory: URL
     ) throws -> RunResult {
         let target = try DestinationResolver.resolve(
-            request.destination, spec: request.spec, currentDirectory: currentDirectory)
+            request.destination, spec: request.spec, storage: request.storage,
+            currentDirectory: currentDirectory)
         let templates = try PackagePlanner.templates(
             request.templatesDirectory, root: target.root, currentDirectory: currentDirectory)
         let (changes, orphans, evolution) = try PackagePlanner.plan(

@@ -39,7 +39,8 @@ enum DestinationResolver {
     }
 
     static func resolve(
-        _ destination: Destination, spec: ModelSpec, currentDirectory: URL
+        _ destination: Destination, spec: ModelSpec, storage: Storage = .journal,
+        currentDirectory: URL
     ) throws -> ResolvedDestination {
         switch destination {
         case .standalone(let output):
@@ -92,6 +93,18 @@ enum DestinationResolver {
                 notes.append(
                     "Note: @Observable needs macOS 14 and iOS 17; if Package.swift does not say so "
                         + "yet, add:\n    platforms: [.macOS(.v14), .iOS(.v17)],\n")
+            }
+            if storage == .sqlite, !manifestText.contains("\"\(Names.sqliteLibraryTarget)\"") {
+                let library = Names.sqliteLibraryTarget
+                let dependency =
+                    ".target(name: \"\(library)\", condition: .when(platforms: [.linux]))"
+                notes.append(
+                    "Note: the sqlite storage links SQLite: Apple platforms have it as SQLite3, "
+                        + "Linux through Sources/\(library) (this run writes its module map; "
+                        + "Debian and Ubuntu need libsqlite3-dev). Add to Package.swift's targets:\n"
+                        + "    .systemLibrary(name: \"\(library)\", path: \"Sources/\(library)\"),\n"
+                        + "and to the dependencies of \(target) and \(target)Tests:\n"
+                        + "    \(dependency)\n")
             }
             if !manifestText.contains("\"\(target)Tests\"") {
                 notes.append(

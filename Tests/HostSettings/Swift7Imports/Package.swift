@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// An app package with Swift 7's defaults for imports and existentials, written by hand. scaffold-repo added a journal store (Note) and
-// a snapshot store (Label) to its target with --into. This repository's own Package.swift
+// An app package with Swift 7's defaults for imports and existentials, written by hand. scaffold-repo added a journal store (Note), a
+// snapshot store (Label) and a sqlite store (Memo) to its target with --into, and this file
+// follows what the sqlite run printed: the CSQLite system library, linked on Linux. This repository's own Package.swift
 // builds the same folders with the same settings, so its `swift test` compiles and tests them.
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -11,12 +12,16 @@ let settings: [SwiftSetting] = [
     .unsafeFlags(["-warnings-as-errors"]),
 ]
 
+let sqlite: Target.Dependency = .target(name: "CSQLite", condition: .when(platforms: [.linux]))
+
 let package = Package(
     name: "Swift7Imports",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     targets: [
-        .target(name: "Swift7Imports", swiftSettings: settings),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "Swift7Imports", dependencies: [sqlite], swiftSettings: settings),
         .testTarget(
-            name: "Swift7ImportsTests", dependencies: ["Swift7Imports"], swiftSettings: settings),
+            name: "Swift7ImportsTests", dependencies: ["Swift7Imports", sqlite],
+            swiftSettings: settings),
     ]
 )

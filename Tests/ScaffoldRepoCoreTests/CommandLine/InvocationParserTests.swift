@@ -67,6 +67,27 @@ import Testing
         #expect(snapshotRequest.storage == .snapshot)
     }
 
+    @Test func sqliteIsAStorageAndItsOwnTypeNamesAreRefusedAsModels() throws {
+        guard
+            case .generate(let request, _) = try InvocationParser.parse([
+                "Q", "id:Int", "--storage=SQLite",
+            ])
+        else {
+            Issue.record("expected a generate request")
+            return
+        }
+        #expect(request.storage == .sqlite)
+        for name in ["Query", "Fields"] {
+            #expect {
+                _ = try InvocationParser.parse([name, "id:Int", "--storage", "sqlite"])
+            } throws: { error in
+                (error as? UsageError)?.message.contains("\(name)Record") == true
+            }
+            // The other storages declare neither.
+            _ = try InvocationParser.parse([name, "id:Int"])
+        }
+    }
+
     @Test func helpAndVersionWinOverEverythingElse() throws {
         #expect(try InvocationParser.parse(["--help"]) == .help(topic: nil))
         #expect(try InvocationParser.parse(["Question", "-h"]) == .help(topic: "generate"))

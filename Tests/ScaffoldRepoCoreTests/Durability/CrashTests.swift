@@ -1,4 +1,5 @@
 import BenchJournal
+import BenchSQLite
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ extension SlowSuites {
                 acknowledged += String(decoding: printed, as: UTF8.self).split(separator: "\n").map(
                     String.init)
 
-                let repository = try EntryRepository(directory: folder)
+                let repository = try BenchJournal.EntryRepository(directory: folder)
                 for id in acknowledged where await repository.find(by: id) == nil {
                     Issue.record(
                         "round \(round): \(id) was acknowledged but is missing (seed \(Self.seed))")
@@ -62,16 +63,81 @@ extension SlowSuites {
             _ = output.fileHandleForReading.availableData
 
             #expect {
-                try EntryRepository(directory: folder)
+                try BenchJournal.EntryRepository(directory: folder)
             } throws: { error in
-                guard case .locked = error as? EntryRepositoryError else { return false }
+                guard case .locked = error as? BenchJournal.EntryRepositoryError else {
+                    return false
+                }
                 return true
             }
 
             kill(process.processIdentifier, SIGKILL)
             _ = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            #expect(throws: Never.self) { try EntryRepository(directory: folder) }
+            #expect(throws: Never.self) { try BenchJournal.EntryRepository(directory: folder) }
+        }
+
+        /// The same for the sqlite store: every transaction that returned is in the database
+        /// after a kill at any moment (WAL, `synchronous=FULL`), and the database opens again.
+        @Test func everyReturnedSQLiteSaveSurvivesSIGKILL() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let child = try TestPaths.builtExecutable("StoreCrashChild")
+            var random = SplitMix64(seed: Self.seed)
+            var acknowledged: [UUID] = []
+            for round in 0..<24 {
+                let process = Process()
+                process.executableURL = child
+                process.arguments = [folder.path, String(round * 1_000_000), "sqlite"]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                try await Task.sleep(for: .milliseconds(30 + random.next() % 300))
+                kill(process.processIdentifier, SIGKILL)
+                let printed = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                acknowledged += String(decoding: printed, as: UTF8.self).split(separator: "\n")
+                    .compactMap { UUID(uuidString: String($0)) }
+
+                let repository = try BenchSQLite.EntryRepository(directory: folder)
+                for id in acknowledged where try await repository.find(by: id) == nil {
+                    Issue.record(
+                        "round \(round): \(id) was acknowledged but is missing (seed \(Self.seed))")
+                }
+                #expect(try await repository.count >= acknowledged.count)
+                await repository.close()
+            }
+            #expect(
+                acknowledged.count > 24, "the child saved almost nothing; the test proves little")
+        }
+
+        /// A second process reads and writes the sqlite store while the child writes to it:
+        /// neither is locked out (each write waits for the other's, briefly).
+        @Test func anotherProcessSharesTheSQLiteStoreWhileTheChildWrites() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let process = Process()
+            process.executableURL = try TestPaths.builtExecutable("StoreCrashChild")
+            process.arguments = [folder.path, "0", "sqlite"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            // Its first acknowledged save means the table exists.
+            _ = output.fileHandleForReading.availableData
+
+            let repository = try BenchSQLite.EntryRepository(directory: folder)
+            let mine = BenchSQLite.Entry(
+                id: UUID(), title: "from the test", body: "", score: 0,
+                createdAt: Date(timeIntervalSince1970: 0))
+            for _ in 0..<20 {
+                try await repository.save(mine)
+                #expect(try await repository.count > 0)
+            }
+
+            kill(process.processIdentifier, SIGKILL)
+            _ = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(try await repository.find(by: mine.id) == mine)
         }
     }
 }

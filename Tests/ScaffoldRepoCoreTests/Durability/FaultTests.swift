@@ -1,4 +1,5 @@
 import BenchJournal
+import BenchSQLite
 import BenchSnapshot
 import Foundation
 import Testing
@@ -22,11 +23,20 @@ extension SlowSuites {
 
         typealias JournalStore = BenchJournal.EntryRepository
         typealias SnapshotStore = BenchSnapshot.EntryRepository
+        typealias SQLiteStore = BenchSQLite.EntryRepository
 
         /// A small journal-store value.
         static func entry(_ id: String) -> BenchJournal.Entry {
             BenchJournal.Entry(
                 id: id, title: "t", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
+        }
+
+        /// A sqlite-store value, as StoreFaultChild saves it: its UUID ends in `number`.
+        static func sqliteEntry(_ number: Int) -> BenchSQLite.Entry {
+            BenchSQLite.Entry(
+                id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))
+                    ?? UUID(),
+                title: "fault", body: "b", score: 1, createdAt: Date(timeIntervalSince1970: 0))
         }
 
         /// What StoreFaultChild printed, line by line.
@@ -57,6 +67,15 @@ extension SlowSuites {
 
         /// The ids a reopened store holds.
         static func storedIDs(_ storage: String, in folder: URL) async throws -> Set<String> {
+            if storage == "sqlite" {
+                // The child's UUIDs end in the value's number.
+                let store = try SQLiteStore(directory: folder)
+                defer { Task { await store.close() } }
+                return Set(
+                    try await store.loadAll().map {
+                        "entry-\(Int($0.id.uuidString.suffix(12)) ?? -1)"
+                    })
+            }
             if storage == "journal" {
                 let store = try JournalStore(directory: folder)
                 defer { Task { await store.close() } }
@@ -379,6 +398,125 @@ extension SlowSuites {
                         "flip \(flip): byte \(index) opened with other values (seed \(Self.seed))")
                 }
             }
+        }
+
+        // MARK: - The sqlite store
+
+        /// A full disk while the sqlite store writes its WAL: the transaction is rolled back, the
+        /// error names the database and the OS reason, no returned save is lost, and the same
+        /// repository saves again once there is room.
+        @Test func aFullDiskLosesNoSQLiteSaveAndSavingWorksAgain() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+
+            let report = try Self.runChild(["fill", "sqlite", folder.path, "300000"])
+
+            let saved = report.values("saved")
+            let failed = try #require(report.values("failed").first, "\(report.lines.suffix(3))")
+            #expect(
+                saved.count > 10, "the limit let almost nothing through; the test proves little")
+            let database = folder.appendingPathComponent(SQLiteStore.databaseFileName)
+            #expect(failed.contains("cannot write \(database.path)"), "\(failed)")
+            // SQLite reports the failed write as its own I/O error; it does not always keep the
+            // operating system's reason (here EFBIG) for the message.
+            #expect(
+                failed.contains("disk I/O error") || failed.contains("disk is full"), "\(failed)")
+            #expect(report.values("count") == ["\(saved.count)"])
+            let files = report.values("files").first?.split(separator: ",").map(String.init) ?? []
+            let name = SQLiteStore.databaseFileName
+            #expect(Set(files).isSubset(of: [name, name + "-wal", name + "-shm"]), "\(files)")
+            #expect(report.values("recovered") == ["entry-1000000"], "\(report.lines.suffix(2))")
+
+            let stored = try await Self.storedIDs("sqlite", in: folder)
+            #expect(stored == Set(saved + ["entry-1000000"]))
+        }
+
+        /// A read-only folder and database: the store opens and reads, and a save fails naming
+        /// the database and the reason; a folder without permissions does not open. Once the
+        /// permissions are back, the same values open and a save works.
+        @Test func aReadOnlyOrForbiddenFolderKeepsTheSQLiteStoreIntactUntilItIsWritableAgain()
+            async throws
+        {
+            let parent = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(parent) }
+            let folder = parent.appendingPathComponent("store")
+            let store = try SQLiteStore(directory: folder)
+            for number in 0..<3 { try await store.save(Self.sqliteEntry(number)) }
+            await store.close()
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            func setPermissions(folder folderMode: Int, files fileMode: Int) throws {
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: 0o777], ofItemAtPath: folder.path)
+                for name in files {
+                    try FileManager.default.setAttributes(
+                        [.posixPermissions: fileMode],
+                        ofItemAtPath: folder.appendingPathComponent(name).path)
+                }
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: folderMode], ofItemAtPath: folder.path)
+            }
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o755], ofItemAtPath: parent.path)
+
+            try setPermissions(folder: 0o555, files: 0o444)
+            let readOnly = try Self.runChild(["open", "sqlite", folder.path])
+            try setPermissions(folder: 0o000, files: 0o444)
+            let forbidden = try Self.runChild(["open", "sqlite", folder.path])
+            try setPermissions(folder: 0o777, files: 0o666)
+            let writable = try Self.runChild(["open", "sqlite", folder.path])
+
+            for (name, report) in [("read-only", readOnly), ("forbidden", forbidden)] {
+                let error = try #require(report.values("error:").first, "\(name): \(report.lines)")
+                #expect(
+                    error.contains(folder.path), "\(name): the message names the file: \(error)")
+                #expect(report.values("saved").isEmpty, "\(name)")
+            }
+            #expect(forbidden.values("opened").isEmpty)
+            #expect(writable.values("opened") == ["3"], "\(writable.lines)")
+            #expect(writable.values("saved") == ["entry-2000000"])
+            #expect(
+                try await Self.storedIDs("sqlite", in: folder)
+                    == Set((0..<3).map { "entry-\($0)" } + ["entry-2000000"]))
+        }
+
+        /// Flips one random bit of one random byte of the database, 1,000 times: an open and a
+        /// read either refuse or return exactly the saved values. A flip in free space, or in a
+        /// byte SQLite does not read for these rows, changes nothing; one in a row's JSON or id
+        /// fails its checksum; one in a page's structure makes SQLite refuse.
+        @Test func aThousandSingleByteFlipsInTheSQLiteStoreNeverReadOtherValues() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let store = try SQLiteStore(directory: folder)
+            for number in 0..<230 { try await store.save(Self.sqliteEntry(number)) }
+            try await store.delete(ids: (0..<10).map { Self.sqliteEntry($0).id })
+            let expected = try await store.loadAll()
+            await store.close()
+            let file = folder.appendingPathComponent(SQLiteStore.databaseFileName)
+            let pristine = try Data(contentsOf: file)
+
+            var random = SplitMix64(seed: Self.seed)
+            var refused = 0
+            for flip in 0..<1_000 {
+                var damaged = pristine
+                let index = Int(random.next() % UInt64(damaged.count))
+                damaged[index] ^= UInt8(1 << (random.next() % 8))
+                try damaged.write(to: file)
+                for suffix in ["-wal", "-shm"] {
+                    try? FileManager.default.removeItem(atPath: file.path + suffix)
+                }
+                do {
+                    let opened = try SQLiteStore(directory: folder)
+                    let values = try await opened.loadAll()
+                    await opened.close()
+                    if values != expected {
+                        Issue.record(
+                            "flip \(flip): byte \(index) read other values (seed \(Self.seed))")
+                    }
+                } catch {
+                    refused += 1
+                }
+            }
+            #expect(refused > 100, "flips in rows and pages are found: \(refused) of 1,000")
         }
     }
 }

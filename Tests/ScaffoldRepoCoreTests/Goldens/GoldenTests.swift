@@ -79,10 +79,12 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         }
         let manifest =
             TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("Package.swift")) ?? ""
+        // A sqlite golden links this package's CSQLite on Linux.
+        let declaration =
+            "golden(\"\(module)\", root: \"\(golden.root)\""
+            + (request.storage == .sqlite ? ", sqlite: true)" : ")")
 
-        #expect(
-            manifest.contains("golden(\"\(module)\", root: \"\(golden.root)\")"),
-            "declare it in Package.swift: + golden(\"\(module)\", root: \"\(golden.root)\")")
+        #expect(manifest.contains(declaration), "declare it in Package.swift: + \(declaration)")
     }
 
     @Test func theReadmeShowsTheExampleCommandAndWhatItPrints() throws {

@@ -54,7 +54,7 @@ public nonisolated enum LessonRepositoryError: Error, Equatable, CustomStringCon
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension LessonRepositoryError: StoreFiles.Failure {}
+nonisolated extension LessonRepositoryError: StoreFiles.Failure {}
 
 // Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
 // from outside, every call is an `await`, so two calls never run at once, and there is no lock

@@ -54,7 +54,7 @@ public nonisolated enum CardRepositoryError: Error, Equatable, CustomStringConve
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension CardRepositoryError: StoreFiles.Failure {}
+nonisolated extension CardRepositoryError: StoreFiles.Failure {}
 
 // Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
 // from outside, every call is an `await`, so two calls never run at once, and there is no lock

@@ -96,7 +96,9 @@ nonisolated struct Observers<Value: StoredValue> {
     }
 }
 
-/// A repository that `shared(in:)` hands out, one per folder.
+/// A repository that `shared(in:)` hands out, one per folder. Its isolation is the actor's: a
+/// `nonisolated` protocol would make the actor's `init(directory:)` requirement nonisolated,
+/// which a synchronous actor initializer cannot be.
 protocol SharedRepository: _Concurrency.Actor {
     init(directory: URL) throws
     /// Whether `close()` was called.

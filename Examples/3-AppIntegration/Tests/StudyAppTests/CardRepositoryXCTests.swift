@@ -29,7 +29,8 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
         try await repository.save(Support.sample(1))
         try await repository.save(Support.sample(1, revision: 1))
 
-        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1, revision: 1))
+        let found = await repository.find(by: Support.sample(1).id)
+        expectEqual(found, Support.sample(1, revision: 1))
         expectEqual(await repository.count, 1)
     }
 
@@ -173,7 +174,7 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
     func testCorruptFileThrowsAndIsKept() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
-        let file = directory.appendingPathComponent(CardRepository.snapshotFileName)
+        let file = directory.appendingPathComponent(Support.storeFileName)
         let damaged = Data("[{\"not\": \"a Card\"".utf8)
         try damaged.write(to: file)
 

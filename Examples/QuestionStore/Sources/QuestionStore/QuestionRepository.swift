@@ -54,7 +54,7 @@ public nonisolated enum QuestionRepositoryError: Error, Equatable, CustomStringC
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension QuestionRepositoryError: StoreFiles.Failure {}
+nonisolated extension QuestionRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Question`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum NoteRepositoryError: Error, Equatable, CustomStringConve
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension NoteRepositoryError: StoreFiles.Failure {}
+nonisolated extension NoteRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Note`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension LabelRepositoryError: StoreFiles.Failure {}
+nonisolated extension LabelRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Label`` values: in memory for fast reads, in one JSON file for durability.
 ///

@@ -26,7 +26,8 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         try await repository.save(Support.sample(1))
         try await repository.save(Support.sample(1, revision: 1))
 
-        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1, revision: 1))
+        let found = await repository.find(by: Support.sample(1).id)
+        expectEqual(found, Support.sample(1, revision: 1))
         expectEqual(await repository.count, 1)
     }
 
@@ -170,7 +171,7 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
     func testCorruptFileThrowsAndIsKept() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
-        let file = directory.appendingPathComponent(NoteRepository.snapshotFileName)
+        let file = directory.appendingPathComponent(Support.storeFileName)
         let damaged = Data("[{\"not\": \"a Note\"".utf8)
         try damaged.write(to: file)
 

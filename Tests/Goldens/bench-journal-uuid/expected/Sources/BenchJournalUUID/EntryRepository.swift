@@ -54,7 +54,7 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension EntryRepositoryError: StoreFiles.Failure {}
+nonisolated extension EntryRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Entry`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum CacheRepositoryError: Error, Equatable, CustomStringConv
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension CacheRepositoryError: StoreFiles.Failure {}
+nonisolated extension CacheRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Cache`` values: in memory for fast reads, in one JSON file for durability.
 ///

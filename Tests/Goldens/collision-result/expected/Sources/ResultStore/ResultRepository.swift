@@ -54,7 +54,7 @@ public nonisolated enum ResultRepositoryError: Error, Equatable, CustomStringCon
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension ResultRepositoryError: StoreFiles.Failure {}
+nonisolated extension ResultRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Result`` values: in memory for fast reads, in one JSON file for durability.
 ///

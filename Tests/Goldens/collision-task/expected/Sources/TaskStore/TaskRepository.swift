@@ -54,7 +54,7 @@ public nonisolated enum TaskRepositoryError: Error, Equatable, CustomStringConve
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension TaskRepositoryError: StoreFiles.Failure {}
+nonisolated extension TaskRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Task`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum BookRepositoryError: Error, Equatable, CustomStringConve
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension BookRepositoryError: StoreFiles.Failure {}
+nonisolated extension BookRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Book`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum BlogPostRepositoryError: Error, Equatable, CustomStringC
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension BlogPostRepositoryError: StoreFiles.Failure {}
+nonisolated extension BlogPostRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``BlogPost`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum ItemRepositoryError: Error, Equatable, CustomStringConve
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension ItemRepositoryError: StoreFiles.Failure {}
+nonisolated extension ItemRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Item`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum SheepRepositoryError: Error, Equatable, CustomStringConv
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension SheepRepositoryError: StoreFiles.Failure {}
+nonisolated extension SheepRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Sheep`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

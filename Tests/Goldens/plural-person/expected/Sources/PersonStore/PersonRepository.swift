@@ -54,7 +54,7 @@ public nonisolated enum PersonRepositoryError: Error, Equatable, CustomStringCon
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension PersonRepositoryError: StoreFiles.Failure {}
+nonisolated extension PersonRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Person`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///

@@ -54,7 +54,7 @@ public nonisolated enum CardRepositoryError: Error, Equatable, CustomStringConve
 }
 
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-extension CardRepositoryError: StoreFiles.Failure {}
+nonisolated extension CardRepositoryError: StoreFiles.Failure {}
 
 /// Stores ``Card`` values: in memory for fast reads, in one JSON file for durability.
 ///

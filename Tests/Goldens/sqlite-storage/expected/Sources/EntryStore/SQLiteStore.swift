@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(SQLite3)
-    import SQLite3
+    internal import SQLite3
 #else
-    import CSQLite
+    internal import CSQLite
 #endif
 
 /// The SQLite side of the store's engine: one database file per module, holding one table per
@@ -167,9 +167,17 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// `corrupt`; another connection holding the write lock past the timeout is `locked`; the
     /// rest cannot read or cannot write the file.
     func failure(_ status: Int32, reading: Bool) -> Failure {
-        let message =
+        var message =
             connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(status))
+        // The operating system's reason ("File too large", "Permission denied"), which SQLite's
+        // own message ("disk I/O error") leaves out, for the failures that come from a file.
+        let fromAFile = [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM]
+        if let connection, fromAFile.contains(status & 0xFF),
+            case let code = sqlite3_system_errno(connection), code != 0
+        {
+            message += " (\(String(cString: strerror(code))))"
+        }
         switch status & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return .corrupt(file: fileURL, offset: 0, reason: message)

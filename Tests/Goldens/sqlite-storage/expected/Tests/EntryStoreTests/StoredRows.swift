@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(SQLite3)
-    import SQLite3
+    internal import SQLite3
 #else
-    import CSQLite
+    internal import CSQLite
 #endif
 
 /// Raw access to a sqlite repository's database, for the tests that open what an earlier
@@ -27,9 +27,9 @@ nonisolated enum StoredRows {
     }
 
     /// Writes each of `values` as a row of `table`, as schema `version` wrote it: its JSON
-    /// (sorted keys), keyed by its id (`Int`, `String` or `UUID`), with its checksum.
-    static func insert<Value: Encodable & Identifiable>(
-        _ values: [Value], version: Int, into table: String, in file: URL
+    /// (sorted keys), keyed by its id in `ids` (`Int`, `String` or `UUID`), with its checksum.
+    static func insert<Value: Encodable>(
+        _ values: [Value], ids: [some Sendable], version: Int, into table: String, in file: URL
     ) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -41,9 +41,9 @@ nonisolated enum StoredRows {
                 throw Failure(description: String(cString: sqlite3_errmsg(database)))
             }
             defer { sqlite3_finalize(statement) }
-            for value in values {
+            for (value, id) in zip(values, ids) {
                 let json = try encoder.encode(value)
-                let idBytes = try bind(value.id, to: statement)
+                let idBytes = try bind(id, to: statement)
                 sqlite3_bind_int64(statement, 2, Int64(version))
                 let text = String(decoding: json, as: UTF8.self)
                 sqlite3_bind_text(statement, 3, text, -1, transient)

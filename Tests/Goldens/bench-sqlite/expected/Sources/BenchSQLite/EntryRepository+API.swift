@@ -1,0 +1,201 @@
+public import Foundation
+
+extension EntryRepository {
+    /// One committed change, as ``changes()`` publishes it once it is on disk: values
+    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
+    /// ``StoreChange/removedAll``.
+    public typealias Change = StoreChange<Entry>
+
+    // MARK: - Reading: from the database, a query at a time
+
+    /// How many values the store holds.
+    public var count: Int {
+        get throws { try table.count() }
+    }
+
+    /// The value with `id`, or nil when there is none.
+    public func find(by id: UUID) throws -> Entry? {
+        try table.find(id)
+    }
+
+    /// Every value, in the order of ``precedes(_:_:)``. This reads the whole table into memory:
+    /// for a store that grows, read a page with a ``Query`` and ``loadAll(_:)``.
+    public func loadAll() throws -> [Entry] {
+        try table.values(Query())
+    }
+
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``: a scan that reads
+    /// every row and decides in Swift. A ``Query`` filters in SQL instead.
+    public func loadAll(where isIncluded: @Sendable (Entry) -> Bool) throws -> [Entry] {
+        var found: [Entry] = []
+        try table.scan { if isIncluded($0) { found.append($0) } }
+        return found
+    }
+
+    /// How many values `isIncluded` accepts: a scan, as ``loadAll(where:)`` is.
+    public func count(where isIncluded: @Sendable (Entry) -> Bool) throws -> Int {
+        var count = 0
+        try table.scan { if isIncluded($0) { count += 1 } }
+        return count
+    }
+
+    /// A query, run in SQL: filters on ``Fields``, a sort, a limit with an offset, or the page
+    /// after a value (``StoreQuery/after(_:)``).
+    ///
+    ///     let page = try await repository.loadAll(
+    ///         Query().filter(Fields.id.isGreater(than: last)).limit(50))
+    public typealias Query = StoreQuery<Entry>
+
+    /// The fields of ``Entry`` that a ``Query`` filters and sorts on.
+    public nonisolated enum Fields {
+        public static let id = QueryField<Entry, UUID>(id: { $0.id })
+        public static let title = QueryField<Entry, String>("title") { $0.title }
+        public static let body = QueryField<Entry, String>("body") { $0.body }
+        public static let score = QueryField<Entry, Double>("score") { $0.score }
+        public static let createdAt = QueryField<Entry, Date>("createdAt") { $0.createdAt }
+    }
+
+    /// The values `query` selects, in its order: filtered, sorted and limited in SQL.
+    public func loadAll(_ query: Query) throws -> [Entry] {
+        try table.values(query)
+    }
+
+    /// How many values `query`'s filters select, whatever its limit, offset and cursor.
+    public func count(_ query: Query) throws -> Int {
+        try table.count(query)
+    }
+
+    /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
+    /// UUIDs compare by their 16 bytes, which is the order of their `uuidString`, without
+    /// building a string per comparison.
+    public nonisolated static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        withUnsafeBytes(of: first.uuid) { first in
+            withUnsafeBytes(of: second.uuid) { second in
+                first.lexicographicallyPrecedes(second)
+            }
+        }
+    }
+
+    // MARK: - Writing: each call is one durable write
+
+    /// Stores `entry`, replacing the value with the same id.
+    public func save(_ entry: Entry) throws {
+        try commit(.saved([entry]))
+    }
+
+    /// Stores every value in `entries` at once; of values with the same id, the last wins.
+    public func save(contentsOf entries: [Entry]) throws {
+        guard !entries.isEmpty else { return }
+        try commit(.saved(entries))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: UUID, _ change: @Sendable (inout Entry) -> Void
+    ) throws -> Bool {
+        guard var value = try table.find(id) else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
+    }
+
+    /// Removes the value with `id`, if there is one.
+    public func delete(_ id: UUID) throws {
+        try delete(ids: [id])
+    }
+
+    /// Removes the values with these ids; ids that are not stored are ignored.
+    public func delete(ids: [UUID]) throws {
+        let stored = try table.stored(ids)
+        guard !stored.isEmpty else { return }
+        try commit(.deleted(stored))
+    }
+
+    /// Removes every value.
+    public func removeAll() throws {
+        guard try table.count() > 0 else { return }
+        try commit(.removedAll)
+    }
+
+    // MARK: - Observing
+
+    /// The changes committed from now on, in order, each once it is on disk. Every call gives
+    /// a stream of its own; it ends when the task reading it is cancelled.
+    ///
+    /// To show the values and keep them current, call this first, then ``loadAll()``, then
+    /// read the stream: a change may then appear in both, and applying it again changes
+    /// nothing, but none is missed.
+    public func changes() -> AsyncStream<Change> {
+        observers.changes { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+    }
+
+    /// The first `size` values of `query`, whether more follow, and ``changes()`` with the
+    /// revision each change made, read together: a change in the stream with a revision up to
+    /// the one returned is in the values already. The view-model shows a window with it.
+    func firstPageAndChanges(
+        _ query: Query, size: Int
+    ) throws -> (
+        values: [Entry], isComplete: Bool, revision: Int,
+        changes: AsyncStream<Revised<Entry>>
+    ) {
+        let page = try table.values(query.limit(size + 1))
+        let stream = observers.revisions { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+        return (Array(page.prefix(size)), page.count <= size, observers.revision, stream)
+    }
+
+    /// The `size` values after the last of a window (`query`'s cursor), whether more follow,
+    /// and the revision they were read at.
+    func page(
+        _ query: Query, size: Int
+    ) throws -> (values: [Entry], isComplete: Bool, revision: Int) {
+        let page = try table.values(query.limit(size + 1))
+        return (Array(page.prefix(size)), page.count <= size, observers.revision)
+    }
+
+    /// How many changes this instance has committed: the revision of the last one.
+    var revision: Int { observers.revision }
+
+    private func stopObserving(_ key: Int) {
+        observers.remove(key)
+    }
+
+    /// How many streams from ``changes()`` are open.
+    public var observerCount: Int { observers.count }
+
+    // MARK: - One instance per folder
+
+    /// The repository for `directory`, shared by every caller in this process: screens that ask
+    /// for the same folder get the same instance, so each sees the others' changes through
+    /// ``changes()``. It is opened on first use (or again after ``close()``), off the caller's
+    /// actor, so the main thread never waits for the disk.
+    public static func shared(in directory: URL) async throws -> EntryRepository {
+        try await openRepositories.repository(in: directory)
+    }
+
+    /// The shared repository in ``defaultDirectory()``.
+    public static func shared() async throws -> EntryRepository {
+        try await shared(in: defaultDirectory())
+    }
+
+    private static let openRepositories = OpenRepositories<EntryRepository>()
+}
+
+/// ``EntryRepository/shared(in:)`` keeps one open instance per folder.
+extension EntryRepository: SharedRepository {}
+
+/// How the store code that every repository in this module shares (`StoredValues.swift`)
+/// orders and reads ``Entry`` values.
+nonisolated extension Entry: StoredValue {
+    static var schemaVersion: Int { EntryRepository.schemaVersion }
+
+    static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        EntryRepository.precedes(first, second)
+    }
+}

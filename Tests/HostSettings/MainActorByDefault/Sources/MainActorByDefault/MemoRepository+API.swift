@@ -1,0 +1,198 @@
+public import Foundation
+
+extension MemoRepository {
+    /// One committed change, as ``changes()`` publishes it once it is on disk: values
+    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
+    /// ``StoreChange/removedAll``.
+    public typealias Change = StoreChange<Memo>
+
+    // MARK: - Reading: from the database, a query at a time
+
+    /// How many values the store holds.
+    public var count: Int {
+        get throws { try table.count() }
+    }
+
+    /// The value with `id`, or nil when there is none.
+    public func find(by id: Int) throws -> Memo? {
+        try table.find(id)
+    }
+
+    /// Every value, in the order of ``precedes(_:_:)``. This reads the whole table into memory:
+    /// for a store that grows, read a page with a ``Query`` and ``loadAll(_:)``.
+    public func loadAll() throws -> [Memo] {
+        try table.values(Query())
+    }
+
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``: a scan that reads
+    /// every row and decides in Swift. A ``Query`` filters in SQL instead.
+    public func loadAll(where isIncluded: @Sendable (Memo) -> Bool) throws -> [Memo] {
+        var found: [Memo] = []
+        try table.scan { if isIncluded($0) { found.append($0) } }
+        return found
+    }
+
+    /// How many values `isIncluded` accepts: a scan, as ``loadAll(where:)`` is.
+    public func count(where isIncluded: @Sendable (Memo) -> Bool) throws -> Int {
+        var count = 0
+        try table.scan { if isIncluded($0) { count += 1 } }
+        return count
+    }
+
+    /// A query, run in SQL: filters on ``Fields``, a sort, a limit with an offset, or the page
+    /// after a value (``StoreQuery/after(_:)``).
+    ///
+    ///     let page = try await repository.loadAll(
+    ///         Query().filter(Fields.id.isGreater(than: last)).limit(50))
+    public typealias Query = StoreQuery<Memo>
+
+    /// The fields of ``Memo`` that a ``Query`` filters and sorts on.
+    public nonisolated enum Fields {
+        public static let id = QueryField<Memo, Int>(id: { $0.id })
+        public static let title = QueryField<Memo, String>("title") { $0.title }
+        public static let due = QueryField<Memo, Date?>("due") { $0.due }
+        public static let kind = QueryField<Memo, Memo.Kind>("kind") { $0.kind }
+    }
+
+    /// The values `query` selects, in its order: filtered, sorted and limited in SQL.
+    public func loadAll(_ query: Query) throws -> [Memo] {
+        try table.values(query)
+    }
+
+    /// How many values `query`'s filters select, whatever its limit, offset and cursor.
+    public func count(_ query: Query) throws -> Int {
+        try table.count(query)
+    }
+
+    /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
+    /// `<`.
+    public nonisolated static func precedes(_ first: Int, _ second: Int) -> Bool {
+        first < second
+    }
+
+    // MARK: - Writing: each call is one durable write
+
+    /// Stores `memo`, replacing the value with the same id.
+    public func save(_ memo: Memo) throws {
+        try commit(.saved([memo]))
+    }
+
+    /// Stores every value in `memos` at once; of values with the same id, the last wins.
+    public func save(contentsOf memos: [Memo]) throws {
+        guard !memos.isEmpty else { return }
+        try commit(.saved(memos))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: Int, _ change: @Sendable (inout Memo) -> Void
+    ) throws -> Bool {
+        guard var value = try table.find(id) else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
+    }
+
+    /// Removes the value with `id`, if there is one.
+    public func delete(_ id: Int) throws {
+        try delete(ids: [id])
+    }
+
+    /// Removes the values with these ids; ids that are not stored are ignored.
+    public func delete(ids: [Int]) throws {
+        let stored = try table.stored(ids)
+        guard !stored.isEmpty else { return }
+        try commit(.deleted(stored))
+    }
+
+    /// Removes every value.
+    public func removeAll() throws {
+        guard try table.count() > 0 else { return }
+        try commit(.removedAll)
+    }
+
+    // MARK: - Observing
+
+    /// The changes committed from now on, in order, each once it is on disk. Every call gives
+    /// a stream of its own; it ends when the task reading it is cancelled.
+    ///
+    /// To show the values and keep them current, call this first, then ``loadAll()``, then
+    /// read the stream: a change may then appear in both, and applying it again changes
+    /// nothing, but none is missed.
+    public func changes() -> AsyncStream<Change> {
+        observers.changes { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+    }
+
+    /// The first `size` values of `query`, whether more follow, and ``changes()`` with the
+    /// revision each change made, read together: a change in the stream with a revision up to
+    /// the one returned is in the values already. The view-model shows a window with it.
+    func firstPageAndChanges(
+        _ query: Query, size: Int
+    ) throws -> (
+        values: [Memo], isComplete: Bool, revision: Int,
+        changes: AsyncStream<Revised<Memo>>
+    ) {
+        let page = try table.values(query.limit(size + 1))
+        let stream = observers.revisions { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+        return (Array(page.prefix(size)), page.count <= size, observers.revision, stream)
+    }
+
+    /// The `size` values after the last of a window (`query`'s cursor), whether more follow,
+    /// and the revision they were read at.
+    func page(
+        _ query: Query, size: Int
+    ) throws -> (values: [Memo], isComplete: Bool, revision: Int) {
+        let page = try table.values(query.limit(size + 1))
+        return (Array(page.prefix(size)), page.count <= size, observers.revision)
+    }
+
+    /// How many changes this instance has committed: the revision of the last one.
+    var revision: Int { observers.revision }
+
+    private func stopObserving(_ key: Int) {
+        observers.remove(key)
+    }
+
+    /// How many streams from ``changes()`` are open.
+    public var observerCount: Int { observers.count }
+
+    // MARK: - One instance per folder
+
+    /// The repository for `directory`, shared by every caller in this process: screens that ask
+    /// for the same folder get the same instance, so each sees the others' changes through
+    /// ``changes()``. It is opened on first use (or again after ``close()``), off the caller's
+    /// actor, so the main thread never waits for the disk.
+    public static func shared(in directory: URL) async throws -> MemoRepository {
+        try await openRepositories.repository(in: directory)
+    }
+
+    /// The shared repository in ``defaultDirectory()``.
+    public static func shared() async throws -> MemoRepository {
+        try await shared(in: defaultDirectory())
+    }
+
+    private static let openRepositories = OpenRepositories<MemoRepository>()
+}
+
+/// ``MemoRepository/shared(in:)`` keeps one open instance per folder.
+extension MemoRepository: SharedRepository {}
+
+/// How the store code that every repository in this module shares (`StoredValues.swift`)
+/// orders and reads ``Memo`` values.
+nonisolated extension Memo: StoredValue {
+    static var schemaVersion: Int { MemoRepository.schemaVersion }
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool {
+        MemoRepository.precedes(first, second)
+    }
+}
+
+/// A query compares a ``Memo.Kind`` by its raw value, as it is stored.
+nonisolated extension Memo.Kind: QueryableField {}
