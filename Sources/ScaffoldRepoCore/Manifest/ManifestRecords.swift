@@ -33,7 +33,8 @@ extension Manifest.Model {
             owned: nil, destroyed: nil,
             table: request.storage == .sqlite
                 ? Manifest.TableRecord(
-                    database: Names.databaseFileName(module: request.module), name: Names(request.spec).pluralVariable,
+                    database: Names.databaseFileName(module: request.module),
+                    name: Names(request.spec).pluralVariable,
                     columns: ["id", "version", "value", "checksum"])
                 : nil)
     }

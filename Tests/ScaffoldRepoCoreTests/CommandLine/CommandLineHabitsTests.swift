@@ -210,7 +210,10 @@ import Testing
         ("scaffold-repo completions z", ["scaffold-repo", "completions", "z"], "zsh"),
         ("scaffold-repo Q 'note:Str", ["scaffold-repo", "Q", "'note:Str"], "note:String"),
         ("scaffold-repo Q id:uu", ["scaffold-repo", "Q", "id", ":", "uu"], "UUID"),
-        ("scaffold-repo Q --storage=sn", ["scaffold-repo", "Q", "--storage", "=", "sn"], "snapshot"),
+        (
+            "scaffold-repo Q --storage=sn", ["scaffold-repo", "Q", "--storage", "=", "sn"],
+            "snapshot"
+        ),
         ("scaffold-repo help re", ["scaffold-repo", "help", "re"], "regen"),
     ])
     func theBashCompletionCompletes(line: String, words: [String], expected: String) throws {
