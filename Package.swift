@@ -111,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot", "BenchSQLite"]),
         .executableTarget(
-            name: "StoreMemoryChild", dependencies: ["BenchJournal", "BenchSnapshot"]),
+            name: "StoreMemoryChild",
+            dependencies: ["BenchJournal", "BenchSnapshot", "BenchSQLite"]),
         .testTarget(
             name: "ScaffoldRepoCoreTests",
             dependencies: [

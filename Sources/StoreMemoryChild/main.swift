@@ -4,11 +4,12 @@
 // folder, and checks that they stay empty.
 //
 // Usage: StoreMemoryChild
-//   Prints `journal: …` and `snapshot: …`: `follows` when a view-model over the repository
+//   Prints `journal: …`, `snapshot: …` and `sqlite: …`: `follows` when a view-model over the repository
 //   showed every save and delete, in order, and the repository's `changes()` brought each one;
 //   otherwise what was shown instead.
 
 import BenchJournal
+import BenchSQLite
 import BenchSnapshot
 import Foundation
 
@@ -21,6 +22,14 @@ func journalEntry(_ number: Int) -> BenchJournal.Entry {
 func snapshotEntry(_ number: Int) -> BenchSnapshot.Entry {
     BenchSnapshot.Entry(
         id: "entry-\(number)", title: "Entry \(number)", body: "", score: Double(number),
+        createdAt: Date(timeIntervalSince1970: Double(number)))
+}
+
+/// The sqlite store's ids are UUIDs: the number in their last digits.
+func sqliteEntry(_ number: Int) -> BenchSQLite.Entry {
+    BenchSQLite.Entry(
+        id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number)) ?? UUID(),
+        title: "Entry \(number)", body: "", score: Double(number),
         createdAt: Date(timeIntervalSince1970: Double(number)))
 }
 
@@ -85,6 +94,24 @@ func snapshotEntry(_ number: Int) -> BenchSnapshot.Entry {
             saveAndDelete: {
                 try await snapshot.save(snapshotEntry(3))
                 try await snapshot.delete("entry-1")
+            }))
+
+    let sqlite = BenchSQLite.EntryRepository.inMemory([sqliteEntry(2), sqliteEntry(1)])
+    let sqliteView = BenchSQLite.EntryListViewModel(repository: sqlite)
+    let sqliteChanges = await sqlite.changes()
+    let sqliteCount = Task { () async -> Int in
+        var count = 0
+        for await _ in sqliteChanges.prefix(2) { count += 1 }
+        return count
+    }
+    print(
+        await follow(
+            storage: "sqlite", load: { await sqliteView.load() },
+            shown: { sqliteView.entries.map { "entry-\(Int($0.id.uuidString.suffix(12)) ?? -1)" } },
+            changes: { await sqliteCount.value },
+            saveAndDelete: {
+                try await sqlite.save(sqliteEntry(3))
+                try await sqlite.delete(sqliteEntry(1).id)
             }))
 }
 

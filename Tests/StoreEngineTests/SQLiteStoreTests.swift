@@ -33,12 +33,14 @@ import Testing
         let reopened = try table(SQLiteDatabase<ItemError>(file: file))
 
         #expect(try reopened.count() == 28)
+        #expect(try !reopened.isEmpty())
         #expect(try reopened.find(3)?.title == "again")
         #expect(try reopened.find(1) == nil)
         #expect(try reopened.page(after: nil, limit: 3).map(\.id) == [3, 4, 5])
         #expect(try reopened.page(after: 5, limit: 2).map(\.id) == [6, 7])
         try reopened.database.transaction { try reopened.removeAll() }
         #expect(try reopened.count() == 0)
+        #expect(try reopened.isEmpty())
     }
 
     @Test func aTransactionThatThrowsLeavesNothingBehind() throws {

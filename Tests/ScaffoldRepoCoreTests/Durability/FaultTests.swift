@@ -65,6 +65,35 @@ extension SlowSuites {
             )
         }
 
+        /// Runs `StoreFaultChild open` on the store in `folder` (inside `parent`) three times: with
+        /// the folder and its files read-only, with the folder forbidden, and writable again.
+        static func openUnderPermissions(
+            _ storage: String, folder: URL, parent: URL
+        ) throws -> (readOnly: ChildReport, forbidden: ChildReport, writable: ChildReport) {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            func setPermissions(folder folderMode: Int, files fileMode: Int) throws {
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: 0o777], ofItemAtPath: folder.path)
+                for name in files {
+                    try FileManager.default.setAttributes(
+                        [.posixPermissions: fileMode],
+                        ofItemAtPath: folder.appendingPathComponent(name).path)
+                }
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: folderMode], ofItemAtPath: folder.path)
+            }
+            // The child may run as nobody: it must reach the folder.
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o755], ofItemAtPath: parent.path)
+
+            try setPermissions(folder: 0o555, files: 0o444)
+            let readOnly = try runChild(["open", storage, folder.path])
+            try setPermissions(folder: 0o000, files: 0o444)
+            let forbidden = try runChild(["open", storage, folder.path])
+            try setPermissions(folder: 0o777, files: 0o666)
+            return (readOnly, forbidden, try runChild(["open", storage, folder.path]))
+        }
+
         /// The ids a reopened store holds.
         static func storedIDs(_ storage: String, in folder: URL) async throws -> Set<String> {
             if storage == "sqlite" {
@@ -250,28 +279,8 @@ extension SlowSuites {
                             createdAt: Date(timeIntervalSince1970: 0)))
                 }
             }
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            func setPermissions(folder folderMode: Int, files fileMode: Int) throws {
-                try FileManager.default.setAttributes(
-                    [.posixPermissions: 0o777], ofItemAtPath: folder.path)
-                for name in files {
-                    try FileManager.default.setAttributes(
-                        [.posixPermissions: fileMode],
-                        ofItemAtPath: folder.appendingPathComponent(name).path)
-                }
-                try FileManager.default.setAttributes(
-                    [.posixPermissions: folderMode], ofItemAtPath: folder.path)
-            }
-            // The child may run as nobody: it must reach the folder.
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o755], ofItemAtPath: parent.path)
-
-            try setPermissions(folder: 0o555, files: 0o444)
-            let readOnly = try Self.runChild(["open", storage, folder.path])
-            try setPermissions(folder: 0o000, files: 0o444)
-            let forbidden = try Self.runChild(["open", storage, folder.path])
-            try setPermissions(folder: 0o777, files: 0o666)
-            let writable = try Self.runChild(["open", storage, folder.path])
+            let (readOnly, forbidden, writable) = try Self.openUnderPermissions(
+                storage, folder: folder, parent: parent)
 
             for (name, report) in [("read-only", readOnly), ("forbidden", forbidden)] {
                 let error = try #require(report.values("error:").first, "\(name): \(report.lines)")
@@ -443,27 +452,8 @@ extension SlowSuites {
             let store = try SQLiteStore(directory: folder)
             for number in 0..<3 { try await store.save(Self.sqliteEntry(number)) }
             await store.close()
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            func setPermissions(folder folderMode: Int, files fileMode: Int) throws {
-                try FileManager.default.setAttributes(
-                    [.posixPermissions: 0o777], ofItemAtPath: folder.path)
-                for name in files {
-                    try FileManager.default.setAttributes(
-                        [.posixPermissions: fileMode],
-                        ofItemAtPath: folder.appendingPathComponent(name).path)
-                }
-                try FileManager.default.setAttributes(
-                    [.posixPermissions: folderMode], ofItemAtPath: folder.path)
-            }
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o755], ofItemAtPath: parent.path)
-
-            try setPermissions(folder: 0o555, files: 0o444)
-            let readOnly = try Self.runChild(["open", "sqlite", folder.path])
-            try setPermissions(folder: 0o000, files: 0o444)
-            let forbidden = try Self.runChild(["open", "sqlite", folder.path])
-            try setPermissions(folder: 0o777, files: 0o666)
-            let writable = try Self.runChild(["open", "sqlite", folder.path])
+            let (readOnly, forbidden, writable) = try Self.openUnderPermissions(
+                "sqlite", folder: folder, parent: parent)
 
             for (name, report) in [("read-only", readOnly), ("forbidden", forbidden)] {
                 let error = try #require(report.values("error:").first, "\(name): \(report.lines)")

@@ -23,7 +23,7 @@ extension SlowSuites {
                 in: places[3])
 
             #expect(child.status == 0, "\(child.output)")
-            #expect(child.output == "journal: follows\nsnapshot: follows\n")
+            #expect(child.output == "journal: follows\nsnapshot: follows\nsqlite: follows\n")
             for place in places {
                 #expect(
                     try FileManager.default.contentsOfDirectory(atPath: place.path).isEmpty,

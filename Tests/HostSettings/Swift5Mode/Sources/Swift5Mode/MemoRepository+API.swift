@@ -110,7 +110,7 @@ extension MemoRepository {
 
     /// Removes every value.
     public func removeAll() throws {
-        guard try table.count() > 0 else { return }
+        guard try !table.isEmpty() else { return }
         try commit(.removedAll)
     }
 

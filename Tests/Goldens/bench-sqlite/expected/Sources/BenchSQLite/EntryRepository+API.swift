@@ -116,7 +116,7 @@ extension EntryRepository {
 
     /// Removes every value.
     public func removeAll() throws {
-        guard try table.count() > 0 else { return }
+        guard try !table.isEmpty() else { return }
         try commit(.removedAll)
     }
 

@@ -319,6 +319,12 @@ where Value.ID: SQLiteKey {
     /// The table's name in SQL, a model's plural (`questions`).
     let name: String
     private let columns = "id, version, value, checksum"
+    /// The statements a save and a delete run, each built once (statements are prepared once
+    /// per connection and found by their SQL).
+    private let insertSQL: String
+    private let deleteSQL: String
+    /// Encodes values as the other storages do: sorted keys.
+    private let encoder: JSONEncoder
 
     /// The table `name` in `database`, created when missing, migrated when an earlier schema
     /// version wrote it, with an index on each of `indexedFields` (JSON keys).
@@ -329,6 +335,7 @@ where Value.ID: SQLiteKey {
     {
         self.database = database
         self.name = name
+        (insertSQL, deleteSQL, encoder) = Self.writing(name)
         // Opening an app's store every launch reads; only a new or older table, or a missing
         // index, takes the write lock.
         guard try !isReady(indexedFields: indexedFields) else { return }
@@ -364,10 +371,20 @@ where Value.ID: SQLiteKey {
     init(inMemory name: String, in database: SQLiteDatabase<Failure>, values: [Value]) {
         self.database = database
         self.name = name
+        (insertSQL, deleteSQL, encoder) = Self.writing(name)
         try? database.transaction {
             try createTables()
             try save(values)
         }
+    }
+
+    private static func writing(_ name: String) -> (String, String, JSONEncoder) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (
+            "INSERT OR REPLACE INTO \"\(name)\" (id, version, value, checksum) VALUES (?, ?, ?, ?)",
+            "DELETE FROM \"\(name)\" WHERE id = ?", encoder
+        )
     }
 
     private func createTables() throws {
@@ -432,6 +449,13 @@ where Value.ID: SQLiteKey {
         var count = 0
         try database.run("SELECT count(*) FROM \"\(name)\"") { count = Int($0.int64(at: 0)) }
         return count
+    }
+
+    /// Whether the table holds no value: one row looked for, where `count()` reads them all.
+    func isEmpty() throws -> Bool {
+        var isEmpty = true
+        try database.run("SELECT 1 FROM \"\(name)\" LIMIT 1") { _ in isEmpty = false }
+        return isEmpty
     }
 
     /// The value with `id`, if there is one.
@@ -518,7 +542,13 @@ where Value.ID: SQLiteKey {
     // MARK: - Writing, in the caller's transaction
 
     /// Writes `change` in a transaction of its own: on disk when this returns, or not at all.
+    /// One value saved or deleted is one statement, which SQLite commits by itself.
     func commit(_ change: StoreChange<Value>) throws {
+        switch change {
+        case .saved(let values) where values.count == 1: return try save(values)
+        case .deleted(let ids) where ids.count == 1: return try delete(ids)
+        default: break
+        }
         try database.transaction {
             switch change {
             case .saved(let values): try save(values)
@@ -530,8 +560,6 @@ where Value.ID: SQLiteKey {
 
     /// Inserts or replaces `values`, in the caller's transaction.
     func save(_ values: [Value]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         for value in values {
             let json: Data
             do {
@@ -540,7 +568,7 @@ where Value.ID: SQLiteKey {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
             try database.run(
-                "INSERT OR REPLACE INTO \"\(name)\" (\(columns)) VALUES (?, ?, ?, ?)",
+                insertSQL,
                 bind: { statement in
                     value.id.bind(to: statement, at: 1)
                     statement.bind(Int64(Value.schemaVersion), at: 2)
@@ -553,9 +581,7 @@ where Value.ID: SQLiteKey {
     /// Deletes the values with `ids`, in the caller's transaction; unknown ids are ignored.
     func delete(_ ids: [Value.ID]) throws {
         for id in ids {
-            try database.run(
-                "DELETE FROM \"\(name)\" WHERE id = ?", bind: { id.bind(to: $0, at: 1) },
-                row: { _ in })
+            try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
         }
     }
 
