@@ -74,6 +74,21 @@ import Testing
         }
     }
 
+    @Test func aRowWhoseVersionChangedIsCorruptNotDecodedAsAnotherSchema() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.transaction { try items.save([item(1)]) }
+        try database.execute("UPDATE items SET version = 1")
+
+        #expect {
+            _ = try items.find(1)
+        } throws: { error in
+            guard case ItemError.corrupt(_, _, let reason) = error else { return false }
+            return reason.contains("checksum")
+        }
+    }
+
     @Test func aFileThatIsNotADatabaseIsCorruptAndKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -118,7 +133,7 @@ import Testing
             bind: { statement in
                 statement.bind(Int64(1), at: 1)
                 statement.bind(utf8: json, at: 2)
-                statement.bind(Int64(SQLiteTable<Item, ItemError>.checksum(1, json)), at: 3)
+                statement.bind(Int64(SQLiteTable<Item, ItemError>.checksum(1, 1, json)), at: 3)
             }, row: { _ in })
 
         #expect(try items.find(1) == Item(id: 1, title: "Old", count: 5))
@@ -171,7 +186,8 @@ import Testing
                 statement.bind(Int64(id), at: 1)
                 statement.bind(Int64(version), at: 2)
                 statement.bind(utf8: json, at: 3)
-                statement.bind(Int64(SQLiteTable<Item, ItemError>.checksum(id, json)), at: 4)
+                statement.bind(
+                    Int64(SQLiteTable<Item, ItemError>.checksum(id, version, json)), at: 4)
             }, row: { _ in })
     }
 

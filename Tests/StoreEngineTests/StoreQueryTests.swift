@@ -169,4 +169,38 @@ struct Entry: StoredValue {
         }
         #expect(window.values == expected)
     }
+
+    @Test func aChangeToTheLastValuesShownKeepsThemInTheWindow() throws {
+        let all = entries(30)
+        let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)
+        let sorted = all.sorted(by: query.precedes)
+        var window = LiveWindow(query: query)
+        window.show(Array(sorted.prefix(5)), isComplete: false)
+
+        // A field the query does not sort on, in the last value, then in every value shown.
+        var edited = window.values
+        for index in edited.indices { edited[index].title += " (edited)" }
+        window.apply(.saved([edited[4]]))
+        #expect(window.values == Array(sorted.prefix(4)) + [edited[4]])
+        window.apply(.saved(edited))
+        #expect(window.values == edited)
+        // Saved twice in one batch: the last one is the one stored, and shown.
+        var twice = edited[2]
+        twice.title = "twice"
+        window.apply(.saved([edited[2], twice]))
+        #expect(window.values[2] == twice)
+    }
+
+    @Test func integersAndRealsCompareExactlyAsSQLiteComparesThem() {
+        let big: Int64 = 12_345_678_901_234_567
+        let rounded = Double(big)  // 12_345_678_901_234_568 as a Double
+        #expect(SQLiteArgument.integer(big).sortsBefore(.real(rounded)))
+        #expect(!SQLiteArgument.real(rounded).sortsBefore(.integer(big)))
+        #expect(SQLiteArgument.integer(big + 1).sqlEquals(.real(rounded)))
+        #expect(SQLiteArgument.integer(3).sortsBefore(.real(3.5)))
+        #expect(SQLiteArgument.real(2.5).sortsBefore(.integer(3)))
+        #expect(SQLiteArgument.integer(.max).sortsBefore(.real(9_223_372_036_854_775_808.0)))
+        #expect(Decimal(string: "12345678901234567")?.queryArgument == .integer(big))
+        #expect(Double.nan.queryArgument == .null)
+    }
 }

@@ -25,6 +25,9 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     private var statements: [String: OpaquePointer] = [:]
     /// The most statements kept prepared: queries of many shapes each prepare their own.
     private static var statementCapacity: Int { 64 }
+    /// How many statements are stepping now: a row's callback may run another statement, and
+    /// none is finalized while one steps.
+    private var running = 0
 
     /// Opens (or creates) the database `file`, in a folder created if missing. A file that is
     /// not a database, or is damaged, throws `corrupt` and is left as it is. A write waits up
@@ -110,6 +113,8 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
         row: (Statement) throws -> Void
     ) throws {
         let statement = try prepared(sql)
+        running += 1
+        defer { running -= 1 }
         defer {
             sqlite3_reset(statement.pointer)
             sqlite3_clear_bindings(statement.pointer)
@@ -146,7 +151,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     private func prepared(_ sql: String) throws -> Statement {
         guard let connection else { throw Failure.closed }
         if let cached = statements[sql] { return Statement(pointer: cached) }
-        if statements.count >= Self.statementCapacity {
+        if statements.count >= Self.statementCapacity, running == 0 {
             for statement in statements.values { sqlite3_finalize(statement) }
             statements = [:]
         }
@@ -267,7 +272,7 @@ nonisolated extension Int: SQLiteKey {
         statement.bind(Int64(self), at: index)
     }
     init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
-        self = Int(statement.int64(at: column))
+        self = Int(truncatingIfNeeded: statement.int64(at: column))
     }
     var checksumBytes: Data { Data(String(self).utf8) }
 }
@@ -424,7 +429,7 @@ where Value.ID: SQLiteKey {
         var version: Int?
         try database.run(
             "SELECT version FROM store_tables WHERE name = ?", bind: { $0.bind(name, at: 1) },
-            row: { version = Int($0.int64(at: 0)) })
+            row: { version = Int(truncatingIfNeeded: $0.int64(at: 0)) })
         return version
     }
 
@@ -447,7 +452,9 @@ where Value.ID: SQLiteKey {
     /// How many values the table holds.
     func count() throws -> Int {
         var count = 0
-        try database.run("SELECT count(*) FROM \"\(name)\"") { count = Int($0.int64(at: 0)) }
+        try database.run("SELECT count(*) FROM \"\(name)\"") {
+            count = Int(truncatingIfNeeded: $0.int64(at: 0))
+        }
         return count
     }
 
@@ -535,7 +542,7 @@ where Value.ID: SQLiteKey {
                 for (index, argument) in arguments.enumerated() {
                     statement.bind(argument, at: Int32(index + 1))
                 }
-            }, row: { count = Int($0.int64(at: 0)) })
+            }, row: { count = Int(truncatingIfNeeded: $0.int64(at: 0)) })
         return count
     }
 
@@ -573,7 +580,8 @@ where Value.ID: SQLiteKey {
                     value.id.bind(to: statement, at: 1)
                     statement.bind(Int64(Value.schemaVersion), at: 2)
                     statement.bind(utf8: json, at: 3)
-                    statement.bind(Int64(Self.checksum(value.id, json)), at: 4)
+                    statement.bind(
+                        Int64(Self.checksum(value.id, Value.schemaVersion, json)), at: 4)
                 }, row: { _ in })
         }
     }
@@ -596,9 +604,10 @@ where Value.ID: SQLiteKey {
     /// wrote it, and migrated.
     private func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
         let id = Value.ID(column: 0, of: row)
-        let version = Int(row.int64(at: 1))
+        let version = Int(truncatingIfNeeded: row.int64(at: 1))
         let json = row.data(at: 2)
-        guard UInt32(truncatingIfNeeded: row.int64(at: 3)) == Self.checksum(id, json) else {
+        guard UInt32(truncatingIfNeeded: row.int64(at: 3)) == Self.checksum(id, version, json)
+        else {
             throw Failure.corrupt(
                 file: database.fileURL, offset: 0,
                 reason: "a row of \(name) fails its checksum (id \(id))")
@@ -627,9 +636,12 @@ where Value.ID: SQLiteKey {
         return value
     }
 
-    /// The checksum of a row: CRC-32 of its id's bytes, a zero byte, and its JSON.
-    static func checksum(_ id: Value.ID, _ json: Data) -> UInt32 {
-        StoreFiles.CRC32.checksum(id.checksumBytes + Data([0]) + json)
+    /// The checksum of a row: CRC-32 of its id's bytes, a zero byte, its schema version in
+    /// decimal digits, a zero byte, and its JSON. A damaged version would decode the JSON as
+    /// another schema's, so it is covered too.
+    static func checksum(_ id: Value.ID, _ version: Int, _ json: Data) -> UInt32 {
+        StoreFiles.CRC32.checksum(
+            id.checksumBytes + Data([0]) + Data(String(version).utf8) + Data([0]) + json)
     }
 
     /// A row's JSON in brackets, decoded as ``StoredValue/decodeStored(_:from:)`` reads the

@@ -17,12 +17,13 @@ public nonisolated enum SQLiteArgument: Sendable, Hashable {
     case text(String)
     case blob(Data)
 
-    /// Whether `self` sorts before `other` in SQL's `ORDER BY` (NULL first).
+    /// Whether `self` sorts before `other` in SQL's `ORDER BY` (NULL first). An integer and a
+    /// real compare exactly, as SQLite compares them, not through a rounded Double.
     func sortsBefore(_ other: SQLiteArgument) -> Bool {
         switch (self, other) {
         case (.integer(let first), .integer(let second)): first < second
-        case (.integer(let first), .real(let second)): Double(first) < second
-        case (.real(let first), .integer(let second)): first < Double(second)
+        case (.integer(let first), .real(let second)): Self.compare(first, second) < 0
+        case (.real(let first), .integer(let second)): Self.compare(second, first) > 0
         case (.real(let first), .real(let second)): first < second
         case (.text(let first), .text(let second)):
             first.utf8.lexicographicallyPrecedes(second.utf8)
@@ -43,6 +44,17 @@ public nonisolated enum SQLiteArgument: Sendable, Hashable {
         if case .null = self { return false }
         if case .null = other { return false }
         return sortsBefore(other)
+    }
+
+    /// -1, 0 or 1 as `integer` is less than, equal to or greater than `real`, exactly.
+    private static func compare(_ integer: Int64, _ real: Double) -> Int {
+        // 2^63 is exact as a Double; every Int64 is below it, and at or above -2^63.
+        if real >= 9_223_372_036_854_775_808.0 { return -1 }
+        if real < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = real.rounded(.down)
+        let wholeInteger = Int64(whole)
+        if integer != wholeInteger { return integer < wholeInteger ? -1 : 1 }
+        return real > whole ? -1 : 0
     }
 
     var isNull: Bool {
@@ -79,13 +91,16 @@ nonisolated extension Int64: QueryableField {
 }
 
 nonisolated extension Double: QueryableField {
-    public var queryArgument: SQLiteArgument { .real(self) }
+    /// NaN, which JSON cannot hold, is bound as SQL's NULL: no stored value equals it.
+    public var queryArgument: SQLiteArgument { isNaN ? .null : .real(self) }
 }
 
 nonisolated extension Float: QueryableField {
     /// The JSON holds the shortest decimal that gives the Float back (`0.1`), which SQL reads as
     /// that decimal's Double.
-    public var queryArgument: SQLiteArgument { .real(Double("\(self)") ?? Double(self)) }
+    public var queryArgument: SQLiteArgument {
+        isNaN ? .null : .real(Double("\(self)") ?? Double(self))
+    }
 }
 
 nonisolated extension Bool: QueryableField {
@@ -107,7 +122,13 @@ nonisolated extension URL: QueryableField {
 }
 
 nonisolated extension Decimal: QueryableField {
-    public var queryArgument: SQLiteArgument { .real(Double("\(self)") ?? 0) }
+    /// JSON holds the decimal as written: SQL reads a whole number as an integer (exactly, up to
+    /// 64 bits), and any other as a real.
+    public var queryArgument: SQLiteArgument {
+        let text = "\(self)"
+        if let integer = Int64(text) { return .integer(integer) }
+        return Double(text).map { .real($0) } ?? .null
+    }
 }
 
 nonisolated extension Optional: QueryableField where Wrapped: QueryableField {
@@ -443,16 +464,18 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         if let placed { list.apply(placed) }
     }
 
-    /// `change` as what leaves the window (ids) and what enters or moves in it: a saved value
-    /// that sorts after the last value shown leaves it while more values remain to load.
+    /// `change` as what leaves the window (ids) and what enters or moves in it: while more
+    /// values remain to load, a saved value that sorts after the last value shown before the
+    /// change leaves it (a later page holds it); one that sorts up to it stays or enters.
     private func split(_ change: StoreChange<Value>) -> ([Value.ID], StoreChange<Value>?) {
         guard case .saved(let saved) = change, !isComplete else { return ([], change) }
-        let changed = Set(saved.map(\.id))
-        guard let last = list.values.last(where: { !changed.contains($0.id) }) else {
-            return (Array(changed), nil)
-        }
-        let inside = saved.filter { query.precedes($0, last) }
-        let outside = saved.filter { !query.precedes($0, last) }.map(\.id)
+        // Of values with the same id, the last one saved is the one stored.
+        var latest: [Value.ID: Value] = [:]
+        for value in saved { latest[value.id] = value }
+        let values = saved.filter { latest[$0.id] == $0 }
+        guard let boundary = list.values.last else { return (values.map(\.id), nil) }
+        let inside = values.filter { !query.precedes(boundary, $0) }
+        let outside = values.filter { query.precedes(boundary, $0) }.map(\.id)
         return (outside, inside.isEmpty ? nil : .saved(inside))
     }
 }

@@ -8,7 +8,8 @@ import Foundation
 
 /// Raw access to a sqlite repository's database, for the tests that open what an earlier
 /// version of the app wrote, or what a damaged disk left: SQL run as it is, and rows written
-/// with the checksum that the store checks (CRC-32 of the id's bytes, a zero byte, the JSON).
+/// with the checksum that the store checks (CRC-32 of the id's bytes, a zero byte, the schema
+/// version in digits, a zero byte, the JSON).
 ///
 /// scaffold-repo writes one copy of this file per test target that tests a sqlite repository,
 /// and `scaffold-repo destroy` removes it with the last of them.
@@ -47,7 +48,8 @@ nonisolated enum StoredRows {
                 sqlite3_bind_int64(statement, 2, Int64(version))
                 let text = String(decoding: json, as: UTF8.self)
                 sqlite3_bind_text(statement, 3, text, -1, transient)
-                sqlite3_bind_int64(statement, 4, Int64(checksum(idBytes + [0] + [UInt8](json))))
+                let covered = idBytes + [0] + Array(String(version).utf8) + [0] + [UInt8](json)
+                sqlite3_bind_int64(statement, 4, Int64(checksum(covered)))
                 guard sqlite3_step(statement) == SQLITE_DONE else {
                     throw Failure(description: String(cString: sqlite3_errmsg(database)))
                 }

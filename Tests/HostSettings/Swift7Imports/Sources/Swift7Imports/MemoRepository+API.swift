@@ -89,10 +89,16 @@ extension MemoRepository {
     public func update(
         id: Int, _ change: @Sendable (inout Memo) -> Void
     ) throws -> Bool {
-        guard var value = try table.find(id) else { return false }
-        change(&value)
-        value.id = id
-        try save(value)
+        // Read and written in one transaction: another connection's write cannot fall between.
+        let updated = try table.database.transaction { () throws -> Memo? in
+            guard var value = try table.find(id) else { return nil }
+            change(&value)
+            value.id = id
+            try table.save([value])
+            return value
+        }
+        guard let updated else { return false }
+        observers.publish(.saved([updated]))
         return true
     }
 

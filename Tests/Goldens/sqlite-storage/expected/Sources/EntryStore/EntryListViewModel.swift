@@ -38,14 +38,16 @@ public final class EntryListViewModel {
     @ObservationIgnored private var shownRevisions = ShownRevisions<Entry>()
     /// The task that applies the repository's changes; cancelled with the view-model.
     @ObservationIgnored private var following: Task<Void, Never>?
-    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
+    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing, and a
+    /// ``loadMore()`` that a new load overtook adds nothing.
     @ObservationIgnored private var loads = 0
 
     /// A view-model over `repository` that shows `query`'s values (all of them, by id, unless
     /// you choose), `pageSize` at a time. Call ``load()`` to show the first page.
     public init(repository: EntryRepository, query: Query = Query(), pageSize: Int = 50) {
         self.repository = repository
-        self.pageSize = max(1, pageSize)
+        // A page is read with one more value, to know whether more follow.
+        self.pageSize = min(max(1, pageSize), Int.max - 1)
         window = LiveWindow(query: query)
     }
 
@@ -103,9 +105,11 @@ public final class EntryListViewModel {
         guard hasMore, !isLoading else { return }
         isLoading = true
         defer { isLoading = false }
+        let load = loads
         do {
-            // Changes may arrive while the page is read: the page is added once the list shows
-            // every change up to the page's revision, after the value it was read after.
+            // Changes may arrive while the page is read: the page is added when the list shows
+            // exactly the changes up to the page's revision, after the value it was read after;
+            // else it is read again (a few times at most: the next call tries again).
             for _ in 0..<3 {
                 let last = window.values.last
                 let (values, isComplete, revision) = try await repository.page(
@@ -113,7 +117,10 @@ public final class EntryListViewModel {
                 await withCheckedContinuation { resume in
                     shownRevisions.wait(for: revision, resume)
                 }
-                guard window.values.last == last, following != nil else { continue }
+                guard load == loads, following != nil else { return }  // A new load() shows.
+                guard shownRevisions.revision == revision, window.values.last == last else {
+                    continue
+                }
                 window.append(values, isComplete: isComplete)
                 error = nil
                 return
