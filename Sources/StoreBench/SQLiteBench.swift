@@ -92,10 +92,7 @@ func useSQLite(directory: URL, size: Int, saves: Int) async throws -> String {
         finds.append(try await timeOnMain { _ = try await repository.find(by: id) })
     }
     let extra = sqliteEntries(0..<(2 * saves), salt: 1)
-    var saveTimes: [Double] = []
-    for value in extra.prefix(saves) {
-        saveTimes.append(try await timeOnMain { try await repository.save(value) })
-    }
+    let saveTimes = try await timeSaves(Array(extra.prefix(saves)), in: repository)
     let viewModel = EntryListViewModel(repository: repository)
     let load = await timeOnMain { await viewModel.load() }
     var adds: [Double] = []
@@ -110,6 +107,19 @@ func useSQLite(directory: URL, size: Int, saves: Int) async throws -> String {
         open, memory, sortedPage, median(finds), median(saveTimes), saveTimes.max() ?? 0, load,
         median(adds), more, counting,
     ].map { String($0) }.joined(separator: " ")
+}
+
+/// Each save's time, called from outside the main actor, as the journal store's saves are
+/// timed in the first table: the call's hop to the repository's actor is in it, a hop back to
+/// the main thread is not.
+nonisolated func timeSaves(
+    _ values: [BenchSQLite.Entry], in repository: EntryRepository
+) async throws -> [Double] {
+    var times: [Double] = []
+    for value in values {
+        times.append(try await timeAsync { try await repository.save(value) })
+    }
+    return times
 }
 
 /// The same rows through SQLite's C API: one transaction for the import, then single durable
