@@ -113,8 +113,13 @@ enum DestinationResolver {
                 )
             }
             let display = display(packagePath)
+            let test = display.isEmpty ? "swift test" : "cd \(display) && swift test"
+            // Without the system library the package does not build on Linux.
+            let linksSQLite = notes.contains { $0.contains(".systemLibrary(name:") }
             notes.append(
-                display.isEmpty ? "Next: swift test\n" : "Next: cd \(display) && swift test\n")
+                linksSQLite
+                    ? "Next: add the CSQLite lines above to Package.swift, then \(test)\n"
+                    : "Next: \(test)\n")
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
     }

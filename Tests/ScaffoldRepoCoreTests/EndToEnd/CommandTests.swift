@@ -182,6 +182,38 @@ import Testing
                     + "    // swift-tools-version: 6.1\n") == toldToRaise)
     }
 
+    @Test func aSQLiteModelIntoAPackageWithoutCSQLiteIsToldTheLinesAndNotToTestYet() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
+        let manifest = "// swift-tools-version: 6.1\nimport PackageDescription\n// AppCoreTests\n"
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        let arguments = [
+            "Item", "id:Int", "--storage", "sqlite", "--into", ".", "--target", "AppCore",
+        ]
+
+        let result = ScaffoldRepo.run(arguments, currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput.contains(
+                ".systemLibrary(name: \"CSQLite\", path: \"Sources/CSQLite\")"))
+        #expect(result.standardOutput.contains("to the dependencies of AppCore and AppCoreTests"))
+        #expect(
+            result.standardOutput.hasSuffix(
+                "Next: add the CSQLite lines above to Package.swift, then swift test\n"))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("Sources/CSQLite/module.modulemap").path))
+        // Once Package.swift declares it, the run says nothing of it.
+        try Data((manifest + ".systemLibrary(name: \"CSQLite\")\n").utf8).write(
+            to: folder.appendingPathComponent("Package.swift"))
+        let again = ScaffoldRepo.run(arguments, currentDirectory: folder)
+        #expect(!again.standardOutput.contains("CSQLite lines"))
+        #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
+    }
+
     @Test func theToolsVersionIsReadFromTheManifestsFirstLine() {
         let read = { (text: String) in
             DestinationResolver.toolsVersion(of: text).map { "\($0.major).\($0.minor)" }
