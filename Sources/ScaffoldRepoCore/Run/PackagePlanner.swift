@@ -33,6 +33,9 @@ enum PackagePlanner {
                     &request, previous: previous.spec, history: previous.history)
                 evolution += report.lines
                 warnings += report.warnings
+                if previous.storage != request.storage {
+                    warnings.append(storageChangeWarning(previous, request))
+                }
             } else if request.migrate {
                 throw UsageError(
                     "--migrate: \(request.spec.typeName) was not generated here before, so there "
@@ -116,6 +119,31 @@ enum PackagePlanner {
             [try manifest.file()], root: root, displayRoot: displayRoot, force: false,
             recorded: onDisk.map { [Manifest.path: ContentHash.of($0)] } ?? [:])
         return (changes + manifestChanges, warnings, evolution)
+    }
+
+    /// The warning for a model whose storage changes: the new repository does not read what
+    /// the old one stored, which stays on disk, where an app would no longer see it.
+    static func storageChangeWarning(
+        _ previous: GenerateRequest, _ request: GenerateRequest
+    ) -> String {
+        let names = Names(request.spec)
+        let files: [String] =
+            switch previous.storage {
+            case .journal: [names.snapshotFileName, names.journalFileName]
+            case .snapshot: [names.storeFileName]
+            case .sqlite:
+                [
+                    "the table \(names.pluralVariable) of "
+                        + Names.databaseFileName(module: request.module)
+                ]
+            }
+        return "warning: \(request.spec.typeName) was stored with --storage "
+            + "\(previous.storage.rawValue); its repository now uses --storage "
+            + "\(request.storage.rawValue) and does not read what the old one saved "
+            + "(\(files.joined(separator: ", "))). Those values stay on disk but an app that "
+            + "updates will not show them: copy them over (open the old store in the app's "
+            + "previous release, or keep its generated files under another name, and "
+            + "save(contentsOf:) into the new one), or keep --storage \(previous.storage.rawValue)"
     }
 
     /// A file the person owns (`own`) whose generated version changed since it was last

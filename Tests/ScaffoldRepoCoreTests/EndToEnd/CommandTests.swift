@@ -214,6 +214,25 @@ import Testing
         #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
     }
 
+    @Test func changingAModelsStorageWarnsThatTheOldStoresValuesAreNotRead() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            ScaffoldRepo.run(["Note", "id:Int", "title"], currentDirectory: folder).exitCode == 0)
+
+        let result = ScaffoldRepo.run(
+            ["Note", "id:Int", "title", "--storage", "sqlite"], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardError.contains(
+                "warning: Note was stored with --storage journal; its repository now uses "
+                    + "--storage sqlite and does not read what the old one saved "
+                    + "(notes.snapshot.json, notes.journal)"), "\(result.standardError)")
+        let again = ScaffoldRepo.run(["regen", "NoteStore"], currentDirectory: folder)
+        #expect(!again.standardError.contains("was stored with"))
+    }
+
     @Test func theToolsVersionIsReadFromTheManifestsFirstLine() {
         let read = { (text: String) in
             DestinationResolver.toolsVersion(of: text).map { "\($0.major).\($0.minor)" }
