@@ -56,7 +56,7 @@ struct Undecided: StoredValue {
 }
 
 /// A repository's error enum, as a generated one declares it.
-enum ItemError: Error, Equatable, StoreFiles.Failure {
+enum ItemError: Error, Equatable, SQLiteFailure {
     case unreadable(file: URL, reason: String)
     case unwritable(file: URL, reason: String)
     case locked(file: URL)
@@ -64,6 +64,9 @@ enum ItemError: Error, Equatable, StoreFiles.Failure {
     case incompatible(file: URL, reason: String)
     case newerSchema(file: URL, found: Int, supported: Int)
     case notMigrated(file: URL, field: String, migration: String, reason: String)
+    case notUnique(field: String, value: String)
+    case missingReference(field: String, id: String)
+    case stillReferenced(by: String, count: Int)
     case closed
 }
 

@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// A parent model with UUID ids, a unique name and an indexed rank.
+struct Shelf: StoredValue {
+    var id: UUID
+    var name: String
+    var rank: Int
+
+    static let schemaVersion = 1
+    static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        first.checksumBytes.lexicographicallyPrecedes(second.checksumBytes)
+    }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Shelf] {
+        try [Shelf](from: decoder)
+    }
+}
+
+/// A child of a shelf, with Int ids, by a reference whose rule each test chooses.
+struct Book: StoredValue {
+    var id: Int
+    var shelfID: UUID?
+    var title: String
+
+    static let schemaVersion = 1
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Book] {
+        try [Book](from: decoder)
+    }
+}
+
+/// A child of a book: a grandchild of a shelf.
+struct Page: StoredValue {
+    var id: String
+    var bookID: Int
+
+    static let schemaVersion = 1
+    static func precedes(_ first: String, _ second: String) -> Bool { first < second }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Page] {
+        try [Page](from: decoder)
+    }
+}
+
+/// References, delete rules, unique and indexed fields, and a transaction across tables.
+@Suite struct SQLiteRelationsTests {
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("Store.sqlite") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteRelationsTests-\(UUID().uuidString)")
+    }
+
+    struct Tables {
+        let database: SQLiteDatabase<ItemError>
+        let shelves: SQLiteTable<Shelf, ItemError>
+        let books: SQLiteTable<Book, ItemError>
+        let pages: SQLiteTable<Page, ItemError>
+    }
+
+    func open(books rule: DeleteRule, pages pageRule: DeleteRule = .cascade) throws -> Tables {
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        return Tables(
+            database: database,
+            shelves: try SQLiteTable(
+                "shelves", in: database,
+                schema: SQLiteSchema(model: "Shelf", indexed: ["rank"], unique: ["name"])),
+            books: try SQLiteTable(
+                "books", in: database,
+                schema: SQLiteSchema(
+                    model: "Book",
+                    references: [
+                        SQLiteReference(
+                            field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+                    ])),
+            pages: try SQLiteTable(
+                "pages", in: database,
+                schema: SQLiteSchema(
+                    model: "Page",
+                    references: [
+                        SQLiteReference(
+                            field: "bookID", table: "books", rule: pageRule, parentID: \.bookID)
+                    ])))
+    }
+
+    let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
+
+    func fill(_ tables: Tables) throws {
+        try tables.shelves.commit(.saved([shelf]))
+        try tables.books.commit(
+            .saved((1...3).map { Book(id: $0, shelfID: shelf.id, title: "Book \($0)") }))
+        try tables.pages.commit(
+            .saved((1...3).flatMap { book in
+                (1...2).map { Page(id: "\(book)-\($0)", bookID: book) }
+            }))
+    }
+
+    @Test func aCascadeDeletesChildrenAndGrandchildrenInTheSameTransaction() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        try fill(tables)
+
+        let effects = try tables.shelves.commit(.deleted([shelf.id]))
+
+        #expect(try tables.shelves.count() == 0)
+        #expect(try tables.books.count() == 0)
+        #expect(try tables.pages.count() == 0)
+        #expect(effects.keys(in: "books").count == 3)
+        #expect(effects.keys(in: "pages").count == 6)
+        #expect(effects.keys(in: "shelves") == [shelf.id.argument])
+    }
+
+    @Test func nullifySetsTheReferenceToNilAndKeepsTheRowsChecksumValid() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .nullify)
+        try fill(tables)
+
+        let effects = try tables.shelves.commit(.deleted([shelf.id]))
+
+        let books = try SQLiteTable<Book, ItemError>("books", in: SQLiteDatabase(file: file))
+        #expect(try books.count() == 3)
+        #expect(try books.find(1) == Book(id: 1, shelfID: nil, title: "Book 1"))
+        #expect(try tables.pages.count() == 6)
+        #expect(effects.changed["books"]?.count == 3)
+    }
+
+    @Test func restrictThrowsNamingTheReferringModelAndKeepsEverything() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade, pages: .restrict)
+        try fill(tables)
+
+        #expect(throws: ItemError.stillReferenced(by: "Page", count: 6)) {
+            try tables.shelves.commit(.deleted([shelf.id]))
+        }
+        #expect(try tables.shelves.count() == 1)
+        #expect(try tables.books.count() == 3)
+        #expect(try tables.pages.count() == 6)
+
+        try tables.pages.commit(.removedAll)
+        try tables.shelves.commit(.deleted([shelf.id]))
+        #expect(try tables.books.count() == 0)
+    }
+
+    @Test func aReferenceToNothingThrowsAndWritesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        let stray = UUID()
+
+        #expect(throws: ItemError.missingReference(field: "shelfID", id: "\(stray)")) {
+            try tables.books.commit(.saved([Book(id: 1, shelfID: stray, title: "Lost")]))
+        }
+        #expect(try tables.books.count() == 0)
+        // nil refers to nothing, and a parent saved earlier in the same transaction counts.
+        try tables.books.commit(.saved([Book(id: 2, shelfID: nil, title: "Loose")]))
+        try tables.database.transaction {
+            try tables.shelves.save([shelf])
+            try tables.books.save([Book(id: 3, shelfID: shelf.id, title: "Early")])
+        }
+        #expect(try tables.books.count() == 2)
+    }
+
+    @Test func aSecondValueWithAUniqueFieldsValueThrowsNamingFieldAndValue() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        try tables.shelves.commit(.saved([shelf]))
+
+        #expect(throws: ItemError.notUnique(field: "name", value: "Fiction")) {
+            try tables.shelves.commit(.saved([Shelf(id: UUID(), name: "Fiction", rank: 2)]))
+        }
+        #expect(throws: ItemError.notUnique(field: "name", value: "Poetry")) {
+            try tables.shelves.commit(
+                .saved([
+                    Shelf(id: UUID(), name: "Poetry", rank: 2),
+                    Shelf(id: UUID(), name: "Poetry", rank: 3),
+                ]))
+        }
+        // Saving the same value again is not a second value.
+        try tables.shelves.commit(.saved([Shelf(id: shelf.id, name: "Fiction", rank: 5)]))
+        #expect(try tables.shelves.count() == 1)
+    }
+
+    @Test func theTableRecordsItsReferencesAndIndexesAndOpensWithoutWritingNextTime() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        #expect(
+            try tables.shelves.indexNames() == ["shelves.name", "shelves.rank"])
+        #expect(try tables.books.recordedReferences() == ["shelfID shelves cascade Book"])
+        tables.database.close()
+
+        // Reopened with another rule and no index: the records follow the model.
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let shelves = try SQLiteTable<Shelf, ItemError>(
+            "shelves", in: database, schema: SQLiteSchema(model: "Shelf"))
+        let books = try SQLiteTable<Book, ItemError>(
+            "books", in: database,
+            schema: SQLiteSchema(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "shelfID", table: "shelves", rule: .nullify, parentID: \.shelfID)
+                ]))
+        #expect(try shelves.indexNames().isEmpty)
+        #expect(try books.recordedReferences() == ["shelfID shelves nullify Book"])
+    }
+
+    @Test func aTransactionWritesSeveralTablesTogetherOrNotAtAll() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        try fill(tables)
+        let transaction = StoreTransaction(tables.database)
+
+        #expect(throws: ItemError.self) {
+            try tables.database.transaction {
+                let books = try transaction.table("books") { database in
+                    try SQLiteTable<Book, ItemError>("books", in: database)
+                }
+                try books.save([Book(id: 9, shelfID: shelf.id, title: "New")])
+                try transaction.table("shelves") { database in
+                    try SQLiteTable<Shelf, ItemError>("shelves", in: database)
+                }.save([Shelf(id: UUID(), name: "Fiction", rank: 3)])
+            }
+        }
+        #expect(try tables.books.find(9) == nil)
+        transaction.finish()
+        #expect(throws: ItemError.closed) {
+            try transaction.table("books") { try SQLiteTable<Book, ItemError>("books", in: $0) }
+        }
+    }
+
+    @Test func theChangeCenterTellsListenersOfTheirTableButNotTheirOwnWrite() async {
+        let center = SQLiteChangeCenter()
+        let (books, told) = AsyncStream.makeStream(of: [SQLiteArgument].self)
+        let listener = NSObject()
+        center.listen(ObjectIdentifier(listener), file: file, table: "books") { told.yield($0) }
+        var effects = SQLiteEffects()
+        effects.delete([.integer(1)], in: "books")
+        effects.change([.integer(2)], in: "books")
+        effects.delete([.integer(3)], in: "shelves")
+
+        center.post(effects, file: file, origin: ObjectIdentifier(listener), table: "books")
+        center.post(effects, file: file, origin: nil, table: nil)
+        center.post(effects, file: folder.appendingPathComponent("Other.sqlite"), origin: nil, table: nil)
+        center.stopListening(ObjectIdentifier(listener))
+        center.post(effects, file: file, origin: nil, table: nil)
+        told.finish()
+
+        var received: [[SQLiteArgument]] = []
+        for await keys in books { received.append(keys) }
+        #expect(received == [[.integer(1), .integer(2)]])
+        withExtendedLifetime(listener) {}
+    }
+}
