@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(name: "TemplateEmbedder"),
         // The store's engine, which the generator writes into every generated module as it is
         // (StoreFiles.swift, StoredValues.swift, JournalStore.swift, SnapshotStore.swift,
-        // LiveList.swift, SQLiteStore.swift, StoreQuery.swift), and its test support
+        // LiveList.swift, SQLiteStore.swift, StoreQuery.swift, SQLiteRelations.swift), and its test support
         // (SampleData.swift, StoredRows.swift): compiled and tested here. SQLite's C API on
         // Linux (Apple platforms have `import SQLite3`): libsqlite3-dev, through Sources/CSQLite,
         // whose module map a sqlite package gets too.

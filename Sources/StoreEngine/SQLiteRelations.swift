@@ -371,9 +371,14 @@ public nonisolated final class StoreTransaction {
         return table
     }
 
-    /// Adds what a write did to what the transaction did.
+    /// Adds what a delete did to what the transaction did.
     func record(_ effects: SQLiteEffects) {
         self.effects.formUnion(effects)
+    }
+
+    /// Adds the rows `keys` of `table`, saved, to what the transaction did.
+    func record(saved keys: [SQLiteRowKey], in table: String) {
+        effects.change(keys, in: table)
     }
 
     func finish() {

@@ -147,7 +147,21 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// Runs `body` in one transaction, committed when it returns and rolled back when it
     /// throws: its writes reach the disk together or not at all. `BEGIN IMMEDIATE` takes the
     /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
+    /// Inside another transaction (a ``StoreTransaction`` opening a table), `body` runs in a
+    /// savepoint: a failure undoes its writes, and the outer transaction decides the rest.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        if isInTransaction {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO nested")
+                try? execute("RELEASE nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -640,8 +654,7 @@ where Value.ID: SQLiteKey {
         default: break
         }
         if case .deleted(let ids) = change, ids.count == 1, try !hasReferrers() {
-            try delete(ids)
-            return SQLiteEffects()
+            return try delete(ids)
         }
         return try database.transaction {
             switch change {
@@ -688,7 +701,9 @@ where Value.ID: SQLiteKey {
             for id in ids {
                 try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
             }
-            return SQLiteEffects()
+            var effects = SQLiteEffects()
+            effects.delete(ids.map(\.argument), in: name)
+            return effects
         }
         var effects = SQLiteEffects()
         var visited: Set<String> = []

@@ -157,7 +157,31 @@ public enum InvocationParser {
                         + "\(spec.typeName) type; give the model another name, such as "
                         + "\(spec.typeName)Record")
             }
+            try refuseRelationsOutsideSQLite(request)
             return .generate(request, options)
+        }
+    }
+
+    /// References and `:unique`/`:index` need the sqlite storage: the journal and snapshot
+    /// storages keep each model in files of its own, with no transaction across models and no
+    /// index.
+    static func refuseRelationsOutsideSQLite(_ request: GenerateRequest) throws {
+        guard request.storage != .sqlite else { return }
+        let storage = "--storage \(request.storage.rawValue)"
+        for field in request.spec.fields {
+            if field.reference != nil {
+                throw UsageError(
+                    "'\(SpecFormatter.token(field))' needs --storage sqlite: a reference's delete "
+                        + "rule deletes across models in one transaction, which \(storage) (a "
+                        + "store per model) cannot; add --storage sqlite to this model and to "
+                        + "the model it refers to")
+            }
+            if let index = field.index {
+                throw UsageError(
+                    "'\(SpecFormatter.token(field))' needs --storage sqlite: \(storage) keeps no "
+                        + "index and checks no ':\(index.rawValue)'; add --storage sqlite, or "
+                        + "drop ':\(index.rawValue)'")
+            }
         }
     }
 

@@ -59,6 +59,8 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var `default`: String?
         /// The name the field had before `--rename`, whose stored values it reads.
         public var formerName: String?
+        /// `unique` or `index`, when the field has that modifier.
+        public var index: String?
     }
 
     /// An earlier schema version of a model, kept so stores written by it can still be read.

@@ -4,13 +4,16 @@ extension Manifest.FieldRecord {
     /// The record of `field`.
     init(_ field: Field) {
         name = field.name
-        type = SpecFormatter.spelling(field.type)
+        type = SpecFormatter.spelling(field)
         `default` = field.defaultValue.map { SpecFormatter.text($0, type: field.type) }
         formerName = field.formerName
+        index = field.index?.rawValue
     }
 
-    /// The field as one token of the field language, `name:Type=default`.
-    var token: String { "\(name):\(type)" + (`default`.map { "=" + $0 } ?? "") }
+    /// The field as one token of the field language, `name:Type[:modifier][=default]`.
+    var token: String {
+        "\(name):\(type)" + (index.map { ":" + $0 } ?? "") + (`default`.map { "=" + $0 } ?? "")
+    }
 }
 
 extension Manifest.Model {

@@ -58,6 +58,9 @@ public struct Names: Equatable, Sendable {
     /// The typed queries of sqlite repositories and their view-models' windows, written once
     /// per module that has a sqlite repository.
     public static let storeQueryFile = "StoreQuery.swift"
+    /// References, unique and indexed fields, and transactions across the sqlite models of a
+    /// module, written once per module that has a sqlite repository.
+    public static let sqliteRelationsFile = "SQLiteRelations.swift"
     /// The SQLite system library's module map and header (for Linux), written once per package
     /// that has a sqlite repository, in `Sources/CSQLite`.
     public static let sqliteLibraryTarget = "CSQLite"
@@ -74,8 +77,8 @@ public struct Names: Equatable, Sendable {
     /// once, recorded for each model, and removed with the last of them.
     public static let sharedFiles: Set<String> = [
         storeFilesFile, storedValuesFile, journalStoreFile, snapshotStoreFile, liveListFile,
-        sampleDataFile, sqliteStoreFile, storeQueryFile, sqliteModuleMapFile, sqliteHeaderFile,
-        sqliteTestSupportFile,
+        sampleDataFile, sqliteStoreFile, storeQueryFile, sqliteRelationsFile, sqliteModuleMapFile,
+        sqliteHeaderFile, sqliteTestSupportFile,
     ]
 
     /// The SQLite database that every sqlite model of `module` shares: `QuestionStore.sqlite`.

@@ -14,6 +14,10 @@ enum PreviewSamples {
     static func expression(
         for field: Field, model: String, variable: String, isFirstText: Bool, number: String
     ) -> String {
+        // The id of one of the referred model's own samples, which previews show beside these.
+        if let reference = field.reference {
+            return "\(reference.model).samples[(\(number) - 1) % \(reference.model).samples.count].id"
+        }
         if field.name == "id" {
             switch field.type {
             case .base(.string): return "\"\(variable)-\\(\(number))\""

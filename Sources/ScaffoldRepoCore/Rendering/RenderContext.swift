@@ -101,6 +101,8 @@ struct ModelContext: TemplateContext {
     let sampleNumber: String
     /// The current model's fields, enums and decoding.
     let shape: ShapeContext
+    /// Its references, `:unique` and `:index` fields, and the lookups they give (sqlite).
+    let relations: RelationsContext
 
     init(
         spec: ModelSpec, module: String, storage: Storage, annotate: Bool, history: ModelHistory
@@ -160,6 +162,7 @@ struct ModelContext: TemplateContext {
             VersionContext(version, history: history, current: spec, names: names)
         }
         shape = ShapeContext(spec, model: names.type)
+        relations = RelationsContext(spec, model: names.type)
         let queryableNames = Set(queryable.map(\.name))
         queryEnums = shape.enums.filter { queryableNames.contains($0.fieldName) }
         let firstText = spec.fields.first { $0.name != "id" && $0.type == .base(.string) }?.name
@@ -168,7 +171,7 @@ struct ModelContext: TemplateContext {
         sampleArguments = spec.fields.map { field in
             SampleArgumentContext(
                 label: Identifier.label(field.name), identifier: Identifier.escaped(field.name),
-                type: field.type.swiftSpelling,
+                type: field.swiftType,
                 value: PreviewSamples.expression(
                     for: field, model: names.type, variable: names.variable,
                     isFirstText: field.name == firstText, number: number))
@@ -270,9 +273,9 @@ struct FieldContext: TemplateContext {
         name = field.name
         identifier = Identifier.escaped(field.name)
         label = Identifier.label(field.name)
-        type = field.type.swiftSpelling
+        type = field.swiftType
         decodeMethod = field.type.isOptional ? "decodeIfPresent" : "decode"
-        decodeType = unwrapped.swiftSpelling
+        decodeType = field.reference == nil ? unwrapped.swiftSpelling : field.unwrappedSwiftType
         self.defaultArgument = defaultArgument.map { " = \($0)" } ?? ""
         defaultLiteral = literal ?? ""
         hasDefault = literal != nil
@@ -281,7 +284,14 @@ struct FieldContext: TemplateContext {
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
         formerFallback = literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""
         isID = field.name == "id"
+        isReference = field.reference != nil
+        referenceSupport = field.reference.map { Names(typeName: $0.model).testSupport } ?? ""
     }
+
+    /// Whether it holds the id of another model's value; its sample is then the id of that
+    /// model's sample 0 or 1, from `referenceSupport`, which its tests store first.
+    let isReference: Bool
+    let referenceSupport: String
 }
 
 /// A field that a sqlite repository's `Fields` lists for queries: its JSON key `name`, its
@@ -296,7 +306,8 @@ struct QueryFieldContext: TemplateContext {
     init(_ field: Field, model: String) {
         name = field.name
         identifier = Identifier.escaped(field.name)
-        type = field.type.spelling(enumPrefix: model + ".")
+        type =
+            field.reference == nil ? field.type.spelling(enumPrefix: model + ".") : field.swiftType
         // `public static let x = QueryField<M, T>("x") { $0.x }`, indented by 8.
         let line =
             "public static let \(identifier) = QueryField<\(model), \(type)>(\"\(name)\") "
@@ -540,4 +551,88 @@ struct TestSuiteContext: TemplateContext {
         "RepositoryTests.swift.tmpl": TestSuiteContext(testAttribute: "@Test "),
         "RepositoryXCTests.swift.tmpl": TestSuiteContext(testAttribute: ""),
     ]
+}
+
+/// A sqlite model's references, `:unique` and `:index` fields: what its table checks and
+/// indexes, and the lookups its repository gets. Its names are read as the model's own.
+struct RelationsContext: InlineTemplateContext {
+    /// Whether the table has an index or a reference at all.
+    let hasTableRules: Bool
+    let hasIndexedFields: Bool
+    /// The `:index` fields' JSON keys, quoted and separated by commas.
+    let indexedFieldList: String
+    let hasUniqueFields: Bool
+    let uniqueFieldList: String
+    let hasReferences: Bool
+    let references: [ReferenceContext]
+    let lookups: [LookupContext]
+
+    init(_ spec: ModelSpec, model: String) {
+        let quoted = { (index: FieldIndex) in
+            spec.fields.filter { $0.index == index }.map { "\"\($0.name)\"" }
+                .joined(separator: ", ")
+        }
+        indexedFieldList = quoted(.index)
+        uniqueFieldList = quoted(.unique)
+        hasIndexedFields = !indexedFieldList.isEmpty
+        hasUniqueFields = !uniqueFieldList.isEmpty
+        references = spec.fields.compactMap { field in
+            field.reference.map { ReferenceContext(field, $0) }
+        }
+        hasReferences = !references.isEmpty
+        hasTableRules = spec.fields.contains(where: \.isIndexed)
+        lookups = spec.fields.filter(\.isIndexed).map { LookupContext($0, model: model) }
+    }
+}
+
+/// A reference field: its JSON key `name`, `identifier`, the repository of the model it refers
+/// to and its delete rule, as the table's schema declares them.
+struct ReferenceContext: TemplateContext {
+    let name: String
+    let identifier: String
+    let parentRepository: String
+    /// The test support of the model it refers to, which stores that model's samples.
+    let parentSupport: String
+    let rule: String
+
+    init(_ field: Field, _ reference: Reference) {
+        name = field.name
+        identifier = Identifier.escaped(field.name)
+        parentRepository = Names(typeName: reference.model).repository
+        parentSupport = Names(typeName: reference.model).testSupport
+        rule = reference.rule.rawValue
+    }
+}
+
+/// A lookup by an indexed field: `find(byEmail:)` for a unique one, `notes(inFolder:)` for a
+/// reference, `notes(withTitle:)` for an `:index` one.
+struct LookupContext: TemplateContext {
+    let isUnique: Bool
+    let name: String
+    let identifier: String
+    /// The argument's label after `find(by` (capitalized), or before the argument.
+    let capitalized: String
+    let label: String
+    let parameter: String
+    /// The argument's type: the field's, not optional.
+    let type: String
+
+    init(_ field: Field, model: String) {
+        isUnique = field.index == .unique
+        name = field.name
+        identifier = Identifier.escaped(field.name)
+        parameter = Identifier.escaped(field.name)
+        let upper = { (text: String) in text.prefix(1).uppercased() + text.dropFirst() }
+        capitalized = upper(field.name)
+        if field.reference != nil {
+            label = "in" + upper(field.name.hasSuffix("ID") ? String(field.name.dropLast(2)) : field.name)
+        } else {
+            label = "with" + upper(field.name)
+        }
+        var unwrapped = field.type
+        if case .optional(let wrapped) = field.type { unwrapped = wrapped }
+        type =
+            field.reference == nil
+            ? unwrapped.spelling(enumPrefix: model + ".") : field.unwrappedSwiftType
+    }
 }

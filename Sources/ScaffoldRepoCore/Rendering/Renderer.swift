@@ -66,6 +66,7 @@ public enum Renderer {
             outputs += [
                 ("SQLiteStore.swift.tmpl", sources + Names.sqliteStoreFile),
                 ("StoreQuery.swift.tmpl", sources + Names.storeQueryFile),
+                ("SQLiteRelations.swift.tmpl", sources + Names.sqliteRelationsFile),
                 ("StoredRows.swift.tmpl", tests + Names.sqliteTestSupportFile),
                 ("module.modulemap.tmpl", library + Names.sqliteModuleMapFile),
                 ("shim.h.tmpl", library + Names.sqliteHeaderFile),

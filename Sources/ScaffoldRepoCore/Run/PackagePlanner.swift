@@ -25,10 +25,15 @@ enum PackagePlanner {
         // file is planned once, for the first model that renders it, and recorded for all.
         var sharedPlanned: Set<String> = []
         var sharedHashes: [String: String] = [:]
+        let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
+            try ReferenceCheck.resolve(&request, among: referable)
             let record = manifest.model(named: request.spec.typeName)
             if let record {
-                let previous = try record.request()
+                var previous = try record.request()
+                previous.destination = request.destination
+                // A reference recorded before to a model gone since keeps its recorded type.
+                try? ReferenceCheck.resolve(&previous, among: referable)
                 let report = try ModelEvolution.check(
                     &request, previous: previous.spec, history: previous.history)
                 evolution += report.lines

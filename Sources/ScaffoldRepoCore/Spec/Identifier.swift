@@ -56,10 +56,12 @@ extension Identifier {
         "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing", "UInt32",
         "UInt64", "UInt8", "URL", "UUID", "UnmigratedValue", "Values", "Void", "WeakReference",
         "XCTest", "XCTestCase",
-        // The sqlite engine's top-level types (SQLiteStore.swift, StoreQuery.swift, and
-        // StoredRows.swift in the test target).
+        // The sqlite engine's top-level types (SQLiteStore.swift, StoreQuery.swift,
+        // SQLiteRelations.swift, and StoredRows.swift in the test target).
         "LiveWindow", "QueryCondition", "QueryField", "QueryableField", "SQLiteArgument",
-        "StoreQuery", "StoreQueryText", "StoredRows",
+        "StoreQuery", "StoreQueryText", "StoredRows", "DeleteRule", "SQLiteChangeCenter",
+        "SQLiteConnection", "SQLiteDatabaseSharing", "SQLiteEffects", "SQLiteFailure",
+        "SQLiteReference", "SQLiteRowKey", "SQLiteSchema", "StoreTransaction",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the

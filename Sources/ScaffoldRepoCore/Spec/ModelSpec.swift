@@ -27,15 +27,70 @@ public struct Field: Equatable, Sendable {
     /// The name the field had before `--rename`: stored values under that JSON key are read
     /// into this field.
     public var formerName: String?
+    /// The model whose id the field holds (`folder:references(Folder,cascade)`), and what
+    /// deleting one of its values does to this model's: the field is `folderID`, of the type
+    /// of `Folder`'s id.
+    public var reference: Reference?
+    /// `:unique` or `:index`: the sqlite table keeps an index on the field.
+    public var index: FieldIndex?
 
     public init(
-        name: String, type: FieldType, defaultValue: DefaultValue? = nil, formerName: String? = nil
+        name: String, type: FieldType, defaultValue: DefaultValue? = nil, formerName: String? = nil,
+        reference: Reference? = nil, index: FieldIndex? = nil
     ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.formerName = formerName
+        self.reference = reference
+        self.index = index
     }
+
+    /// The type in the model's Swift: a reference is spelled as the id of the model it refers
+    /// to (`Folder.ID`, `Folder.ID?`).
+    public var swiftType: String {
+        guard let reference else { return type.swiftSpelling }
+        return reference.model + ".ID" + (type.isOptional ? "?" : "")
+    }
+
+    /// ``swiftType`` without its outer `?`.
+    var unwrappedSwiftType: String {
+        let type = swiftType
+        return type.hasSuffix("?") ? String(type.dropLast()) : type
+    }
+
+    /// Whether the sqlite table keeps an index on the field: a reference, `:index` or `:unique`.
+    public var isIndexed: Bool { reference != nil || index != nil }
+}
+
+/// A field that holds the id of a value of another model of the same module.
+public struct Reference: Equatable, Sendable {
+    /// The model referred to, such as `Folder`.
+    public var model: String
+    public var rule: DeleteRule
+
+    public init(model: String, rule: DeleteRule = .restrict) {
+        self.model = model
+        self.rule = rule
+    }
+}
+
+/// What deleting a value does to the values that refer to it.
+public enum DeleteRule: String, CaseIterable, Sendable {
+    /// They are deleted too, in the same transaction.
+    case cascade
+    /// Their reference becomes nil (the field must be optional).
+    case nullify
+    /// The delete throws while any value refers to it: the default.
+    case restrict
+}
+
+/// An index a field asks for with a modifier.
+public enum FieldIndex: String, CaseIterable, Sendable {
+    /// `:index`: lookups and sorts on the field read an index.
+    case index
+    /// `:unique`: an index, and no two values may hold the same value (nil apart).
+    case unique
 }
 
 /// The type of a field.

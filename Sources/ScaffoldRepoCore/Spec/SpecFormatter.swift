@@ -2,9 +2,17 @@
 /// records and the evolution report prints.
 enum SpecFormatter {
     static func token(_ field: Field) -> String {
-        var token = "\(field.name):\(spelling(field.type))"
+        var token = "\(field.name):\(spelling(field))"
+        if let index = field.index { token += ":" + index.rawValue }
         if let value = field.defaultValue { token += "=" + text(value, type: field.type) }
         return token
+    }
+
+    /// The field's type in the field language; a reference as `references(Folder,cascade)?`.
+    static func spelling(_ field: Field) -> String {
+        guard let reference = field.reference else { return spelling(field.type) }
+        let rule = reference.rule == .restrict ? "" : "," + reference.rule.rawValue
+        return "references(\(reference.model)\(rule))" + (field.type.isOptional ? "?" : "")
     }
 
     /// The type in the field language: `[String:Int]?`, `enum(a,b)`.

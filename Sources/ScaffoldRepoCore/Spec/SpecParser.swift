@@ -141,9 +141,33 @@ public enum SpecParser {
         return name
     }
 
-    /// Parses one `name[:Type][=default]` token; a token without `:Type` is a `String` field.
+    /// Parses one `name[:Type][:modifier][=default]` token; a token without `:Type` is a
+    /// `String` field. `name:references(Model[,rule])[?]` is a reference, named `nameID`.
     static func parseField(_ token: String, modelName: String = "Model") throws -> Field {
-        let (name, typeText, defaultText) = split(token)
+        var (name, typeText, defaultText) = split(token)
+        var index: FieldIndex?
+        if let text = typeText {
+            let parts = topLevelParts(of: text)
+            typeText = parts[0]
+            for modifier in parts.dropFirst() {
+                let known = FieldIndex.allCases.map { ":" + $0.rawValue }.joined(separator: " or ")
+                guard let parsed = FieldIndex(rawValue: modifier.lowercased()) else {
+                    throw SpecError(
+                        "unknown modifier ':\(modifier)' in '\(token)'; write \(known) after the "
+                            + "type, for example email:String:unique")
+                }
+                guard index == nil else {
+                    throw SpecError(
+                        "'\(token)' has more than one modifier; give one of \(known) (:unique "
+                            + "has an index too)")
+                }
+                index = parsed
+            }
+        }
+        if let text = typeText, let reference = try parseReference(text, field: name, in: token) {
+            return try referenceField(
+                name, reference, index: index, defaultText: defaultText, token: token)
+        }
         guard !name.isEmpty else {
             throw SpecError(
                 "'\(token)' has no field name; write it as name:Type, for example text:String")
@@ -164,7 +188,120 @@ public enum SpecParser {
         let defaultValue = try defaultText.map {
             try DefaultParser.parse($0, for: type, in: token)
         }
-        return Field(name: name, type: type, defaultValue: defaultValue)
+        if let index {
+            var unwrapped = type
+            if case .optional(let wrapped) = type { unwrapped = wrapped }
+            switch unwrapped {
+            case .array, .dictionary:
+                throw SpecError(
+                    "':\(index.rawValue)' in '\(token)' needs a single value to index, not an "
+                        + "array or a dictionary; drop the modifier, or index a scalar field")
+            case .base, .optional, .enumeration: break
+            }
+            guard name != "id" else {
+                throw SpecError(
+                    "'\(token)': the id is unique and indexed already; drop ':\(index.rawValue)'")
+            }
+        }
+        return Field(name: name, type: type, defaultValue: defaultValue, index: index)
+    }
+
+    /// The reference in a type spelling `references(Model[,rule])[?]`, nil when it is not one.
+    private static func parseReference(
+        _ text: String, field: String, in token: String
+    ) throws -> (Reference, isOptional: Bool)? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        let isOptional = text.hasSuffix("?")
+        if isOptional { text.removeLast() }
+        guard text.lowercased().hasPrefix("references(") else {
+            if text.lowercased().contains("references(") {
+                throw SpecError(
+                    "'\(token)': a reference holds one id; write \(field):references(Model), not "
+                        + "an array, dictionary or optional of it, and give the other model a "
+                        + "reference to this one for many")
+            }
+            return nil
+        }
+        let rules = DeleteRule.allCases.map(\.rawValue).joined(separator: ", ")
+        guard text.hasSuffix(")") else {
+            throw SpecError(
+                "'\(token)' is not closed; write \(field):references(Model) or "
+                    + "\(field):references(Model,rule), where rule is one of \(rules)")
+        }
+        let arguments = text.dropFirst("references(".count).dropLast()
+            .split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard (1...2).contains(arguments.count), Identifier.isValid(arguments[0]) else {
+            throw SpecError(
+                "'\(token)': write \(field):references(Model) or \(field):references(Model,rule), "
+                    + "where Model is another model of this module and rule one of \(rules)")
+        }
+        var rule = DeleteRule.restrict
+        if arguments.count == 2 {
+            guard let parsed = DeleteRule(rawValue: arguments[1].lowercased()) else {
+                throw SpecError(
+                    "unknown delete rule '\(arguments[1])' in '\(token)'; use one of \(rules) "
+                        + "(restrict when none is given)")
+            }
+            rule = parsed
+        }
+        let model = Names.typeName(fromAnyCase: arguments[0])
+        return (Reference(model: model, rule: rule), isOptional)
+    }
+
+    /// The field `nameID` that holds the id of a value of the reference's model; its type is
+    /// that model's id type once ``ModelSpec/resolvingReferences(idTypes:)`` knows it.
+    private static func referenceField(
+        _ name: String, _ parsed: (Reference, isOptional: Bool), index: FieldIndex?,
+        defaultText: String?, token: String
+    ) throws -> Field {
+        let (reference, isOptional) = parsed
+        guard name != "id" else {
+            throw SpecError(
+                "'\(token)': the id cannot be a reference; name the field after the model it "
+                    + "refers to, for example \(Names(typeName: reference.model).variable):"
+                    + "references(\(reference.model))")
+        }
+        if reference.rule == .nullify, !isOptional {
+            throw SpecError(
+                "'\(token)': nullify sets the reference to nil when its \(reference.model) is "
+                    + "deleted, so the field must be optional: write "
+                    + "'\(name):references(\(reference.model),nullify)?'")
+        }
+        if let defaultText, !(isOptional && defaultText == "nil") {
+            throw SpecError(
+                "'\(token)': a reference has no default, since the \(reference.model) it names "
+                    + "must exist; drop '=\(defaultText)'" + (isOptional ? " (nil is the default)" : ""))
+        }
+        let fieldName = name.hasSuffix("ID") ? name : name + "ID"
+        guard Identifier.isValid(fieldName), !Identifier.reservedFieldNames.contains(fieldName)
+        else {
+            throw SpecError(
+                "field name '\(fieldName)' from '\(token)' clashes with a member every model has; "
+                    + "choose another name")
+        }
+        let type: FieldType = isOptional ? .optional(.base(.uuid)) : .base(.uuid)
+        return Field(
+            name: fieldName, type: type, defaultValue: isOptional && defaultText != nil ? DefaultValue.none : nil,
+            reference: reference, index: index)
+    }
+
+    /// `text` split at its colons outside brackets and parentheses: a type, then modifiers.
+    private static func topLevelParts(of text: String) -> [String] {
+        var parts = [""]
+        var depth = 0
+        for character in text {
+            switch character {
+            case "[", "(": depth += 1
+            case "]", ")": depth -= 1
+            case ":" where depth == 0:
+                parts.append("")
+                continue
+            default: break
+            }
+            parts[parts.count - 1].append(character)
+        }
+        return parts
     }
 
     /// `name:Type=default` → (name, Type, default); `:` and `=` inside brackets and
