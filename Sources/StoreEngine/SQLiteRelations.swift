@@ -287,9 +287,9 @@ extension SQLiteTable where Failure: SQLiteFailure {
     /// `visited` keeps a cycle of cascades from running twice.
     func remove(
         _ keys: [SQLiteRowKey], from table: String, effects: inout SQLiteEffects,
-        visited: inout Set<String>
+        visited: inout Set<[SQLiteArgument]>
     ) throws {
-        let keys = keys.filter { visited.insert("\(table)\u{0}\($0)").inserted }
+        let keys = keys.filter { visited.insert([.text(table), $0]).inserted }
         guard !keys.isEmpty else { return }
         for referrer in try referrers(of: table) {
             var children: [SQLiteRowKey] = []

@@ -706,7 +706,7 @@ where Value.ID: SQLiteKey {
             return effects
         }
         var effects = SQLiteEffects()
-        var visited: Set<String> = []
+        var visited: Set<[SQLiteArgument]> = []
         try remove(ids.map(\.argument), from: name, effects: &effects, visited: &visited)
         return effects
     }
@@ -722,7 +722,7 @@ where Value.ID: SQLiteKey {
         var keys: [SQLiteRowKey] = []
         try database.run("SELECT id FROM \"\(name)\"") { keys.append($0.argument(at: 0)) }
         var effects = SQLiteEffects()
-        var visited: Set<String> = []
+        var visited: Set<[SQLiteArgument]> = []
         try remove(keys, from: name, effects: &effects, visited: &visited)
         return effects
     }

@@ -593,14 +593,26 @@ struct ReferenceContext: TemplateContext {
     let parentRepository: String
     /// The test support of the model it refers to, which stores that model's samples.
     let parentSupport: String
+    let parentRepositoryError: String
     let rule: String
+    let isCascade: Bool
+    let isNullify: Bool
+    let isRestrict: Bool
+    /// The field's name with a capital, for test names: `FolderID`.
+    let capitalized: String
 
     init(_ field: Field, _ reference: Reference) {
         name = field.name
         identifier = Identifier.escaped(field.name)
-        parentRepository = Names(typeName: reference.model).repository
-        parentSupport = Names(typeName: reference.model).testSupport
+        let parent = Names(typeName: reference.model)
+        parentRepository = parent.repository
+        parentSupport = parent.testSupport
+        parentRepositoryError = parent.repositoryError
         rule = reference.rule.rawValue
+        isCascade = reference.rule == .cascade
+        isNullify = reference.rule == .nullify
+        isRestrict = reference.rule == .restrict
+        capitalized = field.name.prefix(1).uppercased() + field.name.dropFirst()
     }
 }
 

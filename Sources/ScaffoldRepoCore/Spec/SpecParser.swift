@@ -202,6 +202,12 @@ public enum SpecParser {
                 throw SpecError(
                     "'\(token)': the id is unique and indexed already; drop ':\(index.rawValue)'")
             }
+            if index == .unique, unwrapped == .base(.bool) || unwrapped.isEnumeration {
+                throw SpecError(
+                    "'\(token)': a field with a few values (a Bool, an enum) cannot be unique: the "
+                        + "store could hold only that many values; write :index to look values "
+                        + "up by it")
+            }
         }
         return Field(name: name, type: type, defaultValue: defaultValue, index: index)
     }
