@@ -135,6 +135,8 @@ let package = Package(
         + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
         + golden("BenchJournalUUID", root: "Tests/Goldens/bench-journal-uuid/expected")
         + golden("BenchSQLite", root: "Tests/Goldens/bench-sqlite/expected", sqlite: true)
+        // Five related models in one target (Tests/Goldens/related-models/README.md).
+        + golden("Notebook", root: "Tests/Goldens/related-models/expected", sqlite: true)
         + golden("BlogPostStore", root: "Tests/Goldens/field-language/expected")
         + golden("TaskStore", root: "Tests/Goldens/collision-task/expected")
         + golden("ResultStore", root: "Tests/Goldens/collision-result/expected")

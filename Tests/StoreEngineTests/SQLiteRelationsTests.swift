@@ -92,9 +92,10 @@ struct Page: StoredValue {
         try tables.books.commit(
             .saved((1...3).map { Book(id: $0, shelfID: shelf.id, title: "Book \($0)") }))
         try tables.pages.commit(
-            .saved((1...3).flatMap { book in
-                (1...2).map { Page(id: "\(book)-\($0)", bookID: book) }
-            }))
+            .saved(
+                (1...3).flatMap { book in
+                    (1...2).map { Page(id: "\(book)-\($0)", bookID: book) }
+                }))
     }
 
     @Test func aCascadeDeletesChildrenAndGrandchildrenInTheSameTransaction() throws {
@@ -241,7 +242,8 @@ struct Page: StoredValue {
 
         center.post(effects, file: file, origin: ObjectIdentifier(listener), table: "books")
         center.post(effects, file: file, origin: nil, table: nil)
-        center.post(effects, file: folder.appendingPathComponent("Other.sqlite"), origin: nil, table: nil)
+        center.post(
+            effects, file: folder.appendingPathComponent("Other.sqlite"), origin: nil, table: nil)
         center.stopListening(ObjectIdentifier(listener))
         center.post(effects, file: file, origin: nil, table: nil)
         told.finish()

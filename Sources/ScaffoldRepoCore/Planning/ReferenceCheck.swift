@@ -57,9 +57,10 @@ enum ReferenceCheck {
                         + "the id in a plain field, for example parentID:UUID?")
             }
             guard let parent = models[reference.model] else {
-                let suggestion = Suggestion.closest(
-                    to: reference.model, among: models.keys.sorted()
-                ).map { " Did you mean \($0)?" } ?? ""
+                let suggestion =
+                    Suggestion.closest(
+                        to: reference.model, among: models.keys.sorted()
+                    ).map { " Did you mean \($0)?" } ?? ""
                 throw PlanError(
                     "'\(token)' refers to \(reference.model), which is not a model of this "
                         + "package.\(suggestion) Generate \(reference.model) first (with "

@@ -16,7 +16,8 @@ enum PreviewSamples {
     ) -> String {
         // The id of one of the referred model's own samples, which previews show beside these.
         if let reference = field.reference {
-            return "\(reference.model).samples[(\(number) - 1) % \(reference.model).samples.count].id"
+            return
+                "\(reference.model).samples[(\(number) - 1) % \(reference.model).samples.count].id"
         }
         if field.name == "id" {
             switch field.type {

@@ -637,7 +637,9 @@ struct LookupContext: TemplateContext {
         let upper = { (text: String) in text.prefix(1).uppercased() + text.dropFirst() }
         capitalized = upper(field.name)
         if field.reference != nil {
-            label = "in" + upper(field.name.hasSuffix("ID") ? String(field.name.dropLast(2)) : field.name)
+            label =
+                "in"
+                + upper(field.name.hasSuffix("ID") ? String(field.name.dropLast(2)) : field.name)
         } else {
             label = "with" + upper(field.name)
         }

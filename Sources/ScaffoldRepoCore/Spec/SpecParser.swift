@@ -277,7 +277,8 @@ public enum SpecParser {
         if let defaultText, !(isOptional && defaultText == "nil") {
             throw SpecError(
                 "'\(token)': a reference has no default, since the \(reference.model) it names "
-                    + "must exist; drop '=\(defaultText)'" + (isOptional ? " (nil is the default)" : ""))
+                    + "must exist; drop '=\(defaultText)'"
+                    + (isOptional ? " (nil is the default)" : ""))
         }
         let fieldName = name.hasSuffix("ID") ? name : name + "ID"
         guard Identifier.isValid(fieldName), !Identifier.reservedFieldNames.contains(fieldName)
@@ -288,7 +289,8 @@ public enum SpecParser {
         }
         let type: FieldType = isOptional ? .optional(.base(.uuid)) : .base(.uuid)
         return Field(
-            name: fieldName, type: type, defaultValue: isOptional && defaultText != nil ? DefaultValue.none : nil,
+            name: fieldName, type: type,
+            defaultValue: isOptional && defaultText != nil ? DefaultValue.none : nil,
             reference: reference, index: index)
     }
 
