@@ -96,7 +96,7 @@ nonisolated struct SQLiteEffects: Sendable {
     }
 }
 
-extension SQLiteArgument {
+nonisolated extension SQLiteArgument {
     /// How a key appears in the JSON of a value that refers to it: a UUID as its string.
     var jsonForm: SQLiteArgument {
         if case .blob(let bytes) = self, bytes.count == 16 {
@@ -135,7 +135,7 @@ extension SQLiteArgument {
 
 // MARK: - Keeping the rules, in the caller's transaction
 
-extension SQLiteTable where Failure: SQLiteFailure {
+nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     /// Creates `store_references` when missing.
     static func createReferenceTable(in database: SQLiteDatabase<Failure>) throws {
         try database.execute(
@@ -392,7 +392,7 @@ nonisolated protocol SQLiteDatabaseSharing {
     func sharing<Other>(_ failure: Other.Type) -> SQLiteDatabase<Other>
 }
 
-extension SQLiteDatabase: SQLiteDatabaseSharing {
+nonisolated extension SQLiteDatabase: SQLiteDatabaseSharing {
     func sharing<Other>(_ failure: Other.Type) -> SQLiteDatabase<Other> {
         SQLiteDatabase<Other>(sharing: self)
     }

@@ -576,8 +576,17 @@ struct RelationsContext: InlineTemplateContext {
         uniqueFieldList = quoted(.unique)
         hasIndexedFields = !indexedFieldList.isEmpty
         hasUniqueFields = !uniqueFieldList.isEmpty
-        references = spec.fields.compactMap { field in
-            field.reference.map { ReferenceContext(field, $0) }
+        let referring = spec.fields.filter { $0.reference != nil }
+        references = referring.compactMap { field in
+            field.reference.map { reference in
+                ReferenceContext(
+                    field, reference,
+                    others: referring.filter { $0.name != field.name }.map {
+                        OtherReferenceContext(
+                            identifier: Identifier.escaped($0.name),
+                            parentSupport: Names(typeName: $0.reference?.model ?? "").testSupport)
+                    })
+            }
         }
         hasReferences = !references.isEmpty
         hasTableRules = spec.fields.contains(where: \.isIndexed)
@@ -600,8 +609,11 @@ struct ReferenceContext: TemplateContext {
     let isRestrict: Bool
     /// The field's name with a capital, for test names: `FolderID`.
     let capitalized: String
+    /// The model's other references, which a test of this one's rule points elsewhere.
+    let others: [OtherReferenceContext]
 
-    init(_ field: Field, _ reference: Reference) {
+    init(_ field: Field, _ reference: Reference, others: [OtherReferenceContext]) {
+        self.others = others
         name = field.name
         identifier = Identifier.escaped(field.name)
         let parent = Names(typeName: reference.model)
@@ -614,6 +626,13 @@ struct ReferenceContext: TemplateContext {
         isRestrict = reference.rule == .restrict
         capitalized = field.name.prefix(1).uppercased() + field.name.dropFirst()
     }
+}
+
+/// Another reference of the model: its `identifier`, and the test support of the model it
+/// refers to.
+struct OtherReferenceContext: TemplateContext {
+    let identifier: String
+    let parentSupport: String
 }
 
 /// A lookup by an indexed field: `find(byEmail:)` for a unique one, `notes(inFolder:)` for a

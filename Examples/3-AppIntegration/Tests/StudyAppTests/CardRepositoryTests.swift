@@ -166,7 +166,8 @@ import Testing
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try CardRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try CardRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

@@ -166,7 +166,8 @@ nonisolated final class CardRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try CardRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try CardRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

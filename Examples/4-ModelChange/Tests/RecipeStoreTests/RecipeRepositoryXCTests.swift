@@ -166,7 +166,8 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try RecipeRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try RecipeRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

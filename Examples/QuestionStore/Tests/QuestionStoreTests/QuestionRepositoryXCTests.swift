@@ -163,7 +163,8 @@ nonisolated final class QuestionRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try QuestionRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try QuestionRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

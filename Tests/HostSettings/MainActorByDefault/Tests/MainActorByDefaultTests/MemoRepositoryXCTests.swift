@@ -163,7 +163,8 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try MemoRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try MemoRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(try await repository.count, 0)
     }
@@ -224,9 +225,11 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         await repository.close()
         let file = directory.appendingPathComponent(Support.storeFileName)
         var bytes = try Data(contentsOf: file)
-        // A byte of a row's JSON, which SQLite itself reads as it is: the key of an id.
-        let key = try unwrap(bytes.range(of: Data("\"id\":".utf8)))
-        bytes[key.lowerBound + 1] ^= 0x01
+        // A byte of a row's JSON, which SQLite itself reads as it is: its first key's.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let row = try unwrap(bytes.range(of: encoder.encode(Support.sample(0))))
+        bytes[row.lowerBound + 2] ^= 0x01
         try bytes.write(to: file)
 
         let reopened = try MemoRepository(directory: directory)
@@ -309,7 +312,8 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         let numbers = (0..<25).sorted {
             MemoRepository.precedes(Support.sample($1).id, Support.sample($0).id)
         }
-        let viewModel = MemoListViewModel(repository: repository, query: newestFirst, pageSize: 10)
+        let viewModel = MemoListViewModel(
+            repository: repository, query: newestFirst, pageSize: 10)
         await viewModel.load()
         expectEqual(viewModel.memos, numbers.prefix(10).map { Support.sample($0) })
         expectTrue(viewModel.hasMore)

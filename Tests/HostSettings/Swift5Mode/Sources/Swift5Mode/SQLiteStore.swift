@@ -20,14 +20,23 @@ import Foundation
 nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// The database file (`/dev/null` for a database in memory).
     let fileURL: URL
-    private var connection: OpaquePointer?
-    /// Prepared statements, by their SQL, finalized when the database closes.
-    private var statements: [String: OpaquePointer] = [:]
+    /// The connection, which a ``StoreTransaction`` shares with the tables of other models
+    /// (each reporting its own failures).
+    private let link: SQLiteConnection
+    private var connection: OpaquePointer? {
+        get { link.pointer }
+        set { link.pointer = newValue }
+    }
+    private var statements: [String: OpaquePointer] {
+        get { link.statements }
+        set { link.statements = newValue }
+    }
     /// The most statements kept prepared: queries of many shapes each prepare their own.
     private static var statementCapacity: Int { 64 }
-    /// How many statements are stepping now: a row's callback may run another statement, and
-    /// none is finalized while one steps.
-    private var running = 0
+    private var running: Int {
+        get { link.running }
+        set { link.running = newValue }
+    }
 
     /// Opens (or creates) the database `file`, in a folder created if missing. A file that is
     /// not a database, or is damaged, throws `corrupt` and is left as it is. A write waits up
@@ -35,6 +44,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// `locked`.
     init(file: URL, busyTimeout: Int32 = 5_000) throws {
         fileURL = file
+        link = SQLiteConnection()
         try StoreFiles.createFolder(file.deletingLastPathComponent(), reporting: Failure.self)
         // SQLite would create the file a link to nothing points to, and fail on a folder with
         // a reason of its own: neither is an empty store.
@@ -63,6 +73,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// A database in memory only, for previews and an app's tests: no folder and no file.
     init(inMemory: Void) {
         fileURL = URL(fileURLWithPath: "/dev/null")
+        link = SQLiteConnection()
         // An in-memory database always opens.
         try? open(":memory:", busyTimeout: 0)
     }
@@ -87,8 +98,11 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
         }
     }
 
-    deinit {
-        close()
+    /// The same connection as `database`, reporting failures as `Failure`: the tables of
+    /// several models written in one transaction.
+    init<Other>(sharing database: SQLiteDatabase<Other>) {
+        fileURL = database.fileURL
+        link = database.link
     }
 
     /// Whether ``close()`` was called.
@@ -96,10 +110,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
 
     /// Finalizes the statements and closes the connection; later calls throw `closed`.
     func close() {
-        for statement in statements.values { sqlite3_finalize(statement) }
-        statements = [:]
-        if let connection { sqlite3_close_v2(connection) }
-        connection = nil
+        link.close()
     }
 
     /// Runs `sql`, stepping through any rows it returns.
@@ -136,7 +147,21 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// Runs `body` in one transaction, committed when it returns and rolled back when it
     /// throws: its writes reach the disk together or not at all. `BEGIN IMMEDIATE` takes the
     /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
+    /// Inside another transaction (a ``StoreTransaction`` opening a table), `body` runs in a
+    /// savepoint: a failure undoes its writes, and the outer transaction decides the rest.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        if isInTransaction {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO nested")
+                try? execute("RELEASE nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -238,6 +263,17 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
 
         func int64(at column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
 
+        /// The column's value, in the type SQLite holds it in.
+        func argument(at column: Int32) -> SQLiteArgument {
+            switch sqlite3_column_type(pointer, column) {
+            case SQLITE_INTEGER: .integer(int64(at: column))
+            case SQLITE_FLOAT: .real(sqlite3_column_double(pointer, column))
+            case SQLITE_TEXT: .text(text(at: column))
+            case SQLITE_BLOB: .blob(data(at: column))
+            default: .null
+            }
+        }
+
         func text(at column: Int32) -> String {
             sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? ""
         }
@@ -255,6 +291,28 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     }
 }
 
+/// One SQLite connection and its prepared statements, closed when the last database that
+/// uses it is gone.
+private nonisolated final class SQLiteConnection {
+    var pointer: OpaquePointer?
+    /// Prepared statements, by their SQL, finalized when the database closes.
+    var statements: [String: OpaquePointer] = [:]
+    /// How many statements are stepping now: a row's callback may run another statement,
+    /// and none is finalized while one steps.
+    var running = 0
+
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let pointer { sqlite3_close_v2(pointer) }
+        pointer = nil
+    }
+
+    deinit {
+        close()
+    }
+}
+
 /// An id type that a sqlite table keys its rows by, in the order ``StoredValue/precedes(_:_:)``
 /// gives: `Int` as an integer, `String` as text (byte order), `UUID` as its 16 bytes.
 nonisolated protocol SQLiteKey {
@@ -264,6 +322,10 @@ nonisolated protocol SQLiteKey {
     init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement)
     /// The bytes the row's checksum covers.
     var checksumBytes: Data { get }
+    /// The key as its column holds it.
+    var argument: SQLiteArgument { get }
+    /// The key a column holds, or nil when it is not one of this type.
+    init?(argument: SQLiteArgument)
 }
 
 nonisolated extension Int: SQLiteKey {
@@ -275,6 +337,11 @@ nonisolated extension Int: SQLiteKey {
         self = Int(truncatingIfNeeded: statement.int64(at: column))
     }
     var checksumBytes: Data { Data(String(self).utf8) }
+    var argument: SQLiteArgument { .integer(Int64(self)) }
+    init?(argument: SQLiteArgument) {
+        guard case .integer(let value) = argument else { return nil }
+        self = Int(truncatingIfNeeded: value)
+    }
 }
 
 nonisolated extension String: SQLiteKey {
@@ -286,6 +353,11 @@ nonisolated extension String: SQLiteKey {
         self = statement.text(at: column)
     }
     var checksumBytes: Data { Data(utf8) }
+    var argument: SQLiteArgument { .text(self) }
+    init?(argument: SQLiteArgument) {
+        guard case .text(let value) = argument else { return nil }
+        self = value
+    }
 }
 
 nonisolated extension UUID: SQLiteKey {
@@ -308,6 +380,13 @@ nonisolated extension UUID: SQLiteKey {
             ))
     }
     var checksumBytes: Data { withUnsafeBytes(of: uuid) { Data($0) } }
+    var argument: SQLiteArgument { .blob(checksumBytes) }
+    init?(argument: SQLiteArgument) {
+        guard case .text(let text) = argument.jsonForm, let uuid = UUID(uuidString: text) else {
+            return nil
+        }
+        self = uuid
+    }
 }
 
 /// One model's table in the module's database: a row per value, keyed by id, with the value's
@@ -318,11 +397,16 @@ nonisolated extension UUID: SQLiteKey {
 /// The table `store_tables` records each table's schema version. A table of an earlier version
 /// is migrated when it opens, every row in one transaction, so that queries read current JSON;
 /// a row that a migration cannot carry over rolls it all back, and the store stays as it was.
-nonisolated struct SQLiteTable<Value: StoredValue, Failure: StoreFiles.Failure>
+nonisolated struct SQLiteTable<Value: StoredValue, Failure: SQLiteFailure>
 where Value.ID: SQLiteKey {
     let database: SQLiteDatabase<Failure>
     /// The table's name in SQL, a model's plural (`questions`).
     let name: String
+    /// Its references, `:unique` and `:index` fields: `SQLiteRelations.swift`.
+    let schema: SQLiteSchema<Value>
+    /// Whether a save checks that the values its references name are stored (not in a database
+    /// in memory, which holds one model's values only).
+    private let checksReferences: Bool
     private let columns = "id, version, value, checksum"
     /// The statements a save and a delete run, each built once (statements are prepared once
     /// per connection and found by their SQL).
@@ -332,18 +416,22 @@ where Value.ID: SQLiteKey {
     private let encoder: JSONEncoder
 
     /// The table `name` in `database`, created when missing, migrated when an earlier schema
-    /// version wrote it, with an index on each of `indexedFields` (JSON keys).
+    /// version wrote it, with `schema`'s references recorded and an index on each of its fields.
     ///
     /// - Throws: `newerSchema` when a newer version of the app wrote it, `notMigrated` when a
     ///   migration has a value to decide, `corrupt` for a damaged row.
-    init(_ name: String, in database: SQLiteDatabase<Failure>, indexedFields: [String] = []) throws
-    {
+    init(
+        _ name: String, in database: SQLiteDatabase<Failure>,
+        schema: SQLiteSchema<Value> = SQLiteSchema(model: "\(Value.self)")
+    ) throws {
         self.database = database
         self.name = name
+        self.schema = schema
+        checksReferences = true
         (insertSQL, deleteSQL, encoder) = Self.writing(name)
-        // Opening an app's store every launch reads; only a new or older table, or a missing
-        // index, takes the write lock.
-        guard try !isReady(indexedFields: indexedFields) else { return }
+        // Opening an app's store every launch reads; only a new or older table, or a changed
+        // reference or index, takes the write lock.
+        guard try !isReady() else { return }
         try database.transaction {
             try createTables()
             let version = try recordedVersion()
@@ -362,23 +450,24 @@ where Value.ID: SQLiteKey {
                         statement.bind(Int64(Value.schemaVersion), at: 2)
                     }, row: { _ in })
             }
-            for field in indexedFields {
-                try database.execute(
-                    """
-                    CREATE INDEX IF NOT EXISTS "\(name).\(field)" ON "\(name)"(\(Self.json(field)))
-                    """)
-            }
+            try recordSchema()
         }
     }
 
     /// The table `name` in a database in memory, holding `values`: for previews and an app's
     /// tests. Nothing there can fail but memory; a failure shows on the first read or write.
-    init(inMemory name: String, in database: SQLiteDatabase<Failure>, values: [Value]) {
+    init(
+        inMemory name: String, in database: SQLiteDatabase<Failure>,
+        schema: SQLiteSchema<Value> = SQLiteSchema(model: "\(Value.self)"), values: [Value]
+    ) {
         self.database = database
         self.name = name
+        self.schema = schema
+        checksReferences = false
         (insertSQL, deleteSQL, encoder) = Self.writing(name)
         try? database.transaction {
             try createTables()
+            try recordSchema()
             try save(values)
         }
     }
@@ -400,6 +489,7 @@ where Value.ID: SQLiteKey {
                 version INTEGER NOT NULL
             ) WITHOUT ROWID
             """)
+        try Self.createReferenceTable(in: database)
         try database.execute(
             """
             CREATE TABLE IF NOT EXISTS "\(name)" (
@@ -416,12 +506,15 @@ where Value.ID: SQLiteKey {
         "json_extract(value, '$.\(field)')"
     }
 
-    /// Whether the table exists at the current schema version with every index.
-    private func isReady(indexedFields: [String]) throws -> Bool {
+    /// Whether the table exists at the current schema version, with exactly the references and
+    /// indexes of its schema.
+    private func isReady() throws -> Bool {
         var names: Set<String> = []
         try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
-        let needed = ["store_tables", name] + indexedFields.map { "\(name).\($0)" }
-        guard needed.allSatisfy(names.contains) else { return false }
+        guard ["store_tables", "store_references", name].allSatisfy(names.contains),
+            try indexNames() == Set(schema.indexedFields.map { "\(name).\($0)" }),
+            try recordedReferences() == declaredReferences()
+        else { return false }
         return try recordedVersion() == Value.schemaVersion
     }
 
@@ -549,23 +642,34 @@ where Value.ID: SQLiteKey {
     // MARK: - Writing, in the caller's transaction
 
     /// Writes `change` in a transaction of its own: on disk when this returns, or not at all.
-    /// One value saved or deleted is one statement, which SQLite commits by itself.
-    func commit(_ change: StoreChange<Value>) throws {
+    /// One value saved or deleted with no rule to keep is one statement, which SQLite commits by
+    /// itself. Returns what changed, with what the delete rules changed in other tables.
+    @discardableResult
+    func commit(_ change: StoreChange<Value>) throws -> SQLiteEffects {
+        let keepsRules = !schema.unique.isEmpty || !schema.references.isEmpty
         switch change {
-        case .saved(let values) where values.count == 1: return try save(values)
-        case .deleted(let ids) where ids.count == 1: return try delete(ids)
+        case .saved(let values) where values.count == 1 && !keepsRules:
+            try save(values)
+            return SQLiteEffects()
         default: break
         }
-        try database.transaction {
+        if case .deleted(let ids) = change, ids.count == 1, try !hasReferrers() {
+            return try delete(ids)
+        }
+        return try database.transaction {
             switch change {
-            case .saved(let values): try save(values)
-            case .deleted(let ids): try delete(ids)
-            case .removedAll: try removeAll()
+            case .saved(let values):
+                try save(values)
+                return SQLiteEffects()
+            case .deleted(let ids): return try delete(ids)
+            case .removedAll: return try removeAll()
             }
         }
     }
 
-    /// Inserts or replaces `values`, in the caller's transaction.
+    /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
+    /// before its value is written, and, once all are, that every reference names a stored
+    /// value (so values that refer to each other may be saved together).
     func save(_ values: [Value]) throws {
         for value in values {
             let json: Data
@@ -574,6 +678,7 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
+            try checkUnique(json, id: value.id)
             try database.run(
                 insertSQL,
                 bind: { statement in
@@ -584,18 +689,42 @@ where Value.ID: SQLiteKey {
                         Int64(Self.checksum(value.id, Value.schemaVersion, json)), at: 4)
                 }, row: { _ in })
         }
+        guard checksReferences, !schema.references.isEmpty else { return }
+        for value in values { try checkReferences(of: value) }
     }
 
-    /// Deletes the values with `ids`, in the caller's transaction; unknown ids are ignored.
-    func delete(_ ids: [Value.ID]) throws {
-        for id in ids {
-            try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
+    /// Deletes the values with `ids`, in the caller's transaction, and the values of other
+    /// tables as their delete rules say; unknown ids are ignored. Returns what changed.
+    @discardableResult
+    func delete(_ ids: [Value.ID]) throws -> SQLiteEffects {
+        guard try hasReferrers() else {
+            for id in ids {
+                try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
+            }
+            var effects = SQLiteEffects()
+            effects.delete(ids.map(\.argument), in: name)
+            return effects
         }
+        var effects = SQLiteEffects()
+        var visited: Set<[SQLiteArgument]> = []
+        try remove(ids.map(\.argument), from: name, effects: &effects, visited: &visited)
+        return effects
     }
 
-    /// Deletes every value, in the caller's transaction.
-    func removeAll() throws {
-        try database.execute("DELETE FROM \"\(name)\"")
+    /// Deletes every value, in the caller's transaction, following the delete rules of the
+    /// tables that refer to them. Returns what changed.
+    @discardableResult
+    func removeAll() throws -> SQLiteEffects {
+        guard try hasReferrers() else {
+            try database.execute("DELETE FROM \"\(name)\"")
+            return SQLiteEffects()
+        }
+        var keys: [SQLiteRowKey] = []
+        try database.run("SELECT id FROM \"\(name)\"") { keys.append($0.argument(at: 0)) }
+        var effects = SQLiteEffects()
+        var visited: Set<[SQLiteArgument]> = []
+        try remove(keys, from: name, effects: &effects, visited: &visited)
+        return effects
     }
 
     // MARK: - Rows

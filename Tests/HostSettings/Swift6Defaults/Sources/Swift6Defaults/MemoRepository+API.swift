@@ -120,6 +120,26 @@ extension MemoRepository {
         try commit(.removedAll)
     }
 
+    /// Runs `body` in one transaction on this repository's connection: its writes to the
+    /// tables of any of the module's sqlite models (`transaction.save(value)`,
+    /// `transaction.delete(Memo.self, id: id)`, with their delete rules) reach the disk
+    /// together when it returns, or not at all when it throws. Then each repository in this
+    /// process tells its ``changes()`` what changed in its table. A reference must name a value
+    /// saved before it, in the transaction or earlier.
+    ///
+    /// - Throws: what `body` throws, each write throwing its own model's repository error.
+    @discardableResult
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (StoreTransaction) throws -> Result
+    ) throws -> Result {
+        let transaction = StoreTransaction(database)
+        defer { transaction.finish() }
+        let result = try database.transaction { try body(transaction) }
+        tellOtherRepositories(transaction.effects)
+        hear(transaction.effects.keys(in: Self.tableName))
+        return result
+    }
+
     // MARK: - Observing
 
     /// The changes committed from now on, in order, each once it is on disk. Every call gives
@@ -129,7 +149,8 @@ extension MemoRepository {
     /// read the stream: a change may then appear in both, and applying it again changes
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
-        observers.changes { [weak self] key in
+        hearOtherWrites()
+        return observers.changes { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
     }
@@ -144,10 +165,53 @@ extension MemoRepository {
         changes: AsyncStream<Revised<Memo>>
     ) {
         let page = try table.values(query.limit(size + 1))
+        hearOtherWrites()
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
         return (Array(page.prefix(size)), page.count <= size, observers.revision, stream)
+    }
+
+    /// Starts hearing, once, what other repositories in this process write to this table: a
+    /// cascade or nullify from a delete in another model, a transaction. Each write reaches
+    /// ``hear(_:)`` in order.
+    private func hearOtherWrites() {
+        guard !hearsOtherWrites, directory.path != "/dev/null" else { return }
+        hearsOtherWrites = true
+        let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
+        SQLiteChangeCenter.shared.listen(
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
+        ) { heard.yield($0) }
+        Task { [weak self] in
+            for await keys in writes { await self?.hear(keys) }
+        }
+    }
+
+    /// Publishes the rows `keys` of this table, which another repository's write changed, as
+    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read.
+    private func hear(_ keys: [SQLiteArgument]) {
+        var saved: [Memo] = []
+        var deleted: [Int] = []
+        for id in keys.compactMap(Int.init(argument:)) {
+            do {
+                if let found = try table.find(id) {
+                    saved.append(found)
+                } else {
+                    deleted.append(id)
+                }
+            } catch {
+                continue
+            }
+        }
+        if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
+        if !saved.isEmpty { observers.publish(.saved(saved)) }
+    }
+
+    /// Tells the other repositories in this process what a write changed in their tables.
+    func tellOtherRepositories(_ effects: SQLiteEffects) {
+        guard directory.path != "/dev/null" else { return }
+        SQLiteChangeCenter.shared.post(
+            effects, file: databaseURL, origin: ObjectIdentifier(self), table: Self.tableName)
     }
 
     /// The `size` values after the last of a window (`query`'s cursor), whether more follow,
@@ -197,6 +261,44 @@ nonisolated extension Memo: StoredValue {
 
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         MemoRepository.precedes(first, second)
+    }
+}
+
+/// ``Memo`` in a ``MemoRepository/transaction(_:)``: its table, on the connection of the
+/// repository that runs it.
+nonisolated extension StoreTransaction {
+    /// Stores `memo`, replacing the value with the same id.
+    public func save(_ memo: Memo) throws {
+        try save(contentsOf: [memo])
+    }
+
+    /// Stores every value in `memos`; of values with the same id, the last wins.
+    public func save(contentsOf memos: [Memo]) throws {
+        try memosTable().save(memos)
+        record(saved: memos.map(\.id.argument), in: MemoRepository.tableName)
+    }
+
+    /// Removes the Memo values with these ids, and follows the delete rules of the
+    /// references to them; ids that are not stored are ignored.
+    public func delete(_: Memo.Type, ids: [Int]) throws {
+        record(try memosTable().delete(ids))
+    }
+
+    /// Removes the Memo value with `id`, if there is one, as ``delete(_:ids:)`` does.
+    public func delete(_: Memo.Type, id: Int) throws {
+        try delete(Memo.self, ids: [id])
+    }
+
+    /// The Memo value with `id` as the transaction has it so far, or nil.
+    public func find(_: Memo.Type, id: Int) throws -> Memo? {
+        try memosTable().find(id)
+    }
+
+    private func memosTable() throws -> SQLiteTable<Memo, MemoRepositoryError> {
+        try table(MemoRepository.tableName) { database in
+            try SQLiteTable(
+                MemoRepository.tableName, in: database, schema: MemoRepository.schema)
+        }
     }
 }
 

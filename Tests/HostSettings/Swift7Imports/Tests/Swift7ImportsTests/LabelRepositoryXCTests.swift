@@ -163,7 +163,8 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try LabelRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try LabelRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

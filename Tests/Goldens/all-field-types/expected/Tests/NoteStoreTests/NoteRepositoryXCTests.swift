@@ -163,7 +163,8 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try NoteRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try NoteRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

@@ -163,7 +163,8 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try EntryRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try EntryRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

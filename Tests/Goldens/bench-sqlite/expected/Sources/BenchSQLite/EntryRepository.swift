@@ -24,6 +24,14 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
     /// The database cannot be written (a full disk, a read-only folder). The transaction was
     /// rolled back: the store holds what it held before the call.
     case unwritable(file: URL, reason: String)
+    /// Another value already holds `value` in the unique field `field`. Nothing was written.
+    case notUnique(field: String, value: String)
+    /// The reference `field` holds `id`, which no value of the model it refers to has. Nothing
+    /// was written.
+    case missingReference(field: String, id: String)
+    /// `count` values of `model` still refer to a value being deleted, and their reference's
+    /// delete rule is `restrict`. Nothing was deleted: delete or change them first.
+    case stillReferenced(by: String, count: Int)
     /// ``EntryRepository/close()`` was called; open a new repository to read or write again.
     case closed
 
@@ -49,6 +57,13 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
             "\(file.path) is being written by another connection; try again"
         case .unwritable(let file, let reason):
             "cannot write \(file.path): \(reason)"
+        case .notUnique(let field, let value):
+            "another value already has \(field) \(value), which must be unique"
+        case .missingReference(let field, let id):
+            "\(field) \(id) names no stored value; save that value first"
+        case .stillReferenced(let model, let count):
+            "\(count) \(model) value\(count == 1 ? " refers" : "s refer") to it, and the rule "
+                + "is restrict: delete or change them first"
         case .closed:
             "the EntryRepository was closed"
         }
@@ -56,7 +71,7 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
 }
 
 /// The shared engine in `SQLiteStore.swift` reports its failures in these cases.
-nonisolated extension EntryRepositoryError: StoreFiles.Failure {}
+nonisolated extension EntryRepositoryError: SQLiteFailure {}
 
 /// Stores ``Entry`` values in the table `entries` of the module's SQLite database,
 /// `BenchSQLite.sqlite`, which every sqlite repository of `BenchSQLite` shares in a folder.
@@ -83,6 +98,8 @@ public actor EntryRepository {
     public static let databaseFileName = "BenchSQLite.sqlite"
     /// The table that holds the values.
     public static let tableName = "entries"
+    /// The table keeps no index of its own and checks no reference: `SQLiteRelations.swift`.
+    static let schema = SQLiteSchema<Entry>(model: "Entry")
 
     /// The folder that holds the database.
     public nonisolated let directory: URL
@@ -92,10 +109,13 @@ public actor EntryRepository {
     }
 
     /// The connection, and this model's table in it: `SQLiteStore.swift`.
-    private let database: SQLiteDatabase<EntryRepositoryError>
+    let database: SQLiteDatabase<EntryRepositoryError>
     let table: SQLiteTable<Entry, EntryRepositoryError>
     /// The open streams of `changes()`.
     var observers = Observers<Entry>()
+    /// Whether this repository hears of the writes other repositories in this process make to
+    /// its table (a cascade, a transaction), once something observes it.
+    var hearsOtherWrites = false
 
     /// Opens the database in `directory` (both created if missing), creating the table, or
     /// migrating it when an earlier schema version wrote it.
@@ -108,7 +128,7 @@ public actor EntryRepository {
         let database = try SQLiteDatabase<EntryRepositoryError>(
             file: directory.appendingPathComponent(Self.databaseFileName))
         self.database = database
-        table = try SQLiteTable(Self.tableName, in: database)
+        table = try SQLiteTable(Self.tableName, in: database, schema: Self.schema)
     }
 
     /// A repository that keeps `values` in a database in memory only, for SwiftUI previews and
@@ -122,7 +142,12 @@ public actor EntryRepository {
     private init(inMemory values: [Entry]) {
         directory = URL(fileURLWithPath: "/dev/null")
         database = SQLiteDatabase(inMemory: ())
-        table = SQLiteTable(inMemory: Self.tableName, in: database, values: values)
+        table = SQLiteTable(
+            inMemory: Self.tableName, in: database, schema: Self.schema, values: values)
+    }
+
+    deinit {
+        SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(self))
     }
 
     /// Opens the store in ``defaultDirectory()``.
@@ -150,9 +175,11 @@ public actor EntryRepository {
     var isClosed: Bool { database.isClosed }
 
     /// Writes `change` in one transaction and publishes it to `changes()` once it is committed:
-    /// when the write fails, the transaction is rolled back and nothing is published.
+    /// when the write fails, the transaction is rolled back and nothing is published. What a
+    /// delete rule changed in other tables goes to their repositories in this process.
     func commit(_ change: Change) throws {
-        try table.commit(change)
+        let effects = try table.commit(change)
         observers.publish(change)
+        tellOtherRepositories(effects)
     }
 }

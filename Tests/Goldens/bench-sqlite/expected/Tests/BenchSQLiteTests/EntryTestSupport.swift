@@ -26,6 +26,17 @@ nonisolated enum EntryTestSupport {
         return directory
     }
 
+    /// Stores samples 0 and 1 in the database in `directory`, with the values they refer to:
+    /// the samples of models that refer to Entry name them.
+    static func storeSamples(in directory: URL) throws {
+        // Opening the repository creates its table, as the app would.
+        _ = try EntryRepository(directory: directory)
+        try StoredRows.insert(
+            [sample(0), sample(1)], ids: [sample(0).id, sample(1).id],
+            version: EntryRepository.schemaVersion, into: EntryRepository.tableName,
+            in: directory.appendingPathComponent(storeFileName))
+    }
+
     static func removeDirectory(_ directory: URL) {
         try? FileManager.default.removeItem(at: directory)
     }

@@ -163,7 +163,8 @@ nonisolated final class TaskRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try TaskRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try TaskRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(await repository.count, 0)
     }

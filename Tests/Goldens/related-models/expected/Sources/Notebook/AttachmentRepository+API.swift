@@ -279,7 +279,7 @@ nonisolated extension Attachment: StoredValue {
 
 /// ``Attachment`` in a ``AttachmentRepository/transaction(_:)``: its table, on the connection of the
 /// repository that runs it.
-extension StoreTransaction {
+nonisolated extension StoreTransaction {
     /// Stores `attachment`, replacing the value with the same id.
     public func save(_ attachment: Attachment) throws {
         try save(contentsOf: [attachment])

@@ -274,7 +274,7 @@ nonisolated extension Folder: StoredValue {
 
 /// ``Folder`` in a ``FolderRepository/transaction(_:)``: its table, on the connection of the
 /// repository that runs it.
-extension StoreTransaction {
+nonisolated extension StoreTransaction {
     /// Stores `folder`, replacing the value with the same id.
     public func save(_ folder: Folder) throws {
         try save(contentsOf: [folder])

@@ -287,7 +287,7 @@ nonisolated extension Note: StoredValue {
 
 /// ``Note`` in a ``NoteRepository/transaction(_:)``: its table, on the connection of the
 /// repository that runs it.
-extension StoreTransaction {
+nonisolated extension StoreTransaction {
     /// Stores `note`, replacing the value with the same id.
     public func save(_ note: Note) throws {
         try save(contentsOf: [note])

@@ -273,7 +273,7 @@ nonisolated extension Reminder: StoredValue {
 
 /// ``Reminder`` in a ``ReminderRepository/transaction(_:)``: its table, on the connection of the
 /// repository that runs it.
-extension StoreTransaction {
+nonisolated extension StoreTransaction {
     /// Stores `reminder`, replacing the value with the same id.
     public func save(_ reminder: Reminder) throws {
         try save(contentsOf: [reminder])

@@ -281,7 +281,7 @@ nonisolated extension Tag: StoredValue {
 
 /// ``Tag`` in a ``TagRepository/transaction(_:)``: its table, on the connection of the
 /// repository that runs it.
-extension StoreTransaction {
+nonisolated extension StoreTransaction {
     /// Stores `tag`, replacing the value with the same id.
     public func save(_ tag: Tag) throws {
         try save(contentsOf: [tag])

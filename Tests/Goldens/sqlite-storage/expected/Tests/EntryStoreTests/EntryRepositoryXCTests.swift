@@ -163,7 +163,8 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
-        let repository = try EntryRepository(directory: directory.appendingPathComponent("new"))
+        let repository = try EntryRepository(
+            directory: directory.appendingPathComponent("new"))
 
         expectEqual(try await repository.count, 0)
     }
@@ -224,9 +225,11 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         await repository.close()
         let file = directory.appendingPathComponent(Support.storeFileName)
         var bytes = try Data(contentsOf: file)
-        // A byte of a row's JSON, which SQLite itself reads as it is: the key of an id.
-        let key = try unwrap(bytes.range(of: Data("\"id\":".utf8)))
-        bytes[key.lowerBound + 1] ^= 0x01
+        // A byte of a row's JSON, which SQLite itself reads as it is: its first key's.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let row = try unwrap(bytes.range(of: encoder.encode(Support.sample(0))))
+        bytes[row.lowerBound + 2] ^= 0x01
         try bytes.write(to: file)
 
         let reopened = try EntryRepository(directory: directory)
@@ -381,7 +384,8 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         let numbers = (0..<25).sorted {
             EntryRepository.precedes(Support.sample($1).id, Support.sample($0).id)
         }
-        let viewModel = EntryListViewModel(repository: repository, query: newestFirst, pageSize: 10)
+        let viewModel = EntryListViewModel(
+            repository: repository, query: newestFirst, pageSize: 10)
         await viewModel.load()
         expectEqual(viewModel.entries, numbers.prefix(10).map { Support.sample($0) })
         expectTrue(viewModel.hasMore)

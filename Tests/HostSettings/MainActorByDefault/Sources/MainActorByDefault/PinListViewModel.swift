@@ -1,0 +1,224 @@
+public import Foundation
+public import Observation
+
+/// The state of a screen that lists ``Pin`` values a page at a time, kept current as the
+/// store changes.
+///
+/// It shows the first ``pageSize`` values of its ``query`` (filtered and sorted in SQL), and
+/// ``loadMore()`` adds the next page after the last value shown, so a million stored values
+/// are never all in memory. After ``load()``, every change committed to the repository (by this
+/// view-model, another one, or a direct call on the repository) is applied in place: a value
+/// that the query selects and that sorts among those shown appears at its position; one that
+/// sorts after them waits for its page. The window and its order are `StoreQuery.swift`'s
+/// `LiveWindow`, which every sqlite view-model in this module shares.
+@MainActor
+@Observable
+public final class PinListViewModel {
+    /// What the list shows: a ``PinRepository/Query``'s filters and sort (by id unless it
+    /// sorts by a field). Its limit and cursor are the view-model's to set.
+    public typealias Query = PinRepository.Query
+
+    /// The values shown: the start of ``query``'s result, a page at a time.
+    public var pins: [Pin] { window.values }
+    /// True while ``load()`` or ``loadMore()`` reads.
+    public private(set) var isLoading = false
+    /// The error of the last operation that failed; the next one that succeeds clears it.
+    public private(set) var error: (any Error)?
+    /// Whether values follow the last one shown: ``loadMore()`` reads them.
+    public var hasMore: Bool { !window.isComplete }
+    /// How many values ``load()`` and each ``loadMore()`` read.
+    public let pageSize: Int
+    /// The filters and sort of the values shown; change it with ``show(_:)``.
+    public var query: Query { window.query }
+
+    private let repository: PinRepository
+    /// The values shown, in the query's order; views observe it through ``pins``.
+    private var window: LiveWindow<Pin>
+    /// The revision the list shows, and the calls waiting for a later one.
+    @ObservationIgnored private var shownRevisions = ShownRevisions<Pin>()
+    /// The task that applies the repository's changes; cancelled with the view-model.
+    @ObservationIgnored private var following: Task<Void, Never>?
+    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing, and a
+    /// ``loadMore()`` that a new load overtook adds nothing.
+    @ObservationIgnored private var loads = 0
+
+    /// A view-model over `repository` that shows `query`'s values (all of them, by id, unless
+    /// you choose), `pageSize` at a time. Call ``load()`` to show the first page.
+    public init(repository: PinRepository, query: Query = Query(), pageSize: Int = 50) {
+        self.repository = repository
+        // A page is read with one more value, to know whether more follow.
+        self.pageSize = min(max(1, pageSize), Int.max - 1)
+        window = LiveWindow(query: query)
+    }
+
+    deinit {
+        following?.cancel()
+    }
+
+    /// A view-model over ``PinRepository/inMemory(_:)`` holding `values`, already showing
+    /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
+    /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
+    public static func preview(
+        _ values: [Pin], query: Query = Query(), pageSize: Int = 50
+    ) -> PinListViewModel {
+        let viewModel = PinListViewModel(
+            repository: .inMemory(values), query: query, pageSize: pageSize)
+        let shown = values.filter { query.matches($0) }.sorted { query.precedes($0, $1) }
+        viewModel.window.show(
+            Array(shown.prefix(viewModel.pageSize)), isComplete: shown.count <= viewModel.pageSize)
+        Task { await viewModel.load() }
+        return viewModel
+    }
+
+    /// Reads the first page, then follows the repository: each change committed from now on, by
+    /// anyone, is applied to ``pins`` in place.
+    public func load() async {
+        loads += 1
+        let load = loads
+        isLoading = true
+        do {
+            // The page, and the changes after it, in one call on the repository: none falls
+            // between, and none is applied twice.
+            let (values, isComplete, revision, changes) =
+                try await repository.firstPageAndChanges(window.query.after(nil), size: pageSize)
+            guard load == loads else { return }  // A later load() shows its own values.
+            stopFollowing()
+            window.show(values, isComplete: isComplete)
+            shownRevisions.revision = revision
+            following = Task { [weak self] in
+                for await revised in changes {
+                    self?.receive(revised)
+                }
+            }
+            error = nil
+        } catch {
+            guard load == loads else { return }
+            self.error = error
+        }
+        isLoading = false
+    }
+
+    /// Reads the next page after the last value shown, and adds it; nothing when
+    /// ``hasMore`` is false. Call it when the last row appears, for example.
+    public func loadMore() async {
+        guard following != nil else { return await load() }
+        guard hasMore, !isLoading else { return }
+        isLoading = true
+        defer { isLoading = false }
+        let load = loads
+        do {
+            // Changes may arrive while the page is read: the page is added when the list shows
+            // exactly the changes up to the page's revision, after the value it was read after;
+            // else it is read again (a few times at most: the next call tries again).
+            for _ in 0..<3 {
+                let last = window.values.last
+                let (values, isComplete, revision) = try await repository.page(
+                    window.nextPage(size: pageSize), size: pageSize)
+                await withCheckedContinuation { resume in
+                    shownRevisions.wait(for: revision, resume)
+                }
+                guard load == loads, following != nil else { return }  // A new load() shows.
+                guard shownRevisions.revision == revision, window.values.last == last else {
+                    continue
+                }
+                window.append(values, isComplete: isComplete)
+                error = nil
+                return
+            }
+        } catch {
+            self.error = error
+        }
+    }
+
+    /// Shows `query`'s values from now on (its filters and sort), and reads its first page.
+    public func show(_ query: Query) async {
+        stopFollowing()
+        window = LiveWindow(query: query)
+        await load()
+    }
+
+    /// Saves `pin`, adding or replacing it, and shows it at its place (when it
+    /// sorts among the values shown).
+    public func add(_ pin: Pin) async {
+        await perform(.saved([pin])) {
+            try await $0.save(pin)
+        }
+    }
+
+    /// Changes the value with `id` in place and saves it; nothing happens when there is none.
+    public func update(id: Int, _ change: @Sendable (inout Pin) -> Void) async {
+        do {
+            try await repository.update(id: id, change)
+            let value = following == nil ? try await repository.find(by: id) : nil
+            error = nil
+            await reflect(value.map { .saved([$0]) }, revision: await repository.revision)
+        } catch {
+            self.error = error
+        }
+    }
+
+    /// Deletes the value with `id`.
+    public func delete(_ id: Int) async {
+        await perform(.deleted([id])) {
+            try await $0.delete(id)
+        }
+    }
+
+    /// Deletes the values at these positions of ``pins``, as a SwiftUI list's
+    /// `onDelete` gives them.
+    public func delete(atOffsets offsets: IndexSet) async {
+        let shown = pins
+        let ids = offsets.filter { shown.indices.contains($0) }.map { shown[$0].id }
+        guard !ids.isEmpty else { return }
+        await perform(.deleted(ids)) {
+            try await $0.delete(ids: ids)
+        }
+    }
+
+    /// Runs `operation` on the repository and returns once the list shows its change. After
+    /// ``load()`` the change comes through `changes()`, in order with everyone else's, so a
+    /// later change made elsewhere is never overwritten by this one; before, it is applied here.
+    private func perform(
+        _ change: PinRepository.Change,
+        _ operation: (PinRepository) async throws -> Void
+    ) async {
+        do {
+            try await operation(repository)
+            error = nil
+        } catch {
+            self.error = error
+            return
+        }
+        await reflect(change, revision: await repository.revision)
+    }
+
+    /// Shows `change`, which made `revision` or an earlier one: now, when the view-model follows
+    /// no stream; else by waiting until the stream has brought the list to `revision`.
+    private func reflect(_ change: PinRepository.Change?, revision: Int) async {
+        guard following != nil else {
+            if let change { show(change) }
+            return
+        }
+        await withCheckedContinuation { resume in
+            shownRevisions.wait(for: revision, resume)
+        }
+    }
+
+    /// Applies a change from the stream, unless the list has it, and lets the calls waiting
+    /// for it return.
+    private func receive(_ revised: Revised<Pin>) {
+        for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
+    }
+
+    /// Cancels the stream being followed and lets every waiting call return.
+    private func stopFollowing() {
+        following?.cancel()
+        following = nil
+        for call in shownRevisions.stopWaiting() { call.resume() }
+    }
+
+    /// Applies `change` to the list, when it changes what is shown.
+    private func show(_ change: PinRepository.Change) {
+        if window.affects(change) { window.apply(change) }
+    }
+}

@@ -1,0 +1,333 @@
+public import Foundation
+
+extension PinRepository {
+    /// One committed change, as ``changes()`` publishes it once it is on disk: values
+    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
+    /// ``StoreChange/removedAll``.
+    public typealias Change = StoreChange<Pin>
+
+    // MARK: - Reading: from the database, a query at a time
+
+    /// How many values the store holds.
+    public var count: Int {
+        get throws { try table.count() }
+    }
+
+    /// The value with `id`, or nil when there is none.
+    public func find(by id: Int) throws -> Pin? {
+        try table.find(id)
+    }
+
+    /// Every value, in the order of ``precedes(_:_:)``. This reads the whole table into memory:
+    /// for a store that grows, read a page with a ``Query`` and ``loadAll(_:)``.
+    public func loadAll() throws -> [Pin] {
+        try table.values(Query())
+    }
+
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``: a scan that reads
+    /// every row and decides in Swift. A ``Query`` filters in SQL instead.
+    public func loadAll(where isIncluded: @Sendable (Pin) -> Bool) throws -> [Pin] {
+        var found: [Pin] = []
+        try table.scan { if isIncluded($0) { found.append($0) } }
+        return found
+    }
+
+    /// How many values `isIncluded` accepts: a scan, as ``loadAll(where:)`` is.
+    public func count(where isIncluded: @Sendable (Pin) -> Bool) throws -> Int {
+        var count = 0
+        try table.scan { if isIncluded($0) { count += 1 } }
+        return count
+    }
+
+    /// A query, run in SQL: filters on ``Fields``, a sort, a limit with an offset, or the page
+    /// after a value (``StoreQuery/after(_:)``).
+    ///
+    ///     let page = try await repository.loadAll(
+    ///         Query().filter(Fields.id.isGreater(than: last)).limit(50))
+    public typealias Query = StoreQuery<Pin>
+
+    /// The fields of ``Pin`` that a ``Query`` filters and sorts on.
+    public nonisolated enum Fields {
+        public static let id = QueryField<Pin, Int>(id: { $0.id })
+        public static let memoID = QueryField<Pin, Memo.ID>("memoID") { $0.memoID }
+        public static let label = QueryField<Pin, String>("label") { $0.label }
+        public static let rank = QueryField<Pin, Int>("rank") { $0.rank }
+        public static let noteID = QueryField<Pin, Memo.ID?>("noteID") { $0.noteID }
+    }
+
+    /// The values `query` selects, in its order: filtered, sorted and limited in SQL.
+    public func loadAll(_ query: Query) throws -> [Pin] {
+        try table.values(query)
+    }
+
+    /// How many values `query`'s filters select, whatever its limit, offset and cursor.
+    public func count(_ query: Query) throws -> Int {
+        try table.count(query)
+    }
+
+    /// The values whose `memoID` is `memoID`, read through its index, in `query`'s
+    /// order (id order by default), offset and limit: add sorts and a limit to page through them.
+    public func pins(
+        inMemo memoID: Memo.ID, _ query: Query = Query()
+    ) throws -> [Pin] {
+        try table.values(query.filter(Fields.memoID.isEqual(to: memoID)))
+    }
+
+    /// The value whose `label` is `label`, or nil: unique, and read through its index.
+    public func find(byLabel label: String) throws -> Pin? {
+        try table.values(Query().filter(Fields.label.isEqual(to: label)).limit(1)).first
+    }
+
+    /// The values whose `rank` is `rank`, read through its index, in `query`'s
+    /// order (id order by default), offset and limit: add sorts and a limit to page through them.
+    public func pins(
+        withRank rank: Int, _ query: Query = Query()
+    ) throws -> [Pin] {
+        try table.values(query.filter(Fields.rank.isEqual(to: rank)))
+    }
+
+    /// The values whose `noteID` is `noteID`, read through its index, in `query`'s
+    /// order (id order by default), offset and limit: add sorts and a limit to page through them.
+    public func pins(
+        inNote noteID: Memo.ID, _ query: Query = Query()
+    ) throws -> [Pin] {
+        try table.values(query.filter(Fields.noteID.isEqual(to: noteID)))
+    }
+
+    /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
+    /// `<`.
+    public nonisolated static func precedes(_ first: Int, _ second: Int) -> Bool {
+        first < second
+    }
+
+    // MARK: - Writing: each call is one durable write
+
+    /// Stores `pin`, replacing the value with the same id.
+    public func save(_ pin: Pin) throws {
+        try commit(.saved([pin]))
+    }
+
+    /// Stores every value in `pins` at once; of values with the same id, the last wins.
+    public func save(contentsOf pins: [Pin]) throws {
+        guard !pins.isEmpty else { return }
+        try commit(.saved(pins))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: Int, _ change: @Sendable (inout Pin) -> Void
+    ) throws -> Bool {
+        // Read and written in one transaction: another connection's write cannot fall between.
+        let updated = try table.database.transaction { () throws -> Pin? in
+            guard var value = try table.find(id) else { return nil }
+            change(&value)
+            value.id = id
+            try table.save([value])
+            return value
+        }
+        guard let updated else { return false }
+        observers.publish(.saved([updated]))
+        return true
+    }
+
+    /// Removes the value with `id`, if there is one.
+    public func delete(_ id: Int) throws {
+        try delete(ids: [id])
+    }
+
+    /// Removes the values with these ids; ids that are not stored are ignored.
+    public func delete(ids: [Int]) throws {
+        let stored = try table.stored(ids)
+        guard !stored.isEmpty else { return }
+        try commit(.deleted(stored))
+    }
+
+    /// Removes every value.
+    public func removeAll() throws {
+        guard try !table.isEmpty() else { return }
+        try commit(.removedAll)
+    }
+
+    /// Runs `body` in one transaction on this repository's connection: its writes to the
+    /// tables of any of the module's sqlite models (`transaction.save(value)`,
+    /// `transaction.delete(Pin.self, id: id)`, with their delete rules) reach the disk
+    /// together when it returns, or not at all when it throws. Then each repository in this
+    /// process tells its ``changes()`` what changed in its table. A reference must name a value
+    /// saved before it, in the transaction or earlier.
+    ///
+    /// - Throws: what `body` throws, each write throwing its own model's repository error.
+    @discardableResult
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (StoreTransaction) throws -> Result
+    ) throws -> Result {
+        let transaction = StoreTransaction(database)
+        defer { transaction.finish() }
+        let result = try database.transaction { try body(transaction) }
+        tellOtherRepositories(transaction.effects)
+        hear(transaction.effects.keys(in: Self.tableName))
+        return result
+    }
+
+    // MARK: - Observing
+
+    /// The changes committed from now on, in order, each once it is on disk. Every call gives
+    /// a stream of its own; it ends when the task reading it is cancelled.
+    ///
+    /// To show the values and keep them current, call this first, then ``loadAll()``, then
+    /// read the stream: a change may then appear in both, and applying it again changes
+    /// nothing, but none is missed.
+    public func changes() -> AsyncStream<Change> {
+        hearOtherWrites()
+        return observers.changes { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+    }
+
+    /// The first `size` values of `query`, whether more follow, and ``changes()`` with the
+    /// revision each change made, read together: a change in the stream with a revision up to
+    /// the one returned is in the values already. The view-model shows a window with it.
+    func firstPageAndChanges(
+        _ query: Query, size: Int
+    ) throws -> (
+        values: [Pin], isComplete: Bool, revision: Int,
+        changes: AsyncStream<Revised<Pin>>
+    ) {
+        let page = try table.values(query.limit(size + 1))
+        hearOtherWrites()
+        let stream = observers.revisions { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+        return (Array(page.prefix(size)), page.count <= size, observers.revision, stream)
+    }
+
+    /// Starts hearing, once, what other repositories in this process write to this table: a
+    /// cascade or nullify from a delete in another model, a transaction. Each write reaches
+    /// ``hear(_:)`` in order.
+    private func hearOtherWrites() {
+        guard !hearsOtherWrites, directory.path != "/dev/null" else { return }
+        hearsOtherWrites = true
+        let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
+        SQLiteChangeCenter.shared.listen(
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
+        ) { heard.yield($0) }
+        Task { [weak self] in
+            for await keys in writes { await self?.hear(keys) }
+        }
+    }
+
+    /// Publishes the rows `keys` of this table, which another repository's write changed, as
+    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read.
+    private func hear(_ keys: [SQLiteArgument]) {
+        var saved: [Pin] = []
+        var deleted: [Int] = []
+        for id in keys.compactMap(Int.init(argument:)) {
+            do {
+                if let found = try table.find(id) {
+                    saved.append(found)
+                } else {
+                    deleted.append(id)
+                }
+            } catch {
+                continue
+            }
+        }
+        if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
+        if !saved.isEmpty { observers.publish(.saved(saved)) }
+    }
+
+    /// Tells the other repositories in this process what a write changed in their tables.
+    func tellOtherRepositories(_ effects: SQLiteEffects) {
+        guard directory.path != "/dev/null" else { return }
+        SQLiteChangeCenter.shared.post(
+            effects, file: databaseURL, origin: ObjectIdentifier(self), table: Self.tableName)
+    }
+
+    /// The `size` values after the last of a window (`query`'s cursor), whether more follow,
+    /// and the revision they were read at.
+    func page(
+        _ query: Query, size: Int
+    ) throws -> (values: [Pin], isComplete: Bool, revision: Int) {
+        let page = try table.values(query.limit(size + 1))
+        return (Array(page.prefix(size)), page.count <= size, observers.revision)
+    }
+
+    /// How many changes this instance has committed: the revision of the last one.
+    var revision: Int { observers.revision }
+
+    private func stopObserving(_ key: Int) {
+        observers.remove(key)
+    }
+
+    /// How many streams from ``changes()`` are open.
+    public var observerCount: Int { observers.count }
+
+    // MARK: - One instance per folder
+
+    /// The repository for `directory`, shared by every caller in this process: screens that ask
+    /// for the same folder get the same instance, so each sees the others' changes through
+    /// ``changes()``. It is opened on first use (or again after ``close()``), off the caller's
+    /// actor, so the main thread never waits for the disk.
+    public static func shared(in directory: URL) async throws -> PinRepository {
+        try await openRepositories.repository(in: directory)
+    }
+
+    /// The shared repository in ``defaultDirectory()``.
+    public static func shared() async throws -> PinRepository {
+        try await shared(in: defaultDirectory())
+    }
+
+    private static let openRepositories = OpenRepositories<PinRepository>()
+}
+
+/// ``PinRepository/shared(in:)`` keeps one open instance per folder.
+extension PinRepository: SharedRepository {}
+
+/// How the store code that every repository in this module shares (`StoredValues.swift`)
+/// orders and reads ``Pin`` values.
+nonisolated extension Pin: StoredValue {
+    static var schemaVersion: Int { PinRepository.schemaVersion }
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool {
+        PinRepository.precedes(first, second)
+    }
+}
+
+/// ``Pin`` in a ``PinRepository/transaction(_:)``: its table, on the connection of the
+/// repository that runs it.
+nonisolated extension StoreTransaction {
+    /// Stores `pin`, replacing the value with the same id.
+    public func save(_ pin: Pin) throws {
+        try save(contentsOf: [pin])
+    }
+
+    /// Stores every value in `pins`; of values with the same id, the last wins.
+    public func save(contentsOf pins: [Pin]) throws {
+        try pinsTable().save(pins)
+        record(saved: pins.map(\.id.argument), in: PinRepository.tableName)
+    }
+
+    /// Removes the Pin values with these ids, and follows the delete rules of the
+    /// references to them; ids that are not stored are ignored.
+    public func delete(_: Pin.Type, ids: [Int]) throws {
+        record(try pinsTable().delete(ids))
+    }
+
+    /// Removes the Pin value with `id`, if there is one, as ``delete(_:ids:)`` does.
+    public func delete(_: Pin.Type, id: Int) throws {
+        try delete(Pin.self, ids: [id])
+    }
+
+    /// The Pin value with `id` as the transaction has it so far, or nil.
+    public func find(_: Pin.Type, id: Int) throws -> Pin? {
+        try pinsTable().find(id)
+    }
+
+    private func pinsTable() throws -> SQLiteTable<Pin, PinRepositoryError> {
+        try table(PinRepository.tableName) { database in
+            try SQLiteTable(
+                PinRepository.tableName, in: database, schema: PinRepository.schema)
+        }
+    }
+}

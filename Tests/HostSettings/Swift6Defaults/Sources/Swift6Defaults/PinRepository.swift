@@ -1,0 +1,197 @@
+public import Foundation
+
+/// What can go wrong when a ``PinRepository`` opens, reads or writes the module's database.
+public nonisolated enum PinRepositoryError: Error, Equatable, CustomStringConvertible {
+    /// The database exists but cannot be read.
+    case unreadable(file: URL, reason: String)
+    /// The database is damaged, or a row of ``Pin`` values fails its checksum, or the
+    /// file is not a database at all. It is left exactly as it is.
+    case corrupt(file: URL, offset: Int, reason: String)
+    /// A row holds values that do not fit the current ``Pin``: the model changed in a way
+    /// stored data does not follow. The row's bytes are intact (its checksum matched). The file
+    /// is left as it is; change the model so that it reads the values again.
+    case incompatible(file: URL, reason: String)
+    /// The table was written by a newer version of the app, with a schema this code does not
+    /// know.
+    case newerSchema(file: URL, found: Int, supported: Int)
+    /// The table holds values of an earlier schema version that its migration did not carry
+    /// over: `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a
+    /// value does not convert without loss. The database is left as it is; edit the migration.
+    case notMigrated(file: URL, field: String, migration: String, reason: String)
+    /// Another connection, in this process or another one, held the database's write lock
+    /// past the busy timeout.
+    case locked(file: URL)
+    /// The database cannot be written (a full disk, a read-only folder). The transaction was
+    /// rolled back: the store holds what it held before the call.
+    case unwritable(file: URL, reason: String)
+    /// Another value already holds `value` in the unique field `field`. Nothing was written.
+    case notUnique(field: String, value: String)
+    /// The reference `field` holds `id`, which no value of the model it refers to has. Nothing
+    /// was written.
+    case missingReference(field: String, id: String)
+    /// `count` values of `model` still refer to a value being deleted, and their reference's
+    /// delete rule is `restrict`. Nothing was deleted: delete or change them first.
+    case stillReferenced(by: String, count: Int)
+    /// ``PinRepository/close()`` was called; open a new repository to read or write again.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "cannot read \(file.path): \(reason)"
+        case .corrupt(let file, _, let reason):
+            "\(file.path) is damaged and was left untouched: \(reason)"
+        case .incompatible(let file, let reason):
+            "\(file.path) holds Pin values that do not fit the current model and was left "
+                + "untouched: \(reason). Do not delete the file: change the model so it reads "
+                + "them again (a default, an optional field, --rename, --migrate)"
+        case .newerSchema(let file, let found, let supported):
+            "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .notMigrated(let file, let field, let migration, let reason):
+            // `migration` is `#fileID`: `Module/File.swift`.
+            "\(file.path) holds Pin values of an earlier schema version and was left "
+                + "untouched: \(field) \(reason) in \(migration.split(separator: "/").last ?? "") "
+                + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
+                + "it gives \(field) a value for every stored Pin"
+        case .locked(let file):
+            "\(file.path) is being written by another connection; try again"
+        case .unwritable(let file, let reason):
+            "cannot write \(file.path): \(reason)"
+        case .notUnique(let field, let value):
+            "another value already has \(field) \(value), which must be unique"
+        case .missingReference(let field, let id):
+            "\(field) \(id) names no stored value; save that value first"
+        case .stillReferenced(let model, let count):
+            "\(count) \(model) value\(count == 1 ? " refers" : "s refer") to it, and the rule "
+                + "is restrict: delete or change them first"
+        case .closed:
+            "the PinRepository was closed"
+        }
+    }
+}
+
+/// The shared engine in `SQLiteStore.swift` reports its failures in these cases.
+nonisolated extension PinRepositoryError: SQLiteFailure {}
+
+/// Stores ``Pin`` values in the table `pins` of the module's SQLite database,
+/// `Swift6Defaults.sqlite`, which every sqlite repository of `Swift6Defaults` shares in a folder.
+///
+/// An actor runs one call at a time on its own connection. The API callers use (reading,
+/// queries, writing, ``changes()``, ``shared(in:)``) is in `PinRepository+API.swift`; the
+/// connection, the table and its rows are in `SQLiteStore.swift`, and queries in
+/// `StoreQuery.swift`, which every sqlite repository in this module shares. Reads go to the
+/// database, a query or a page at a time; nothing keeps every value in memory. Each write is
+/// one transaction in WAL mode with `synchronous=FULL` (and `fullfsync` on Apple platforms): it
+/// is on disk before the call returns, or rolled back. Readers never wait for a writer, and
+/// other repositories, in this process or another, may open the same database: a write waits
+/// for another's to end, up to a busy timeout, then throws
+/// ``PinRepositoryError/locked(file:)``.
+///
+/// Every row carries a CRC-32 of its id and JSON, so a damaged byte throws
+/// ``PinRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value.
+public actor PinRepository {
+    /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
+    /// raises it with each `--migrate`; do not edit it here. A table written by an earlier
+    /// version is migrated when it opens; a higher version is refused instead of misread.
+    public static let schemaVersion = 1
+    /// The database that every sqlite repository of the module shares in a folder.
+    public static let databaseFileName = "Swift6Defaults.sqlite"
+    /// The table that holds the values.
+    public static let tableName = "pins"
+    /// The fields the table keeps an index on, and what it checks on each write: values are
+    /// unique, and references name a stored value. `SQLiteRelations.swift` keeps them.
+    static let schema = SQLiteSchema<Pin>(
+        model: "Pin",
+        indexed: ["rank"],
+        unique: ["label"],
+        references: [
+            SQLiteReference(
+                field: "memoID", table: MemoRepository.tableName, rule: .cascade,
+                parentID: \.memoID),
+            SQLiteReference(
+                field: "noteID", table: MemoRepository.tableName, rule: .nullify,
+                parentID: \.noteID)
+        ])
+
+    /// The folder that holds the database.
+    public nonisolated let directory: URL
+    /// The database file.
+    public nonisolated var databaseURL: URL {
+        directory.appendingPathComponent(Self.databaseFileName)
+    }
+
+    /// The connection, and this model's table in it: `SQLiteStore.swift`.
+    let database: SQLiteDatabase<PinRepositoryError>
+    let table: SQLiteTable<Pin, PinRepositoryError>
+    /// The open streams of `changes()`.
+    var observers = Observers<Pin>()
+    /// Whether this repository hears of the writes other repositories in this process make to
+    /// its table (a cascade, a transaction), once something observes it.
+    var hearsOtherWrites = false
+
+    /// Opens the database in `directory` (both created if missing), creating the table, or
+    /// migrating it when an earlier schema version wrote it.
+    ///
+    /// - Throws: ``PinRepositoryError`` when the file cannot be read, is not a database or is
+    ///   damaged, or holds a newer schema or values a migration has not decided. It is never
+    ///   taken for an empty store, and is left as it is.
+    public init(directory: URL) throws {
+        self.directory = directory
+        let database = try SQLiteDatabase<PinRepositoryError>(
+            file: directory.appendingPathComponent(Self.databaseFileName))
+        self.database = database
+        table = try SQLiteTable(Self.tableName, in: database, schema: Self.schema)
+    }
+
+    /// A repository that keeps `values` in a database in memory only, for SwiftUI previews and
+    /// an app's own tests: the same API, and `changes()` and view-models work with it, but
+    /// nothing touches the disk (its `directory` is `/dev/null`), and its changes are gone with
+    /// it.
+    public nonisolated static func inMemory(_ values: [Pin] = []) -> PinRepository {
+        PinRepository(inMemory: values)
+    }
+
+    private init(inMemory values: [Pin]) {
+        directory = URL(fileURLWithPath: "/dev/null")
+        database = SQLiteDatabase(inMemory: ())
+        table = SQLiteTable(
+            inMemory: Self.tableName, in: database, schema: Self.schema, values: values)
+    }
+
+    deinit {
+        SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(self))
+    }
+
+    /// Opens the store in ``defaultDirectory()``.
+    public init() throws {
+        try self.init(directory: Self.defaultDirectory())
+    }
+
+    /// The folder `Swift6Defaults` in the user's Application Support directory: in the app's
+    /// container on Apple platforms, and `$XDG_DATA_HOME` or `~/.local/share` on Linux.
+    public static func defaultDirectory() throws -> URL {
+        try FileManager.default
+            .url(
+                for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+                create: true
+            )
+            .appendingPathComponent("Swift6Defaults", isDirectory: true)
+    }
+
+    /// Closes the connection: later reads and writes throw ``PinRepositoryError/closed``.
+    public func close() {
+        database.close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { database.isClosed }
+
+    /// Writes `change` in one transaction and publishes it to `changes()` once it is committed:
+    /// when the write fails, the transaction is rolled back and nothing is published. What a
+    /// delete rule changed in other tables goes to their repositories in this process.
+    func commit(_ change: Change) throws {
+        let effects = try table.commit(change)
+        observers.publish(change)
+        tellOtherRepositories(effects)
+    }
+}
