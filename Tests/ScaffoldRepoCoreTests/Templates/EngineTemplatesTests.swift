@@ -15,6 +15,7 @@ import Testing
         ("LiveList.swift.tmpl", "Sources/StoreEngine/LiveList.swift"),
         ("SQLiteStore.swift.tmpl", "Sources/StoreEngine/SQLiteStore.swift"),
         ("StoreQuery.swift.tmpl", "Sources/StoreEngine/StoreQuery.swift"),
+        ("SQLiteRelations.swift.tmpl", "Sources/StoreEngine/SQLiteRelations.swift"),
         ("SampleData.swift.tmpl", "Sources/StoreEngineTestSupport/SampleData.swift"),
         ("StoredRows.swift.tmpl", "Sources/StoreEngineTestSupport/StoredRows.swift"),
         ("module.modulemap.tmpl", "Sources/CSQLite/module.modulemap"),
