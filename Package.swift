@@ -107,7 +107,8 @@ let package = Package(
                 "BenchJournal", "BenchJournalUUID", "BenchSnapshot", "BenchSQLite",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]),
-        .executableTarget(name: "StoreCrashChild", dependencies: ["BenchJournal", "BenchSQLite"]),
+        .executableTarget(
+            name: "StoreCrashChild", dependencies: ["BenchJournal", "BenchSQLite", "Notebook"]),
         .executableTarget(
             name: "StoreFaultChild", dependencies: ["BenchJournal", "BenchSnapshot", "BenchSQLite"]),
         .executableTarget(
@@ -119,6 +120,7 @@ let package = Package(
                 "ScaffoldRepoCore", "scaffold-repo", "StoreCrashChild", "StoreFaultChild",
                 "StoreMemoryChild",
                 "BenchJournal", "BenchSnapshot", "BenchSQLite", "BookV1", "BookV2", "RecipeStore",
+                "Notebook",
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")

@@ -3,15 +3,48 @@
 // stdout once its save has returned. The test kills it with SIGKILL at a random moment and
 // checks that every printed save is still there.
 //
-// Usage: StoreCrashChild DIRECTORY START [sqlite]
+// With `cascade`, it works on the related models of Tests/Goldens/related-models instead:
+// forever, it creates a folder with 20 notes and 40 attachments in one transaction, printing
+// `created <id>`, then deletes the first stored folder (its notes and attachments by cascade),
+// printing `deleting <id>` before and `deleted <id>` after.
+//
+// Usage: StoreCrashChild DIRECTORY START [sqlite], or StoreCrashChild DIRECTORY cascade
 
 import BenchJournal
 import BenchSQLite
 import Foundation
+import Notebook
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[2] == "cascade" {
+    let folders = try FolderRepository(directory: URL(fileURLWithPath: arguments[1]))
+    while true {
+        let folder = Folder(id: UUID(), name: UUID().uuidString)
+        let notes = (0..<20).map { number in
+            Note(id: UUID(), folderID: folder.id, title: "Note \(number)", body: "")
+        }
+        let attachments = notes.flatMap { note in
+            (0..<2).map { number in
+                Attachment(id: UUID(), noteID: note.id, fileName: "file-\(number)", size: number)
+            }
+        }
+        try await folders.transaction { transaction in
+            try transaction.save(folder)
+            try transaction.save(contentsOf: notes)
+            try transaction.save(contentsOf: attachments)
+        }
+        FileHandle.standardOutput.write(Data("created \(folder.id.uuidString)\n".utf8))
+        if let first = try await folders.loadAll(FolderRepository.Query().limit(1)).first {
+            // Named before: a kill may land after the delete commits and before it is printed.
+            FileHandle.standardOutput.write(Data("deleting \(first.id.uuidString)\n".utf8))
+            try await folders.delete(first.id)
+            FileHandle.standardOutput.write(Data("deleted \(first.id.uuidString)\n".utf8))
+        }
+    }
+}
 guard (3...4).contains(arguments.count), let start = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: StoreCrashChild DIRECTORY START [sqlite]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: StoreCrashChild DIRECTORY START [sqlite] | DIRECTORY cascade\n".utf8))
     exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[1])

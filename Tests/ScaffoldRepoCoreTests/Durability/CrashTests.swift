@@ -1,6 +1,7 @@
 import BenchJournal
 import BenchSQLite
 import Foundation
+import Notebook
 import Testing
 
 #if canImport(Glibc)
@@ -109,6 +110,81 @@ extension SlowSuites {
             }
             #expect(
                 acknowledged.count > 24, "the child saved almost nothing; the test proves little")
+        }
+
+        /// Related models (Tests/Goldens/related-models): the child creates folders, each with
+        /// 20 notes and 40 attachments in one transaction, and deletes them with their notes and
+        /// attachments by cascade, and is killed at 20 random moments. After each kill, every
+        /// folder is whole or gone with all its notes and attachments, nothing is left without
+        /// its parent, every acknowledged create and delete holds, and no folder is gone that
+        /// no delete was begun for.
+        @Test func everyFolderIsWholeOrGoneWithItsNotesAfterSIGKILL() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let child = try TestPaths.builtExecutable("StoreCrashChild")
+            var random = SplitMix64(seed: Self.seed)
+            var created: Set<UUID> = []
+            var deleted: Set<UUID> = []
+            // Deletes begun: a kill between the commit and `deleted` leaves them unacknowledged.
+            var deleting: Set<UUID> = []
+            for round in 0..<20 {
+                let process = Process()
+                process.executableURL = child
+                process.arguments = [folder.path, "cascade"]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                try await Task.sleep(for: .milliseconds(100 + random.next() % 400))
+                kill(process.processIdentifier, SIGKILL)
+                let printed = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                for line in String(decoding: printed, as: UTF8.self).split(separator: "\n") {
+                    let words = line.split(separator: " ")
+                    guard words.count == 2, let id = UUID(uuidString: String(words[1])) else {
+                        continue
+                    }
+                    switch words[0] {
+                    case "created": created.insert(id)
+                    case "deleting": deleting.insert(id)
+                    default: deleted.insert(id)
+                    }
+                }
+
+                let folders = try FolderRepository(directory: folder)
+                let notes = try NoteRepository(directory: folder)
+                let attachments = try AttachmentRepository(directory: folder)
+                let folderIDs = Set(try await folders.loadAll().map(\.id))
+                let storedNotes = try await notes.loadAll()
+                let noteIDs = Set(storedNotes.map(\.id))
+                let storedAttachments = try await attachments.loadAll()
+                let context = "round \(round), seed \(Self.seed)"
+                for id in created.subtracting(deleting).subtracting(folderIDs) {
+                    Issue.record("\(context): folder \(id) was created, and is missing")
+                }
+                for id in deleted.intersection(folderIDs) {
+                    Issue.record("\(context): folder \(id) was deleted, and is back")
+                }
+                let notesByFolder = Dictionary(grouping: storedNotes, by: \.folderID)
+                let attachmentsByNote = Dictionary(grouping: storedAttachments, by: \.noteID)
+                for id in folderIDs where notesByFolder[id]?.count != 20 {
+                    Issue.record(
+                        "\(context): folder \(id) has \(notesByFolder[id]?.count ?? 0) notes")
+                }
+                for note in storedNotes where attachmentsByNote[note.id]?.count != 2 {
+                    Issue.record("\(context): note \(note.id) lost attachments")
+                }
+                #expect(
+                    storedNotes.allSatisfy { folderIDs.contains($0.folderID) },
+                    "\(context): a note outlived its folder")
+                #expect(
+                    storedAttachments.allSatisfy { noteIDs.contains($0.noteID) },
+                    "\(context): an attachment outlived its note")
+                await folders.close()
+                await notes.close()
+                await attachments.close()
+            }
+            #expect(
+                deleted.count > 20, "the child deleted almost nothing; the test proves little")
         }
 
         /// A second process reads and writes the sqlite store while the child writes to it:
