@@ -182,6 +182,28 @@ struct Page: StoredValue {
         #expect(try tables.shelves.count() == 1)
     }
 
+    @Test func aFieldMadeUniqueOrAReferenceLaterKeepsEveryStoredValueAndListsTheMisfits() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let plainShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: database)
+        let plainBooks = try SQLiteTable<Book, ItemError>("books", in: database)
+        let twin = Shelf(id: UUID(), name: "Fiction", rank: 2)
+        try plainShelves.commit(.saved([shelf, twin]))
+        try plainBooks.commit(.saved([Book(id: 1, shelfID: UUID(), title: "Lost")]))
+        database.close()
+
+        let tables = try open(books: .cascade)
+
+        #expect(try tables.shelves.count() == 2)
+        #expect(try tables.shelves.duplicates() == ["name": ["Fiction"]])
+        #expect(try tables.books.dangling() == [1])
+        #expect(throws: ItemError.notUnique(field: "name", value: "Fiction")) {
+            try tables.shelves.commit(.saved([Shelf(id: twin.id, name: "Fiction", rank: 3)]))
+        }
+        try tables.shelves.commit(.saved([Shelf(id: twin.id, name: "Fiction 2", rank: 3)]))
+        #expect(try tables.shelves.duplicates().isEmpty)
+    }
+
     @Test func theTableRecordsItsReferencesAndIndexesAndOpensWithoutWritingNextTime() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try open(books: .cascade)
@@ -215,15 +237,19 @@ struct Page: StoredValue {
         #expect(throws: ItemError.self) {
             try tables.database.transaction {
                 let books = try transaction.table("books") { database in
-                    try SQLiteTable<Book, ItemError>("books", in: database)
+                    try SQLiteTable<Book, ItemError>(
+                        "books", in: database, schema: tables.books.schema)
                 }
                 try books.save([Book(id: 9, shelfID: shelf.id, title: "New")])
+                // The second shelf named Fiction breaks the unique name: all is rolled back.
                 try transaction.table("shelves") { database in
-                    try SQLiteTable<Shelf, ItemError>("shelves", in: database)
+                    try SQLiteTable<Shelf, ItemError>(
+                        "shelves", in: database, schema: tables.shelves.schema)
                 }.save([Shelf(id: UUID(), name: "Fiction", rank: 3)])
             }
         }
         #expect(try tables.books.find(9) == nil)
+        #expect(try tables.shelves.indexNames() == ["shelves.name", "shelves.rank"])
         transaction.finish()
         #expect(throws: ItemError.closed) {
             try transaction.table("books") { try SQLiteTable<Book, ItemError>("books", in: $0) }

@@ -160,6 +160,7 @@ struct ModelEvolution: Equatable {
                             + "\(new.name) existed load with it"))
             }
         }
+        changes += relationChanges(old, new)
         let oldCases = old.type.allTypes.flatMap(\.enumCases)
         let newCases = new.type.allTypes.flatMap(\.enumCases)
         let removed = oldCases.filter { !newCases.contains($0) }
@@ -183,6 +184,50 @@ struct ModelEvolution: Equatable {
                 Change(
                     effect: .compatible,
                     message: "\(new.name) has new case(s) \(addedCases.joined(separator: ", "))"))
+        }
+        return changes
+    }
+
+    /// What a reference, `:unique` or `:index` added, removed or changed does: none changes the
+    /// stored JSON, so stores open as they are, and the table records the change when it opens.
+    private static func relationChanges(_ old: Field, _ new: Field) -> [Change] {
+        var changes: [Change] = []
+        let change = { (message: String) in
+            changes.append(Change(effect: .compatible, message: message))
+        }
+        switch (old.reference, new.reference) {
+        case (nil, let added?):
+            change(
+                "\(new.name) refers to \(added.model) now (\(added.rule.rawValue)): stored values "
+                    + "whose \(new.name) names no \(added.model) still open and are kept; "
+                    + "danglingReferences() lists them, and saving one throws missingReference "
+                    + "until it names a stored \(added.model)")
+        case (let removed?, nil):
+            change(
+                "\(new.name) no longer refers to \(removed.model): deleting a \(removed.model) "
+                    + "leaves it as it is")
+        case (let was?, let now?) where was.rule != now.rule:
+            change(
+                "\(new.name): deleting a \(now.model) now follows \(now.rule.rawValue) (was "
+                    + "\(was.rule.rawValue))")
+        default: break
+        }
+        if old.index != new.index {
+            switch new.index {
+            case .unique?:
+                change(
+                    "\(new.name) is unique now: a store whose values already share a "
+                        + "\(new.name) still opens and keeps every value; duplicates() lists "
+                        + "them, and saving one of them throws notUnique until its \(new.name) "
+                        + "differs")
+            case .index?: change("\(new.name) has an index now, made when the store opens")
+            case nil:
+                let index = new.reference == nil ? " and has no index" : ""
+                change(
+                    old.index == .unique
+                        ? "\(new.name) is no longer unique\(index)"
+                        : "\(new.name) has no index of its own now")
+            }
         }
         return changes
     }

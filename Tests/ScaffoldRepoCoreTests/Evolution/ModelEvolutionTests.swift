@@ -45,6 +45,26 @@ import Testing
         #expect(try Self.effects(from: old, to: new) == [.breaksStoredData])
     }
 
+    /// A reference, `:unique` or `:index` added, removed or changed leaves the stored JSON as
+    /// it is: the store opens, keeps every value, and says which ones no longer fit.
+    @Test(arguments: [
+        (["folderID:UUID"], ["folder:references(Folder)"], "danglingReferences()"),
+        (["folder:references(Folder)"], ["folderID:UUID"], "no longer refers to Folder"),
+        (
+            ["folder:references(Folder)"], ["folder:references(Folder,cascade)"],
+            "now follows cascade"
+        ),
+        (["email"], ["email:String:unique"], "duplicates() lists them"),
+        (["email:String:unique"], ["email"], "no longer unique and has no index"),
+        (["title"], ["title:String:index"], "has an index now"),
+        (["title:String:index"], ["title"], "has no index of its own now"),
+    ])
+    func relationChangesOpenTheStoreAndSaySo(old: [String], new: [String], says: String) throws {
+        let evolution = ModelEvolution(previous: try Self.spec(old), next: try Self.spec(new))
+        #expect(evolution.changes.map(\.effect) == [.compatible])
+        #expect(evolution.changes.first?.message.contains(says) == true, "\(evolution.changes)")
+    }
+
     @Test func anIDTypeChangeIsRefusedByName() throws {
         let previous = try Self.spec(["title"])
         var next = try SpecParser.parse(modelName: "Book", fieldTokens: ["id:Int", "title"])

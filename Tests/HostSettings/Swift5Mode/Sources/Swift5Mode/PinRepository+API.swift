@@ -65,6 +65,20 @@ extension PinRepository {
         try table.count(query)
     }
 
+    /// For each unique field, the values that more than one stored value holds: they were
+    /// stored before the field was `:unique`, and are kept. Saving one of those values throws
+    /// ``PinRepositoryError/notUnique(field:value:)`` until its field differs.
+    public func duplicates() throws -> [String: [String]] {
+        try table.duplicates()
+    }
+
+    /// The ids of the values whose reference names no stored value: they were stored before the
+    /// field was a reference, and are kept. A scan of the table. Saving one throws
+    /// ``PinRepositoryError/missingReference(field:id:)`` until it names a stored value.
+    public func danglingReferences() throws -> [Int] {
+        try table.dangling()
+    }
+
     /// The values whose `memoID` is `memoID`, read through its index, in `query`'s
     /// order (id order by default), offset and limit: add sorts and a limit to page through them.
     public func pins(

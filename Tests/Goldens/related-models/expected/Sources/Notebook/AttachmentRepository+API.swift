@@ -64,6 +64,13 @@ extension AttachmentRepository {
         try table.count(query)
     }
 
+    /// The ids of the values whose reference names no stored value: they were stored before the
+    /// field was a reference, and are kept. A scan of the table. Saving one throws
+    /// ``AttachmentRepositoryError/missingReference(field:id:)`` until it names a stored value.
+    public func danglingReferences() throws -> [UUID] {
+        try table.dangling()
+    }
+
     /// The values whose `noteID` is `noteID`, read through its index, in `query`'s
     /// order (id order by default), offset and limit: add sorts and a limit to page through them.
     public func attachments(

@@ -62,6 +62,13 @@ extension FolderRepository {
         try table.count(query)
     }
 
+    /// For each unique field, the values that more than one stored value holds: they were
+    /// stored before the field was `:unique`, and are kept. Saving one of those values throws
+    /// ``FolderRepositoryError/notUnique(field:value:)`` until its field differs.
+    public func duplicates() throws -> [String: [String]] {
+        try table.duplicates()
+    }
+
     /// The value whose `name` is `name`, or nil: unique, and read through its index.
     public func find(byName name: String) throws -> Folder? {
         try table.values(Query().filter(Fields.name.isEqual(to: name)).limit(1)).first

@@ -237,6 +237,15 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
 
     /// Throws `missingReference` when a reference of `value` names no stored value.
     func checkReferences(of value: Value) throws {
+        if let (reference, parent) = try missingReference(of: value) {
+            throw Failure.missingReference(field: reference.field, id: "\(parent)")
+        }
+    }
+
+    /// The first reference of `value` that names no stored value, and the id it names.
+    private func missingReference(
+        of value: Value
+    ) throws -> (SQLiteReference<Value>, any SQLiteKey)? {
         for reference in schema.references {
             guard let parent = reference.parentID(value) else { continue }
             var isStored = false
@@ -245,10 +254,9 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
                     "SELECT 1 FROM \"\(reference.table)\" WHERE id = ?",
                     bind: { parent.bind(to: $0, at: 1) }, row: { _ in isStored = true })
             }
-            guard isStored else {
-                throw Failure.missingReference(field: reference.field, id: "\(parent)")
-            }
+            if !isStored { return (reference, parent) }
         }
+        return nil
     }
 
     private func tableExists(_ table: String) throws -> Bool {
@@ -257,6 +265,31 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
             bind: { $0.bind(table, at: 1) }, row: { _ in exists = true })
         return exists
+    }
+
+    /// For each `:unique` field whose stored values are not (they were stored before it was
+    /// unique), the values that more than one row holds, in SQL's order.
+    func duplicates() throws -> [String: [String]] {
+        var duplicates: [String: [String]] = [:]
+        for field in schema.unique {
+            try database.run(
+                """
+                SELECT \(Self.json(field)) FROM "\(name)" WHERE \(Self.json(field)) IS NOT NULL
+                GROUP BY 1 HAVING count(*) > 1 ORDER BY 1
+                """
+            ) { duplicates[field, default: []].append($0.argument(at: 0).shown) }
+        }
+        return duplicates
+    }
+
+    /// The ids of the values whose reference names no stored value (stored before the field was
+    /// a reference), in id order: a scan of the table.
+    func dangling() throws -> [Value.ID] {
+        var ids: [Value.ID] = []
+        try scan { value in
+            if try missingReference(of: value) != nil { ids.append(value.id) }
+        }
+        return ids
     }
 
     /// The tables whose values refer to `table`'s: their field, model and rule.
