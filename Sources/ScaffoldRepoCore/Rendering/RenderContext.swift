@@ -564,6 +564,8 @@ struct RelationsContext: InlineTemplateContext {
     let hasUniqueFields: Bool
     let uniqueFieldList: String
     let hasReferences: Bool
+    /// Whether there are several: swift-format then wants a comma after the last one too.
+    let hasManyReferences: Bool
     let references: [ReferenceContext]
     let lookups: [LookupContext]
 
@@ -589,6 +591,7 @@ struct RelationsContext: InlineTemplateContext {
             }
         }
         hasReferences = !references.isEmpty
+        hasManyReferences = references.count > 1
         hasTableRules = spec.fields.contains(where: \.isIndexed)
         lookups = spec.fields.filter(\.isIndexed).map { LookupContext($0, model: model) }
     }

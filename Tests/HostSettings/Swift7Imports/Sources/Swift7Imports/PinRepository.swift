@@ -110,7 +110,7 @@ public actor PinRepository {
                 parentID: \.memoID),
             SQLiteReference(
                 field: "noteID", table: MemoRepository.tableName, rule: .nullify,
-                parentID: \.noteID)
+                parentID: \.noteID),
         ])
 
     /// The folder that holds the database.
