@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "StoreBench",
             dependencies: [
-                "BenchJournal", "BenchJournalUUID", "BenchSnapshot", "BenchSQLite",
+                "BenchJournal", "BenchJournalUUID", "BenchSnapshot", "BenchSQLite", "Notebook",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]),
         .executableTarget(

@@ -57,6 +57,8 @@ func runSQLiteChild(_ kind: String, size: Int, saves: Int) async throws {
         print(importTime)
     case "sqlite-use":
         print(try await useSQLite(directory: directory, size: size, saves: saves))
+    case "sqlite-relations":
+        print(try await relationsFigures(directory: directory, size: size, saves: saves))
     case "raw-sqlite":
         print(try rawSQLite(directory: directory, size: size, saves: saves))
     default:

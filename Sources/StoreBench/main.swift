@@ -12,7 +12,8 @@
 // view-model's load and add, and compaction, each set against the work it cannot avoid.
 //
 // Last, the sqlite store at `--sqlite-sizes` (default 10000,100000,1000000), UUID ids, beside
-// raw SQLite: the same rows through the C API, without the generated layer (SQLiteBench.swift).
+// raw SQLite: the same rows through the C API, without the generated layer (SQLiteBench.swift),
+// and related models at the same sizes: lookups by an index, a cascade (RelationsBench.swift).
 
 import BenchJournal
 import BenchJournalUUID
@@ -471,6 +472,7 @@ func runParent(arguments: [String]) throws {
     }
     try runLive(size: large, saves: saves)
     try runSQLite(sizes: sqliteSizes, saves: saves, journal: journal)
+    try runRelations(sizes: sqliteSizes, saves: saves)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
