@@ -127,7 +127,7 @@ let package = Package(
         // The workshop's steps, generated with --annotate.
         + golden("FlashcardStore", root: "Examples/1-SnapshotStore")
         + golden("LessonStore", root: "Examples/2-JournalStore")
-        + golden("StudyApp", root: "Examples/3-AppIntegration")
+        + golden("StudyApp", root: "Examples/3-AppIntegration", sqlite: true)
         + golden("RecipeStore", root: "Examples/4-ModelChange")
         + golden("NoteStore", root: "Tests/Goldens/all-field-types/expected")
         + golden("Inventory", root: "Tests/Goldens/into-package/expected")

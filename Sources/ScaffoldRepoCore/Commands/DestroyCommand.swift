@@ -17,6 +17,22 @@ enum DestroyCommand {
             let known = manifest.models.map(\.name).joined(separator: ", ")
             throw UsageError("no model \(name) in \(Manifest.path); it records: \(known)")
         }
+        // Another model's reference to this one would name a model that is gone: its next run
+        // would be refused, and its repository would check a table nobody writes.
+        let referrers = manifest.models.filter { record in
+            record.name != name && record.destroyed != true
+                && record.fields.contains { field in
+                    ["references(\(name))", "references(\(name),"].contains {
+                        field.type.hasPrefix($0)
+                    }
+                }
+        }
+        if !referrers.isEmpty {
+            let names = referrers.map(\.name).joined(separator: ", ")
+            throw UsageError(
+                "\(names) refers to \(name); destroy \(names) first, or generate it again "
+                    + "without the reference, then destroy \(name)")
+        }
         let shown = { (path: String) in DiskPaths.shown(path, under: display) }
         var changes: [PlannedChange] = []
         var kept: [String: String] = [:]

@@ -142,4 +142,27 @@ import Testing
             !FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("App/Sources/FolderStore/Note.swift").path))
     }
+
+    @Test func aModelAnotherRefersToIsNotDestroyed() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            run(["Folder", "id:Int", "--storage", "sqlite", "--output", "App"], in: folder).exitCode
+                == 0)
+        let note = [
+            "Note", "id:UUID", "folder:references(Folder)", "--storage", "sqlite", "--into", "App",
+            "--target", "FolderStore",
+        ]
+        #expect(run(note, in: folder).exitCode == 0)
+
+        let destroy = run(["destroy", "Folder", "App"], in: folder)
+
+        #expect(destroy.exitCode == 2)
+        #expect(destroy.standardError.contains("Note refers to Folder; destroy Note first"))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("App/Sources/FolderStore/Folder.swift").path))
+        #expect(run(["destroy", "Note", "App"], in: folder).exitCode == 0)
+        #expect(run(["destroy", "Folder", "App"], in: folder).exitCode == 0)
+    }
 }

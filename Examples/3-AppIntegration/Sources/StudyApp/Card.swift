@@ -10,14 +10,14 @@ public import Foundation
 /// `id`), `Sendable` (it can cross into and out of the repository actor) and `Hashable`.
 public nonisolated struct Card: Codable, Identifiable, Sendable, Hashable {
     public var id: UUID
-    public var deckID: UUID
+    public var deckID: Deck.ID
     public var front: String
     public var back: String
     public var learned: Bool
 
     public init(
         id: UUID,
-        deckID: UUID,
+        deckID: Deck.ID,
         front: String,
         back: String,
         learned: Bool = false
@@ -35,7 +35,7 @@ public nonisolated struct Card: Codable, Identifiable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(UUID.self, forKey: .id)
-        self.deckID = try container.decode(UUID.self, forKey: .deckID)
+        self.deckID = try container.decode(Deck.ID.self, forKey: .deckID)
         self.front = try container.decode(String.self, forKey: .front)
         self.back = try container.decode(String.self, forKey: .back)
         self.learned =
@@ -60,8 +60,7 @@ public nonisolated struct Card: Codable, Identifiable, Sendable, Hashable {
         private static func sample(_ number: Int) -> Card {
             let id: UUID =
                 UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
-            let deckID: UUID =
-                UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let deckID: Deck.ID = Deck.samples[(number - 1) % Deck.samples.count].id
             let front: String = "Card \(number)"
             let back: String = "Back \(number)"
             let learned: Bool = number.isMultiple(of: 2)

@@ -10,30 +10,78 @@ extension CardRepository {
     /// ``StoreChange/removedAll``.
     public typealias Change = StoreChange<Card>
 
-    // MARK: - Reading: from memory, in id order
+    // MARK: - Reading: from the database, a query at a time
 
     /// How many values the store holds.
-    public var count: Int { values.count }
+    public var count: Int {
+        get throws { try table.count() }
+    }
 
     /// The value with `id`, or nil when there is none.
-    public func find(by id: UUID) -> Card? {
-        values[id]
+    public func find(by id: UUID) throws -> Card? {
+        try table.find(id)
     }
 
-    /// Every value, in the order of ``precedes(_:_:)``. The store keeps them in that order, so
-    /// this is a copy, not a sort.
-    public func loadAll() -> [Card] {
-        values.items
+    /// Every value, in the order of ``precedes(_:_:)``. This reads the whole table into memory:
+    /// for a store that grows, read a page with a ``Query`` and ``loadAll(_:)``.
+    public func loadAll() throws -> [Card] {
+        try table.values(Query())
     }
 
-    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
-    public func loadAll(where isIncluded: @Sendable (Card) -> Bool) -> [Card] {
-        values.filter(isIncluded)
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``: a scan that reads
+    /// every row and decides in Swift. A ``Query`` filters in SQL instead.
+    public func loadAll(where isIncluded: @Sendable (Card) -> Bool) throws -> [Card] {
+        var found: [Card] = []
+        try table.scan { if isIncluded($0) { found.append($0) } }
+        return found
     }
 
-    /// How many values `isIncluded` accepts.
-    public func count(where isIncluded: @Sendable (Card) -> Bool) -> Int {
-        values.count(where: isIncluded)
+    /// How many values `isIncluded` accepts: a scan, as ``loadAll(where:)`` is.
+    public func count(where isIncluded: @Sendable (Card) -> Bool) throws -> Int {
+        var count = 0
+        try table.scan { if isIncluded($0) { count += 1 } }
+        return count
+    }
+
+    /// A query, run in SQL: filters on ``Fields``, a sort, a limit with an offset, or the page
+    /// after a value (``StoreQuery/after(_:)``).
+    ///
+    ///     let page = try await repository.loadAll(
+    ///         Query().filter(Fields.id.isGreater(than: last)).limit(50))
+    public typealias Query = StoreQuery<Card>
+
+    /// The fields of ``Card`` that a ``Query`` filters and sorts on.
+    public nonisolated enum Fields {
+        public static let id = QueryField<Card, UUID>(id: { $0.id })
+        public static let deckID = QueryField<Card, Deck.ID>("deckID") { $0.deckID }
+        public static let front = QueryField<Card, String>("front") { $0.front }
+        public static let back = QueryField<Card, String>("back") { $0.back }
+        public static let learned = QueryField<Card, Bool>("learned") { $0.learned }
+    }
+
+    /// The values `query` selects, in its order: filtered, sorted and limited in SQL.
+    public func loadAll(_ query: Query) throws -> [Card] {
+        try table.values(query)
+    }
+
+    /// How many values `query`'s filters select, whatever its limit, offset and cursor.
+    public func count(_ query: Query) throws -> Int {
+        try table.count(query)
+    }
+
+    /// The ids of the values whose reference names no stored value: they were stored before the
+    /// field was a reference, and are kept. A scan of the table. Saving one throws
+    /// ``CardRepositoryError/missingReference(field:id:)`` until it names a stored value.
+    public func danglingReferences() throws -> [UUID] {
+        try table.dangling()
+    }
+
+    /// The values whose `deckID` is `deckID`, read through its index, in `query`'s
+    /// order (id order by default), offset and limit: add sorts and a limit to page through them.
+    public func cards(
+        inDeck deckID: Deck.ID, _ query: Query = Query()
+    ) throws -> [Card] {
+        try table.values(query.filter(Fields.deckID.isEqual(to: deckID)))
     }
 
     /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
@@ -66,10 +114,16 @@ extension CardRepository {
     public func update(
         id: UUID, _ change: @Sendable (inout Card) -> Void
     ) throws -> Bool {
-        guard var value = values[id] else { return false }
-        change(&value)
-        value.id = id
-        try save(value)
+        // Read and written in one transaction: another connection's write cannot fall between.
+        let updated = try table.database.transaction { () throws -> Card? in
+            guard var value = try table.find(id) else { return nil }
+            change(&value)
+            value.id = id
+            try table.save([value])
+            return value
+        }
+        guard let updated else { return false }
+        observers.publish(.saved([updated]))
         return true
     }
 
@@ -80,15 +134,35 @@ extension CardRepository {
 
     /// Removes the values with these ids; ids that are not stored are ignored.
     public func delete(ids: [UUID]) throws {
-        let stored = ids.filter { values[$0] != nil }
+        let stored = try table.stored(ids)
         guard !stored.isEmpty else { return }
         try commit(.deleted(stored))
     }
 
     /// Removes every value.
     public func removeAll() throws {
-        guard !values.isEmpty else { return }
+        guard try !table.isEmpty() else { return }
         try commit(.removedAll)
+    }
+
+    /// Runs `body` in one transaction on this repository's connection: its writes to the
+    /// tables of any of the module's sqlite models (`transaction.save(value)`,
+    /// `transaction.delete(Card.self, id: id)`, with their delete rules) reach the disk
+    /// together when it returns, or not at all when it throws. Then each repository in this
+    /// process tells its ``changes()`` what changed in its table. A reference must name a value
+    /// saved before it, in the transaction or earlier.
+    ///
+    /// - Throws: what `body` throws, each write throwing its own model's repository error.
+    @discardableResult
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (StoreTransaction) throws -> Result
+    ) throws -> Result {
+        let transaction = StoreTransaction(database)
+        defer { transaction.finish() }
+        let result = try database.transaction { try body(transaction) }
+        tellOtherRepositories(transaction.effects)
+        hear(transaction.effects.keys(in: Self.tableName))
+        return result
     }
 
     // Workshop: a view-model subscribes here and applies each change to its list, so two
@@ -103,22 +177,78 @@ extension CardRepository {
     /// read the stream: a change may then appear in both, and applying it again changes
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
-        observers.changes { [weak self] key in
+        hearOtherWrites()
+        return observers.changes { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
     }
 
-    /// ``changes()`` with the revision each change made, and the values and revision as of now,
-    /// read together: a change in the stream with a revision up to that one is in the values
-    /// already. The view-model uses it to skip changes it has, and to know when it has one.
-    func valuesAndChanges(
-        where isIncluded: (@Sendable (Card) -> Bool)?
-    ) -> (values: [Card], revision: Int, changes: AsyncStream<Revised<Card>>) {
+    /// The first `size` values of `query`, whether more follow, and ``changes()`` with the
+    /// revision each change made, read together: a change in the stream with a revision up to
+    /// the one returned is in the values already. The view-model shows a window with it.
+    func firstPageAndChanges(
+        _ query: Query, size: Int
+    ) throws -> (
+        values: [Card], isComplete: Bool, revision: Int,
+        changes: AsyncStream<Revised<Card>>
+    ) {
+        let page = try table.values(query.limit(size + 1))
+        hearOtherWrites()
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
-        let shown = isIncluded.map { values.filter($0) } ?? values.items
-        return (shown, observers.revision, stream)
+        return (Array(page.prefix(size)), page.count <= size, observers.revision, stream)
+    }
+
+    /// Starts hearing, once, what other repositories in this process write to this table: a
+    /// cascade or nullify from a delete in another model, a transaction. Each write reaches
+    /// ``hear(_:)`` in order.
+    private func hearOtherWrites() {
+        guard !hearsOtherWrites, directory.path != "/dev/null" else { return }
+        hearsOtherWrites = true
+        let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
+        SQLiteChangeCenter.shared.listen(
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
+        ) { heard.yield($0) }
+        Task { [weak self] in
+            for await keys in writes { await self?.hear(keys) }
+        }
+    }
+
+    /// Publishes the rows `keys` of this table, which another repository's write changed, as
+    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read.
+    private func hear(_ keys: [SQLiteArgument]) {
+        var saved: [Card] = []
+        var deleted: [UUID] = []
+        for id in keys.compactMap(UUID.init(argument:)) {
+            do {
+                if let found = try table.find(id) {
+                    saved.append(found)
+                } else {
+                    deleted.append(id)
+                }
+            } catch {
+                continue
+            }
+        }
+        if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
+        if !saved.isEmpty { observers.publish(.saved(saved)) }
+    }
+
+    /// Tells the other repositories in this process what a write changed in their tables.
+    func tellOtherRepositories(_ effects: SQLiteEffects) {
+        guard directory.path != "/dev/null" else { return }
+        SQLiteChangeCenter.shared.post(
+            effects, file: databaseURL, origin: ObjectIdentifier(self), table: Self.tableName)
+    }
+
+    /// The `size` values after the last of a window (`query`'s cursor), whether more follow,
+    /// and the revision they were read at.
+    func page(
+        _ query: Query, size: Int
+    ) throws -> (values: [Card], isComplete: Bool, revision: Int) {
+        let page = try table.values(query.limit(size + 1))
+        return (Array(page.prefix(size)), page.count <= size, observers.revision)
     }
 
     /// How many changes this instance has committed: the revision of the last one.
@@ -134,9 +264,9 @@ extension CardRepository {
     // MARK: - One instance per folder
 
     /// The repository for `directory`, shared by every caller in this process: screens that ask
-    /// for the same folder get the same instance, where a second ``init(directory:)`` would
-    /// throw ``CardRepositoryError/locked(file:)``. It is opened on first use (or again after
-    /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
+    /// for the same folder get the same instance, so each sees the others' changes through
+    /// ``changes()``. It is opened on first use (or again after ``close()``), off the caller's
+    /// actor, so the main thread never waits for the disk.
     public static func shared(in directory: URL) async throws -> CardRepository {
         try await openRepositories.repository(in: directory)
     }
@@ -159,5 +289,43 @@ nonisolated extension Card: StoredValue {
 
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         CardRepository.precedes(first, second)
+    }
+}
+
+/// ``Card`` in a ``CardRepository/transaction(_:)``: its table, on the connection of the
+/// repository that runs it.
+nonisolated extension StoreTransaction {
+    /// Stores `card`, replacing the value with the same id.
+    public func save(_ card: Card) throws {
+        try save(contentsOf: [card])
+    }
+
+    /// Stores every value in `cards`; of values with the same id, the last wins.
+    public func save(contentsOf cards: [Card]) throws {
+        try cardsTable().save(cards)
+        record(saved: cards.map(\.id.argument), in: CardRepository.tableName)
+    }
+
+    /// Removes the Card values with these ids, and follows the delete rules of the
+    /// references to them; ids that are not stored are ignored.
+    public func delete(_: Card.Type, ids: [UUID]) throws {
+        record(try cardsTable().delete(ids))
+    }
+
+    /// Removes the Card value with `id`, if there is one, as ``delete(_:ids:)`` does.
+    public func delete(_: Card.Type, id: UUID) throws {
+        try delete(Card.self, ids: [id])
+    }
+
+    /// The Card value with `id` as the transaction has it so far, or nil.
+    public func find(_: Card.Type, id: UUID) throws -> Card? {
+        try cardsTable().find(id)
+    }
+
+    private func cardsTable() throws -> SQLiteTable<Card, CardRepositoryError> {
+        try table(CardRepository.tableName) { database in
+            try SQLiteTable(
+                CardRepository.tableName, in: database, schema: CardRepository.schema)
+        }
     }
 }

@@ -1,57 +1,58 @@
 public import Foundation
 public import Observation
 
-// Workshop: `@MainActor` because SwiftUI reads these properties on the main thread; the
-// repository does its work on its own actor, and each `await` below hops there and back.
-// `@Observable` makes a view that reads `decks` update when it changes, and only then.
-// After `load()`, the view-model follows the repository's `changes()`: a save made by another
-// screen, or straight on the repository, moves one value in this list; nothing is reloaded.
+// Workshop: over SQLite the list is a window: the first page of a query, then more pages as
+// the person scrolls. Changes still arrive through `changes()` and move one value in place;
+// a change beyond the window waits for the page that holds it.
 
-/// The state of a screen that lists ``Deck`` values, kept current as the store changes.
+/// The state of a screen that lists ``Deck`` values a page at a time, kept current as the
+/// store changes.
 ///
-/// `@MainActor` because views read it on the main thread; `@Observable` so they update when
-/// ``decks``, ``isLoading`` or ``error`` change. The repository does the work off the
-/// main actor. After ``load()``, every change committed to the repository (by this view-model,
-/// another one, or a direct call on the repository) is applied to ``decks`` in place,
-/// at its sorted position, without reading the list again. The list itself, and how a change
-/// moves it, is `LiveList.swift`, which every view-model in this module shares.
+/// It shows the first ``pageSize`` values of its ``query`` (filtered and sorted in SQL), and
+/// ``loadMore()`` adds the next page after the last value shown, so a million stored values
+/// are never all in memory. After ``load()``, every change committed to the repository (by this
+/// view-model, another one, or a direct call on the repository) is applied in place: a value
+/// that the query selects and that sorts among those shown appears at its position; one that
+/// sorts after them waits for its page. The window and its order are `StoreQuery.swift`'s
+/// `LiveWindow`, which every sqlite view-model in this module shares.
 @MainActor
 @Observable
 public final class DeckListViewModel {
-    /// How ``decks`` is sorted: `.byID` (the default), `.by(\.field)`,
-    /// `.by(\.field, descending: true)`, or any rule (see ``ListOrdering``). Values the rule
-    /// keeps equal are ordered by id, so the order is the same on every run.
-    public typealias Ordering = ListOrdering<Deck>
+    /// What the list shows: a ``DeckRepository/Query``'s filters and sort (by id unless it
+    /// sorts by a field). Its limit and cursor are the view-model's to set.
+    public typealias Query = DeckRepository.Query
 
-    /// The values shown: those that ``filter`` accepts, sorted by ``order``.
-    public var decks: [Deck] { shownList.values }
-    /// True while ``load()`` reads the values.
+    /// The values shown: the start of ``query``'s result, a page at a time.
+    public var decks: [Deck] { window.values }
+    /// True while ``load()`` or ``loadMore()`` reads.
     public private(set) var isLoading = false
     /// The error of the last operation that failed; the next one that succeeds clears it.
     public private(set) var error: (any Error)?
-    /// How ``decks`` is sorted, chosen at `init`.
-    public let order: Ordering
-    /// Which values ``decks`` shows; nil shows them all. Set it with
-    /// ``filter(by:)``.
-    public var filter: (@Sendable (Deck) -> Bool)? { shownList.filter }
+    /// Whether values follow the last one shown: ``loadMore()`` reads them.
+    public var hasMore: Bool { !window.isComplete }
+    /// How many values ``load()`` and each ``loadMore()`` read.
+    public let pageSize: Int
+    /// The filters and sort of the values shown; change it with ``show(_:)``.
+    public var query: Query { window.query }
 
     private let repository: DeckRepository
-    /// The values shown, in order; views observe it through ``decks``, and are told
-    /// only of changes that change it.
-    private var shownList: LiveList<Deck>
+    /// The values shown, in the query's order; views observe it through ``decks``.
+    private var window: LiveWindow<Deck>
     /// The revision the list shows, and the calls waiting for a later one.
     @ObservationIgnored private var shownRevisions = ShownRevisions<Deck>()
     /// The task that applies the repository's changes; cancelled with the view-model.
     @ObservationIgnored private var following: Task<Void, Never>?
-    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
+    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing, and a
+    /// ``loadMore()`` that a new load overtook adds nothing.
     @ObservationIgnored private var loads = 0
 
-    /// A view-model over `repository`, sorted by `order` (by id unless you choose another).
-    /// Call ``load()`` to show the values.
-    public init(repository: DeckRepository, order: Ordering = .byID) {
+    /// A view-model over `repository` that shows `query`'s values (all of them, by id, unless
+    /// you choose), `pageSize` at a time. Call ``load()`` to show the first page.
+    public init(repository: DeckRepository, query: Query = Query(), pageSize: Int = 50) {
         self.repository = repository
-        self.order = order
-        shownList = LiveList(order: order)
+        // A page is read with one more value, to know whether more follow.
+        self.pageSize = min(max(1, pageSize), Int.max - 1)
+        window = LiveWindow(query: query)
     }
 
     deinit {
@@ -62,46 +63,86 @@ public final class DeckListViewModel {
     /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
     /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
     public static func preview(
-        _ values: [Deck], order: Ordering = .byID
+        _ values: [Deck], query: Query = Query(), pageSize: Int = 50
     ) -> DeckListViewModel {
-        let viewModel = DeckListViewModel(repository: .inMemory(values), order: order)
-        var stored = StoredValues<Deck>()
-        stored.apply(.saved(values))
-        viewModel.shownList.show(stored.items, inIDOrder: true)
+        let viewModel = DeckListViewModel(
+            repository: .inMemory(values), query: query, pageSize: pageSize)
+        let shown = values.filter { query.matches($0) }.sorted { query.precedes($0, $1) }
+        viewModel.window.show(
+            Array(shown.prefix(viewModel.pageSize)), isComplete: shown.count <= viewModel.pageSize)
         Task { await viewModel.load() }
         return viewModel
     }
 
-    /// Reads the values, then follows the repository: each change committed from now on, by
+    /// Reads the first page, then follows the repository: each change committed from now on, by
     /// anyone, is applied to ``decks`` in place.
     public func load() async {
         loads += 1
         let load = loads
         isLoading = true
-        // The values, and the changes after them, in one call on the repository: none falls
-        // between, and none is applied twice.
-        let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
-        guard load == loads else { return }  // A later load() shows its own values.
-        isLoading = false
-        stopFollowing()
-        shownList.show(values, inIDOrder: true)
-        shownRevisions.revision = revision
-        following = Task { [weak self] in
-            for await revised in changes {
-                self?.receive(revised)
+        do {
+            // The page, and the changes after it, in one call on the repository: none falls
+            // between, and none is applied twice.
+            let (values, isComplete, revision, changes) =
+                try await repository.firstPageAndChanges(window.query.after(nil), size: pageSize)
+            guard load == loads else { return }  // A later load() shows its own values.
+            stopFollowing()
+            window.show(values, isComplete: isComplete)
+            shownRevisions.revision = revision
+            following = Task { [weak self] in
+                for await revised in changes {
+                    self?.receive(revised)
+                }
             }
+            error = nil
+        } catch {
+            guard load == loads else { return }
+            self.error = error
+        }
+        isLoading = false
+    }
+
+    /// Reads the next page after the last value shown, and adds it; nothing when
+    /// ``hasMore`` is false. Call it when the last row appears, for example.
+    public func loadMore() async {
+        guard following != nil else { return await load() }
+        guard hasMore, !isLoading else { return }
+        isLoading = true
+        defer { isLoading = false }
+        let load = loads
+        do {
+            // Changes may arrive while the page is read: the page is added when the list shows
+            // exactly the changes up to the page's revision, after the value it was read after;
+            // else it is read again (a few times at most: the next call tries again).
+            for _ in 0..<3 {
+                let last = window.values.last
+                let (values, isComplete, revision) = try await repository.page(
+                    window.nextPage(size: pageSize), size: pageSize)
+                await withCheckedContinuation { resume in
+                    shownRevisions.wait(for: revision, resume)
+                }
+                guard load == loads, following != nil else { return }  // A new load() shows.
+                guard shownRevisions.revision == revision, window.values.last == last else {
+                    continue
+                }
+                window.append(values, isComplete: isComplete)
+                error = nil
+                return
+            }
+        } catch {
+            self.error = error
         }
     }
 
-    /// Shows only the values `isIncluded` accepts (all of them when it is nil), from now on,
-    /// and reads them again. Changes that make a value match, or stop matching, move it in or
-    /// out of the list.
-    public func filter(by isIncluded: (@Sendable (Deck) -> Bool)?) async {
-        shownList.filter = isIncluded
+    /// Shows `query`'s values from now on (its filters and sort), and reads its first page.
+    public func show(_ query: Query) async {
+        stopFollowing()
+        window = LiveWindow(query: query)
         await load()
     }
 
-    /// Saves `deck`, adding or replacing it, and shows it at its place.
+    /// Saves `deck`, adding or replacing it, and shows it at its place (when it
+    /// sorts among the values shown).
     public func add(_ deck: Deck) async {
         await perform(.saved([deck])) {
             try await $0.save(deck)
@@ -112,13 +153,12 @@ public final class DeckListViewModel {
     public func update(id: UUID, _ change: @Sendable (inout Deck) -> Void) async {
         do {
             try await repository.update(id: id, change)
+            let value = following == nil ? try await repository.find(by: id) : nil
             error = nil
+            await reflect(value.map { .saved([$0]) }, revision: await repository.revision)
         } catch {
             self.error = error
-            return
         }
-        let value = following == nil ? await repository.find(by: id) : nil
-        await reflect(value.map { .saved([$0]) }, revision: await repository.revision)
     }
 
     /// Deletes the value with `id`.
@@ -183,6 +223,6 @@ public final class DeckListViewModel {
 
     /// Applies `change` to the list, when it changes what is shown.
     private func show(_ change: DeckRepository.Change) {
-        if shownList.affects(change) { shownList.apply(change) }
+        if window.affects(change) { window.apply(change) }
     }
 }

@@ -10,30 +10,60 @@ extension DeckRepository {
     /// ``StoreChange/removedAll``.
     public typealias Change = StoreChange<Deck>
 
-    // MARK: - Reading: from memory, in id order
+    // MARK: - Reading: from the database, a query at a time
 
     /// How many values the store holds.
-    public var count: Int { values.count }
+    public var count: Int {
+        get throws { try table.count() }
+    }
 
     /// The value with `id`, or nil when there is none.
-    public func find(by id: UUID) -> Deck? {
-        values[id]
+    public func find(by id: UUID) throws -> Deck? {
+        try table.find(id)
     }
 
-    /// Every value, in the order of ``precedes(_:_:)``. The store keeps them in that order, so
-    /// this is a copy, not a sort.
-    public func loadAll() -> [Deck] {
-        values.items
+    /// Every value, in the order of ``precedes(_:_:)``. This reads the whole table into memory:
+    /// for a store that grows, read a page with a ``Query`` and ``loadAll(_:)``.
+    public func loadAll() throws -> [Deck] {
+        try table.values(Query())
     }
 
-    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
-    public func loadAll(where isIncluded: @Sendable (Deck) -> Bool) -> [Deck] {
-        values.filter(isIncluded)
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``: a scan that reads
+    /// every row and decides in Swift. A ``Query`` filters in SQL instead.
+    public func loadAll(where isIncluded: @Sendable (Deck) -> Bool) throws -> [Deck] {
+        var found: [Deck] = []
+        try table.scan { if isIncluded($0) { found.append($0) } }
+        return found
     }
 
-    /// How many values `isIncluded` accepts.
-    public func count(where isIncluded: @Sendable (Deck) -> Bool) -> Int {
-        values.count(where: isIncluded)
+    /// How many values `isIncluded` accepts: a scan, as ``loadAll(where:)`` is.
+    public func count(where isIncluded: @Sendable (Deck) -> Bool) throws -> Int {
+        var count = 0
+        try table.scan { if isIncluded($0) { count += 1 } }
+        return count
+    }
+
+    /// A query, run in SQL: filters on ``Fields``, a sort, a limit with an offset, or the page
+    /// after a value (``StoreQuery/after(_:)``).
+    ///
+    ///     let page = try await repository.loadAll(
+    ///         Query().filter(Fields.id.isGreater(than: last)).limit(50))
+    public typealias Query = StoreQuery<Deck>
+
+    /// The fields of ``Deck`` that a ``Query`` filters and sorts on.
+    public nonisolated enum Fields {
+        public static let id = QueryField<Deck, UUID>(id: { $0.id })
+        public static let name = QueryField<Deck, String>("name") { $0.name }
+    }
+
+    /// The values `query` selects, in its order: filtered, sorted and limited in SQL.
+    public func loadAll(_ query: Query) throws -> [Deck] {
+        try table.values(query)
+    }
+
+    /// How many values `query`'s filters select, whatever its limit, offset and cursor.
+    public func count(_ query: Query) throws -> Int {
+        try table.count(query)
     }
 
     /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
@@ -66,10 +96,16 @@ extension DeckRepository {
     public func update(
         id: UUID, _ change: @Sendable (inout Deck) -> Void
     ) throws -> Bool {
-        guard var value = values[id] else { return false }
-        change(&value)
-        value.id = id
-        try save(value)
+        // Read and written in one transaction: another connection's write cannot fall between.
+        let updated = try table.database.transaction { () throws -> Deck? in
+            guard var value = try table.find(id) else { return nil }
+            change(&value)
+            value.id = id
+            try table.save([value])
+            return value
+        }
+        guard let updated else { return false }
+        observers.publish(.saved([updated]))
         return true
     }
 
@@ -80,15 +116,35 @@ extension DeckRepository {
 
     /// Removes the values with these ids; ids that are not stored are ignored.
     public func delete(ids: [UUID]) throws {
-        let stored = ids.filter { values[$0] != nil }
+        let stored = try table.stored(ids)
         guard !stored.isEmpty else { return }
         try commit(.deleted(stored))
     }
 
     /// Removes every value.
     public func removeAll() throws {
-        guard !values.isEmpty else { return }
+        guard try !table.isEmpty() else { return }
         try commit(.removedAll)
+    }
+
+    /// Runs `body` in one transaction on this repository's connection: its writes to the
+    /// tables of any of the module's sqlite models (`transaction.save(value)`,
+    /// `transaction.delete(Deck.self, id: id)`, with their delete rules) reach the disk
+    /// together when it returns, or not at all when it throws. Then each repository in this
+    /// process tells its ``changes()`` what changed in its table. A reference must name a value
+    /// saved before it, in the transaction or earlier.
+    ///
+    /// - Throws: what `body` throws, each write throwing its own model's repository error.
+    @discardableResult
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (StoreTransaction) throws -> Result
+    ) throws -> Result {
+        let transaction = StoreTransaction(database)
+        defer { transaction.finish() }
+        let result = try database.transaction { try body(transaction) }
+        tellOtherRepositories(transaction.effects)
+        hear(transaction.effects.keys(in: Self.tableName))
+        return result
     }
 
     // Workshop: a view-model subscribes here and applies each change to its list, so two
@@ -103,22 +159,78 @@ extension DeckRepository {
     /// read the stream: a change may then appear in both, and applying it again changes
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
-        observers.changes { [weak self] key in
+        hearOtherWrites()
+        return observers.changes { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
     }
 
-    /// ``changes()`` with the revision each change made, and the values and revision as of now,
-    /// read together: a change in the stream with a revision up to that one is in the values
-    /// already. The view-model uses it to skip changes it has, and to know when it has one.
-    func valuesAndChanges(
-        where isIncluded: (@Sendable (Deck) -> Bool)?
-    ) -> (values: [Deck], revision: Int, changes: AsyncStream<Revised<Deck>>) {
+    /// The first `size` values of `query`, whether more follow, and ``changes()`` with the
+    /// revision each change made, read together: a change in the stream with a revision up to
+    /// the one returned is in the values already. The view-model shows a window with it.
+    func firstPageAndChanges(
+        _ query: Query, size: Int
+    ) throws -> (
+        values: [Deck], isComplete: Bool, revision: Int,
+        changes: AsyncStream<Revised<Deck>>
+    ) {
+        let page = try table.values(query.limit(size + 1))
+        hearOtherWrites()
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
-        let shown = isIncluded.map { values.filter($0) } ?? values.items
-        return (shown, observers.revision, stream)
+        return (Array(page.prefix(size)), page.count <= size, observers.revision, stream)
+    }
+
+    /// Starts hearing, once, what other repositories in this process write to this table: a
+    /// cascade or nullify from a delete in another model, a transaction. Each write reaches
+    /// ``hear(_:)`` in order.
+    private func hearOtherWrites() {
+        guard !hearsOtherWrites, directory.path != "/dev/null" else { return }
+        hearsOtherWrites = true
+        let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
+        SQLiteChangeCenter.shared.listen(
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
+        ) { heard.yield($0) }
+        Task { [weak self] in
+            for await keys in writes { await self?.hear(keys) }
+        }
+    }
+
+    /// Publishes the rows `keys` of this table, which another repository's write changed, as
+    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read.
+    private func hear(_ keys: [SQLiteArgument]) {
+        var saved: [Deck] = []
+        var deleted: [UUID] = []
+        for id in keys.compactMap(UUID.init(argument:)) {
+            do {
+                if let found = try table.find(id) {
+                    saved.append(found)
+                } else {
+                    deleted.append(id)
+                }
+            } catch {
+                continue
+            }
+        }
+        if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
+        if !saved.isEmpty { observers.publish(.saved(saved)) }
+    }
+
+    /// Tells the other repositories in this process what a write changed in their tables.
+    func tellOtherRepositories(_ effects: SQLiteEffects) {
+        guard directory.path != "/dev/null" else { return }
+        SQLiteChangeCenter.shared.post(
+            effects, file: databaseURL, origin: ObjectIdentifier(self), table: Self.tableName)
+    }
+
+    /// The `size` values after the last of a window (`query`'s cursor), whether more follow,
+    /// and the revision they were read at.
+    func page(
+        _ query: Query, size: Int
+    ) throws -> (values: [Deck], isComplete: Bool, revision: Int) {
+        let page = try table.values(query.limit(size + 1))
+        return (Array(page.prefix(size)), page.count <= size, observers.revision)
     }
 
     /// How many changes this instance has committed: the revision of the last one.
@@ -134,9 +246,9 @@ extension DeckRepository {
     // MARK: - One instance per folder
 
     /// The repository for `directory`, shared by every caller in this process: screens that ask
-    /// for the same folder get the same instance, where a second ``init(directory:)`` would
-    /// throw ``DeckRepositoryError/locked(file:)``. It is opened on first use (or again after
-    /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
+    /// for the same folder get the same instance, so each sees the others' changes through
+    /// ``changes()``. It is opened on first use (or again after ``close()``), off the caller's
+    /// actor, so the main thread never waits for the disk.
     public static func shared(in directory: URL) async throws -> DeckRepository {
         try await openRepositories.repository(in: directory)
     }
@@ -159,5 +271,43 @@ nonisolated extension Deck: StoredValue {
 
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         DeckRepository.precedes(first, second)
+    }
+}
+
+/// ``Deck`` in a ``DeckRepository/transaction(_:)``: its table, on the connection of the
+/// repository that runs it.
+nonisolated extension StoreTransaction {
+    /// Stores `deck`, replacing the value with the same id.
+    public func save(_ deck: Deck) throws {
+        try save(contentsOf: [deck])
+    }
+
+    /// Stores every value in `decks`; of values with the same id, the last wins.
+    public func save(contentsOf decks: [Deck]) throws {
+        try decksTable().save(decks)
+        record(saved: decks.map(\.id.argument), in: DeckRepository.tableName)
+    }
+
+    /// Removes the Deck values with these ids, and follows the delete rules of the
+    /// references to them; ids that are not stored are ignored.
+    public func delete(_: Deck.Type, ids: [UUID]) throws {
+        record(try decksTable().delete(ids))
+    }
+
+    /// Removes the Deck value with `id`, if there is one, as ``delete(_:ids:)`` does.
+    public func delete(_: Deck.Type, id: UUID) throws {
+        try delete(Deck.self, ids: [id])
+    }
+
+    /// The Deck value with `id` as the transaction has it so far, or nil.
+    public func find(_: Deck.Type, id: UUID) throws -> Deck? {
+        try decksTable().find(id)
+    }
+
+    private func decksTable() throws -> SQLiteTable<Deck, DeckRepositoryError> {
+        try table(DeckRepository.tableName) { database in
+            try SQLiteTable(
+                DeckRepository.tableName, in: database, schema: DeckRepository.schema)
+        }
     }
 }

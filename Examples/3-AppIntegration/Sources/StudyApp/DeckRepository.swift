@@ -1,36 +1,46 @@
 public import Foundation
 
-/// What can go wrong when a ``DeckRepository`` opens, reads or writes its files.
+/// What can go wrong when a ``DeckRepository`` opens, reads or writes the module's database.
 public nonisolated enum DeckRepositoryError: Error, Equatable, CustomStringConvertible {
-    /// A file exists but cannot be read.
+    /// The database exists but cannot be read.
     case unreadable(file: URL, reason: String)
-    /// A file holds something other than what the repository wrote, starting at byte `offset`.
-    /// The file is left exactly as it is.
+    /// The database is damaged, or a row of ``Deck`` values fails its checksum, or the
+    /// file is not a database at all. It is left exactly as it is.
     case corrupt(file: URL, offset: Int, reason: String)
-    /// A file holds values that do not fit the current ``Deck``: the model changed in a
-    /// way stored data does not follow. When the file has a checksum, its bytes are intact
-    /// (an older file without one may also be damaged). The file is left as it is; change the
-    /// model so that it reads the values again.
+    /// A row holds values that do not fit the current ``Deck``: the model changed in a way
+    /// stored data does not follow. The row's bytes are intact (its checksum matched). The file
+    /// is left as it is; change the model so that it reads the values again.
     case incompatible(file: URL, reason: String)
-    /// The snapshot was written by a newer version of the app, with a schema this code does not know.
+    /// The table was written by a newer version of the app, with a schema this code does not
+    /// know.
     case newerSchema(file: URL, found: Int, supported: Int)
-    /// A file holds values of an earlier schema version that its migration did not carry over:
-    /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
-    /// does not convert without loss. The file is left as it is; edit the migration.
+    /// The table holds values of an earlier schema version that its migration did not carry
+    /// over: `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a
+    /// value does not convert without loss. The database is left as it is; edit the migration.
     case notMigrated(file: URL, field: String, migration: String, reason: String)
-    /// Another repository, in this process or another one, has the folder open for writing.
+    /// Another connection, in this process or another one, held the database's write lock
+    /// past the busy timeout.
     case locked(file: URL)
-    /// A file cannot be written. The repository keeps the contents it had before the call.
+    /// The database cannot be written (a full disk, a read-only folder). The transaction was
+    /// rolled back: the store holds what it held before the call.
     case unwritable(file: URL, reason: String)
-    /// ``DeckRepository/close()`` was called; open a new repository to write again.
+    /// Another value already holds `value` in the unique field `field`. Nothing was written.
+    case notUnique(field: String, value: String)
+    /// The reference `field` holds `id`, which no value of the model it refers to has. Nothing
+    /// was written.
+    case missingReference(field: String, id: String)
+    /// `count` values of `model` still refer to a value being deleted, and their reference's
+    /// delete rule is `restrict`. Nothing was deleted: delete or change them first.
+    case stillReferenced(by: String, count: Int)
+    /// ``DeckRepository/close()`` was called; open a new repository to read or write again.
     case closed
 
     public var description: String {
         switch self {
         case .unreadable(let file, let reason):
             "cannot read \(file.path): \(reason)"
-        case .corrupt(let file, let offset, let reason):
-            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
+        case .corrupt(let file, _, let reason):
+            "\(file.path) is damaged and was left untouched: \(reason)"
         case .incompatible(let file, let reason):
             "\(file.path) holds Deck values that do not fit the current model and was left "
                 + "untouched: \(reason). Do not delete the file: change the model so it reads "
@@ -44,93 +54,104 @@ public nonisolated enum DeckRepositoryError: Error, Equatable, CustomStringConve
                 + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
                 + "it gives \(field) a value for every stored Deck"
         case .locked(let file):
-            "\(file.path) is held by another DeckRepository; close that one first"
+            "\(file.path) is being written by another connection; try again"
         case .unwritable(let file, let reason):
             "cannot write \(file.path): \(reason)"
+        case .notUnique(let field, let value):
+            "another value already has \(field) \(value), which must be unique"
+        case .missingReference(let field, let id):
+            "\(field) \(id) names no stored value; save that value first"
+        case .stillReferenced(let model, let count):
+            "\(count) \(model) value\(count == 1 ? " refers" : "s refer") to it, and the rule "
+                + "is restrict: delete or change them first"
         case .closed:
             "the DeckRepository was closed"
         }
     }
 }
 
-/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-nonisolated extension DeckRepositoryError: StoreFiles.Failure {}
+/// The shared engine in `SQLiteStore.swift` reports its failures in these cases.
+nonisolated extension DeckRepositoryError: SQLiteFailure {}
 
-// Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
-// from outside, every call is an `await`, so two calls never run at once, and there is no lock
-// to forget. None of the methods below awaits anything, so each call runs start to finish
-// without another one slipping in between (no reentrancy surprises).
+// Workshop: the same actor as the other storages, but the values stay in SQLite: reads are
+// queries, so opening costs the same at 100 values as at 1,000,000, and nothing holds every
+// value in memory.
 
-/// Stores ``Deck`` values: in memory for fast reads, on disk in a snapshot and a journal.
+/// Stores ``Deck`` values in the table `decks` of the module's SQLite database,
+/// `StudyApp.sqlite`, which every sqlite repository of `StudyApp` shares in a folder.
 ///
-/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
-/// or the files. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
-/// `DeckRepository+API.swift`; how values reach the disk is in `JournalStore.swift`, which
-/// every journal repository in this module shares. Reads come from memory. Every change is
-/// appended to the journal as one record and synced before the call returns, so a save costs
-/// the same in a store of 100 values as in one of 100,000; when the journal would grow past the
-/// snapshot (and past ``compactionFloor``), the whole store is written as a new snapshot.
+/// An actor runs one call at a time on its own connection. The API callers use (reading,
+/// queries, writing, ``changes()``, ``shared(in:)``) is in `DeckRepository+API.swift`; the
+/// connection, the table and its rows are in `SQLiteStore.swift`, and queries in
+/// `StoreQuery.swift`, which every sqlite repository in this module shares. Reads go to the
+/// database, a query or a page at a time; nothing keeps every value in memory. Each write is
+/// one transaction in WAL mode with `synchronous=FULL` (and `fullfsync` on Apple platforms): it
+/// is on disk before the call returns, or rolled back. Readers never wait for a writer, and
+/// other repositories, in this process or another, may open the same database: a write waits
+/// for another's to end, up to a busy timeout, then throws
+/// ``DeckRepositoryError/locked(file:)``.
 ///
-/// On disk, in ``directory``: the snapshot `decks.snapshot.json` and the journal
-/// `decks.journal`, whose every line carries a CRC-32, so that a damaged byte throws
-/// ``DeckRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value, and
-/// the file is left untouched; and `decks.lock`, whose lock keeps a second repository
-/// from writing to the folder while this one is open.
+/// Every row carries a CRC-32 of its id and JSON, so a damaged byte throws
+/// ``DeckRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value.
 public actor DeckRepository {
     /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
-    /// raises it with each `--migrate`; do not edit it here. Stores written by an earlier
-    /// version are migrated when they open; a higher version is refused instead of misread.
+    /// raises it with each `--migrate`; do not edit it here. A table written by an earlier
+    /// version is migrated when it opens; a higher version is refused instead of misread.
     public static let schemaVersion = 1
-    public static let snapshotFileName = "decks.snapshot.json"
-    public static let journalFileName = "decks.journal"
-    public static let lockFileName = "decks.lock"
-    /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger,
-    /// before the store is compacted into a new snapshot.
-    public static let compactionFloor = 64 * 1024
+    /// The database that every sqlite repository of the module shares in a folder.
+    public static let databaseFileName = "StudyApp.sqlite"
+    /// The table that holds the values.
+    public static let tableName = "decks"
+    /// The table keeps no index of its own and checks no reference: `SQLiteRelations.swift`.
+    static let schema = SQLiteSchema<Deck>(model: "Deck")
 
-    /// The folder that holds the repository's files.
+    /// The folder that holds the database.
     public nonisolated let directory: URL
-    public nonisolated var snapshotURL: URL {
-        directory.appendingPathComponent(Self.snapshotFileName)
-    }
-    public nonisolated var journalURL: URL {
-        directory.appendingPathComponent(Self.journalFileName)
+    /// The database file.
+    public nonisolated var databaseURL: URL {
+        directory.appendingPathComponent(Self.databaseFileName)
     }
 
-    // Workshop: the values in memory answer `find`, `count` and `loadAll`; the disk is only
-    // read once, in `init`, and written on changes.
-    /// The values in memory and their files: `JournalStore.swift`, which every journal
-    /// repository in this module shares.
-    private var store: JournalStore<Deck, DeckRepositoryError>
-    /// The values, sorted by id, which `DeckRepository+API.swift` reads.
-    var values: StoredValues<Deck> { store.values }
+    /// The connection, and this model's table in it: `SQLiteStore.swift`.
+    let database: SQLiteDatabase<DeckRepositoryError>
+    let table: SQLiteTable<Deck, DeckRepositoryError>
     /// The open streams of `changes()`.
     var observers = Observers<Deck>()
+    /// Whether this repository hears of the writes other repositories in this process make to
+    /// its table (a cascade, a transaction), once something observes it.
+    var hearsOtherWrites = false
 
-    /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
-    /// replays the journal. Missing files are an empty store.
+    /// Opens the database in `directory` (both created if missing), creating the table, or
+    /// migrating it when an earlier schema version wrote it.
     ///
-    /// - Throws: ``DeckRepositoryError`` when another repository holds the folder, or a file
-    ///   cannot be read or is damaged. Damaged files are never taken for an empty store, so no
-    ///   later save can overwrite them.
+    /// - Throws: ``DeckRepositoryError`` when the file cannot be read, is not a database or is
+    ///   damaged, or holds a newer schema or values a migration has not decided. It is never
+    ///   taken for an empty store, and is left as it is.
     public init(directory: URL) throws {
         self.directory = directory
-        store = try JournalStore(
-            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
-            lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+        let database = try SQLiteDatabase<DeckRepositoryError>(
+            file: directory.appendingPathComponent(Self.databaseFileName))
+        self.database = database
+        table = try SQLiteTable(Self.tableName, in: database, schema: Self.schema)
     }
 
-    /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
-    /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
-    /// the disk (no folder, lock or file; its `directory` is `/dev/null`), and its changes are gone
-    /// with it.
+    /// A repository that keeps `values` in a database in memory only, for SwiftUI previews and
+    /// an app's own tests: the same API, and `changes()` and view-models work with it, but
+    /// nothing touches the disk (its `directory` is `/dev/null`), and its changes are gone with
+    /// it.
     public nonisolated static func inMemory(_ values: [Deck] = []) -> DeckRepository {
         DeckRepository(inMemory: values)
     }
 
     private init(inMemory values: [Deck]) {
         directory = URL(fileURLWithPath: "/dev/null")
-        store = JournalStore(inMemory: values)
+        database = SQLiteDatabase(inMemory: ())
+        table = SQLiteTable(
+            inMemory: Self.tableName, in: database, schema: Self.schema, values: values)
+    }
+
+    deinit {
+        SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(self))
     }
 
     /// Opens the store in ``defaultDirectory()``.
@@ -149,30 +170,23 @@ public actor DeckRepository {
             .appendingPathComponent("StudyApp", isDirectory: true)
     }
 
-    /// Writes every value to a new snapshot and empties the journal. Writes do this by
-    /// themselves when the journal grows too long; call it to do it now.
-    public func compact() throws {
-        try store.compact()
-    }
-
-    /// Releases the folder's lock and files. Reads still answer from memory; writes throw
-    /// ``DeckRepositoryError/closed``.
+    /// Closes the connection: later reads and writes throw ``DeckRepositoryError/closed``.
     public func close() {
-        store.close()
+        database.close()
     }
 
     /// Whether ``close()`` was called.
-    var isClosed: Bool { store.isClosed }
+    var isClosed: Bool { database.isClosed }
 
-    // Workshop: the journal is what makes a save cost the same at any size: one short line is
-    // appended and synced, instead of every value being rewritten. The cache changes only
-    // after the disk has the change, so memory never claims what a crash would lose.
+    // Workshop: one transaction per change: SQLite writes it to the WAL and syncs before
+    // COMMIT returns, so observers hear of a change only once a crash can no longer undo it.
 
-    /// Appends `change` to the journal (or, when the journal has grown long, writes a new
-    /// snapshot), applies it, and publishes it to `changes()`: the change is on disk before
-    /// memory, or any observer, shows it.
+    /// Writes `change` in one transaction and publishes it to `changes()` once it is committed:
+    /// when the write fails, the transaction is rolled back and nothing is published. What a
+    /// delete rule changed in other tables goes to their repositories in this process.
     func commit(_ change: Change) throws {
-        try store.commit(change)
+        let effects = try table.commit(change)
         observers.publish(change)
+        tellOtherRepositories(effects)
     }
 }

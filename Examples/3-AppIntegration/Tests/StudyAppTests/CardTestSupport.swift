@@ -9,7 +9,7 @@ nonisolated enum CardTestSupport {
     static func sample(_ number: Int, revision: Int = 0) -> Card {
         Card(
             id: SampleData.value("id", number, nil),
-            deckID: SampleData.value("deckID", number, revision),
+            deckID: DeckTestSupport.sample(revision % 2).id,
             front: SampleData.value("front", number, revision),
             back: SampleData.value("back", number, revision),
             learned: SampleData.value("learned", number, revision)
@@ -25,7 +25,26 @@ nonisolated enum CardTestSupport {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try storeReferredSamples(in: directory)
         return directory
+    }
+
+    /// Stores samples 0 and 1 in the database in `directory`, with the values they refer to:
+    /// the samples of models that refer to Card name them.
+    static func storeSamples(in directory: URL) throws {
+        try storeReferredSamples(in: directory)
+        // Opening the repository creates its table, as the app would.
+        _ = try CardRepository(directory: directory)
+        try StoredRows.insert(
+            [sample(0), sample(1)], ids: [sample(0).id, sample(1).id],
+            version: CardRepository.schemaVersion, into: CardRepository.tableName,
+            in: directory.appendingPathComponent(storeFileName))
+    }
+
+    /// Stores the values the samples refer to, in `directory`: a value whose reference names
+    /// nothing cannot be saved.
+    static func storeReferredSamples(in directory: URL) throws {
+        try DeckTestSupport.storeSamples(in: directory)
     }
 
     static func removeDirectory(_ directory: URL) {
@@ -38,38 +57,12 @@ nonisolated enum CardTestSupport {
         return (attributes?[.size] as? Int) ?? 0
     }
 
-    /// The file that holds the values: the snapshot (the journal holds the changes since).
-    static let storeFileName = CardRepository.snapshotFileName
+    /// The repository's queries, and the fields they filter and sort on.
+    typealias Query = CardRepository.Query
+    typealias Fields = CardRepository.Fields
 
-    /// The store file for `values` as schema `version` wrote it, before files had a
-    /// checksum line.
-    static func fileWithoutChecksum(
-        _ values: some Encodable, version: Int = CardRepository.schemaVersion
-    ) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let items = try encoder.encode(values)
-        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":\(version)}".utf8)
-    }
-
-    /// Puts a folder, with a file in it, where the next write of the store file must put its
-    /// file, so that the write fails; remove the folder to let writes succeed again.
-    static func blockWrites(in directory: URL) throws -> URL {
-        let blocker = directory.appendingPathComponent(storeFileName + ".tmp")
-        try FileManager.default.createDirectory(
-            at: blocker.appendingPathComponent("blocker"), withIntermediateDirectories: true)
-        return blocker
-    }
-
-    /// Files in `directory` that the store did not name: temporary files a write left behind.
-    static func leftovers(in directory: URL) -> [String] {
-        let known = [
-            storeFileName, storeFileName + ".tmp", CardRepository.journalFileName,
-            CardRepository.lockFileName,
-        ]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { !known.contains($0) }.sorted()
-    }
+    /// The file that holds the values: the module's database.
+    static let storeFileName = CardRepository.databaseFileName
 
     /// The first `count` elements of `stream`, or those that came within `seconds`.
     static func first<Element: Sendable>(

@@ -25,6 +25,17 @@ nonisolated enum DeckTestSupport {
         return directory
     }
 
+    /// Stores samples 0 and 1 in the database in `directory`, with the values they refer to:
+    /// the samples of models that refer to Deck name them.
+    static func storeSamples(in directory: URL) throws {
+        // Opening the repository creates its table, as the app would.
+        _ = try DeckRepository(directory: directory)
+        try StoredRows.insert(
+            [sample(0), sample(1)], ids: [sample(0).id, sample(1).id],
+            version: DeckRepository.schemaVersion, into: DeckRepository.tableName,
+            in: directory.appendingPathComponent(storeFileName))
+    }
+
     static func removeDirectory(_ directory: URL) {
         try? FileManager.default.removeItem(at: directory)
     }
@@ -35,38 +46,12 @@ nonisolated enum DeckTestSupport {
         return (attributes?[.size] as? Int) ?? 0
     }
 
-    /// The file that holds the values: the snapshot (the journal holds the changes since).
-    static let storeFileName = DeckRepository.snapshotFileName
+    /// The repository's queries, and the fields they filter and sort on.
+    typealias Query = DeckRepository.Query
+    typealias Fields = DeckRepository.Fields
 
-    /// The store file for `values` as schema `version` wrote it, before files had a
-    /// checksum line.
-    static func fileWithoutChecksum(
-        _ values: some Encodable, version: Int = DeckRepository.schemaVersion
-    ) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let items = try encoder.encode(values)
-        return Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":\(version)}".utf8)
-    }
-
-    /// Puts a folder, with a file in it, where the next write of the store file must put its
-    /// file, so that the write fails; remove the folder to let writes succeed again.
-    static func blockWrites(in directory: URL) throws -> URL {
-        let blocker = directory.appendingPathComponent(storeFileName + ".tmp")
-        try FileManager.default.createDirectory(
-            at: blocker.appendingPathComponent("blocker"), withIntermediateDirectories: true)
-        return blocker
-    }
-
-    /// Files in `directory` that the store did not name: temporary files a write left behind.
-    static func leftovers(in directory: URL) -> [String] {
-        let known = [
-            storeFileName, storeFileName + ".tmp", DeckRepository.journalFileName,
-            DeckRepository.lockFileName,
-        ]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { !known.contains($0) }.sorted()
-    }
+    /// The file that holds the values: the module's database.
+    static let storeFileName = DeckRepository.databaseFileName
 
     /// The first `count` elements of `stream`, or those that came within `seconds`.
     static func first<Element: Sendable>(

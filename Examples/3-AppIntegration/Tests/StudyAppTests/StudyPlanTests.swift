@@ -17,6 +17,24 @@ import Testing
         let elsewhere = Card(id: UUID(), deckID: other.id, front: "x", back: "y")
         try await plan.cards.save(contentsOf: [hola, adios, elsewhere])
 
-        #expect(await plan.cardsToStudy(in: spanish) == [hola])
+        #expect(try await plan.cardsToStudy(in: spanish) == [hola])
+    }
+
+    @Test func removingADeckRemovesItsCardsAndNoOthers() async throws {
+        let directory = try CardTestSupport.makeDirectory()
+        defer { CardTestSupport.removeDirectory(directory) }
+        let plan = try StudyPlan(directory: directory)
+        let spanish = Deck(id: UUID(), name: "Spanish")
+        let other = Deck(id: UUID(), name: "Other")
+        try await plan.decks.save(contentsOf: [spanish, other])
+        let elsewhere = Card(id: UUID(), deckID: other.id, front: "x", back: "y")
+        try await plan.cards.save(contentsOf: [
+            Card(id: UUID(), deckID: spanish.id, front: "hola", back: "hello"), elsewhere,
+        ])
+
+        try await plan.remove(spanish)
+
+        #expect(try await plan.cards.cards(inDeck: spanish.id).isEmpty)
+        #expect(try await plan.cards.cards(inDeck: other.id) == [elsewhere])
     }
 }

@@ -1,0 +1,483 @@
+import Foundation
+
+// Related models in the module's database: a field that holds another model's id (a reference,
+// with a delete rule), fields whose values are unique or indexed, writes across several models
+// in one transaction, and the changes a write makes to other models' tables, told to their
+// repositories in this process.
+//
+// Each table records its references in `store_references` when it opens, so a delete finds
+// every table that refers to it, in this process or another, whichever repositories are open.
+//
+// scaffold-repo writes one copy of this file per module that has a sqlite repository, and
+// `scaffold-repo destroy` removes it with the last of them.
+
+/// The failures of a sqlite repository that a model's rules cause: the write broke one, and its
+/// transaction was rolled back.
+nonisolated protocol SQLiteFailure: StoreFiles.Failure {
+    /// Another value already holds `value` in the `:unique` field `field`.
+    static func notUnique(field: String, value: String) -> Self
+    /// The reference `field` holds `id`, which no value of the model it refers to has.
+    static func missingReference(field: String, id: String) -> Self
+    /// A `restrict` reference: `count` values of `model` still refer to a deleted value.
+    static func stillReferenced(by model: String, count: Int) -> Self
+}
+
+/// What deleting a value does to the values of other models that refer to it.
+public nonisolated enum DeleteRule: String, Sendable {
+    /// They are deleted too, in the same transaction, and so are the values that refer to them.
+    case cascade
+    /// Their reference is set to nil, in the same transaction.
+    case nullify
+    /// The delete throws while any value refers to it.
+    case restrict
+}
+
+/// A field of `Value` that holds the id of a value of another model, its parent.
+nonisolated struct SQLiteReference<Value>: Sendable {
+    /// The field's JSON key, such as `folderID`.
+    let field: String
+    /// The parent's table.
+    let table: String
+    let rule: DeleteRule
+    /// The parent's id that a value refers to; nil when its optional field is nil.
+    let parentID: @Sendable (Value) -> (any SQLiteKey)?
+}
+
+/// What a table keeps in order beyond its rows: its references, and its `:unique` and `:index`
+/// fields, each with an index.
+nonisolated struct SQLiteSchema<Value>: Sendable {
+    /// The model's name, which a `restrict` error names.
+    var model: String
+    /// Fields with an index: lookups and sorts on them read the index, not every row.
+    var indexed: [String] = []
+    /// Fields whose values no two values share (nil apart), each with an index.
+    var unique: [String] = []
+    var references: [SQLiteReference<Value>] = []
+
+    /// Every field that has an index, in a fixed order and each once.
+    var indexedFields: [String] {
+        var fields: [String] = []
+        for field in references.map(\.field) + unique + indexed where !fields.contains(field) {
+            fields.append(field)
+        }
+        return fields
+    }
+}
+
+/// A row's key as stored: an integer, a text or a UUID's 16 bytes.
+typealias SQLiteRowKey = SQLiteArgument
+
+/// The rows a write changed, by table: deleted, and saved or changed by a delete rule.
+nonisolated struct SQLiteEffects: Sendable {
+    private(set) var deleted: [String: [SQLiteRowKey]] = [:]
+    private(set) var changed: [String: [SQLiteRowKey]] = [:]
+
+    var isEmpty: Bool { deleted.isEmpty && changed.isEmpty }
+
+    /// Every table a row of which changed.
+    var tables: Set<String> { Set(deleted.keys).union(changed.keys) }
+
+    mutating func delete(_ keys: [SQLiteRowKey], in table: String) {
+        if !keys.isEmpty { deleted[table, default: []] += keys }
+    }
+
+    mutating func change(_ keys: [SQLiteRowKey], in table: String) {
+        if !keys.isEmpty { changed[table, default: []] += keys }
+    }
+
+    mutating func formUnion(_ other: SQLiteEffects) {
+        for (table, keys) in other.deleted { delete(keys, in: table) }
+        for (table, keys) in other.changed { change(keys, in: table) }
+    }
+
+    /// The rows of `table` that changed in any way.
+    func keys(in table: String) -> [SQLiteRowKey] {
+        (deleted[table] ?? []) + (changed[table] ?? [])
+    }
+}
+
+nonisolated extension SQLiteArgument {
+    /// How a key appears in the JSON of a value that refers to it: a UUID as its string.
+    var jsonForm: SQLiteArgument {
+        if case .blob(let bytes) = self, bytes.count == 16 {
+            let b = [UInt8](bytes)
+            let uuid = UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+                    b[12], b[13], b[14], b[15]
+                ))
+            return .text(uuid.uuidString)
+        }
+        return self
+    }
+
+    /// The bytes a row's checksum covers for this key, as ``SQLiteKey/checksumBytes`` gives.
+    var keyChecksumBytes: Data {
+        switch self {
+        case .integer(let value): Data(String(value).utf8)
+        case .text(let value): Data(value.utf8)
+        case .blob(let value): value
+        case .null, .real: Data()
+        }
+    }
+
+    /// The value as an error message shows it.
+    var shown: String {
+        switch self {
+        case .null: "nil"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value
+        case .blob(let value): jsonForm == self ? value.base64EncodedString() : "\(jsonForm.shown)"
+        }
+    }
+}
+
+// MARK: - Keeping the rules, in the caller's transaction
+
+nonisolated extension SQLiteTable where Failure: SQLiteFailure {
+    /// Creates `store_references` when missing.
+    static func createReferenceTable(in database: SQLiteDatabase<Failure>) throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_references (
+                child TEXT NOT NULL,
+                field TEXT NOT NULL,
+                model TEXT NOT NULL,
+                parent TEXT NOT NULL,
+                rule TEXT NOT NULL,
+                PRIMARY KEY (child, field)
+            ) WITHOUT ROWID
+            """)
+    }
+
+    /// The references this table records, as `field parent rule model` lines, sorted.
+    func recordedReferences() throws -> [String] {
+        var lines: [String] = []
+        try database.run(
+            "SELECT field, parent, rule, model FROM store_references WHERE child = ?",
+            bind: { $0.bind(name, at: 1) },
+            row: { row in
+                lines.append(
+                    [0, 1, 2, 3].map { row.text(at: Int32($0)) }.joined(separator: " "))
+            })
+        return lines.sorted()
+    }
+
+    /// The references of `schema`, as ``recordedReferences()`` gives them.
+    func declaredReferences() -> [String] {
+        schema.references.map { "\($0.field) \($0.table) \($0.rule.rawValue) \(schema.model)" }
+            .sorted()
+    }
+
+    /// Records the schema's references in place of what the table recorded before, and keeps
+    /// exactly the indexes its fields need.
+    func recordSchema() throws {
+        try database.run(
+            "DELETE FROM store_references WHERE child = ?", bind: { $0.bind(name, at: 1) },
+            row: { _ in })
+        for reference in schema.references {
+            try database.run(
+                """
+                INSERT INTO store_references (child, field, model, parent, rule)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+                bind: { statement in
+                    statement.bind(name, at: 1)
+                    statement.bind(reference.field, at: 2)
+                    statement.bind(schema.model, at: 3)
+                    statement.bind(reference.table, at: 4)
+                    statement.bind(reference.rule.rawValue, at: 5)
+                }, row: { _ in })
+        }
+        let needed = Set(schema.indexedFields.map { "\(name).\($0)" })
+        for index in try indexNames() where !needed.contains(index) {
+            try database.execute("DROP INDEX \"\(index)\"")
+        }
+        for field in schema.indexedFields {
+            try database.execute(
+                """
+                CREATE INDEX IF NOT EXISTS "\(name).\(field)" ON "\(name)"(\(Self.json(field)))
+                """)
+        }
+    }
+
+    /// The names of the indexes this table made on its fields.
+    func indexNames() throws -> Set<String> {
+        var names: Set<String> = []
+        try database.run(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?",
+            bind: { $0.bind(name, at: 1) },
+            row: { row in
+                let index = row.text(at: 0)
+                if index.hasPrefix(name + ".") { names.insert(index) }
+            })
+        return names
+    }
+
+    /// Throws `notUnique` when another row holds the `:unique` values of `json`, the value
+    /// with `id` about to be written.
+    func checkUnique(_ json: Data, id: Value.ID) throws {
+        for field in schema.unique {
+            var taken: SQLiteArgument?
+            try database.run(
+                """
+                SELECT \(Self.json(field)) FROM "\(name)"
+                WHERE \(Self.json(field)) = json_extract(?, '$.\(field)') AND id != ? LIMIT 1
+                """,
+                bind: { statement in
+                    statement.bind(utf8: json, at: 1)
+                    id.bind(to: statement, at: 2)
+                }, row: { taken = $0.argument(at: 0) })
+            if let taken {
+                throw Failure.notUnique(field: field, value: taken.shown)
+            }
+        }
+    }
+
+    /// Throws `missingReference` when a reference of `value` names no stored value.
+    func checkReferences(of value: Value) throws {
+        if let (reference, parent) = try missingReference(of: value) {
+            throw Failure.missingReference(field: reference.field, id: "\(parent)")
+        }
+    }
+
+    /// The first reference of `value` that names no stored value, and the id it names.
+    private func missingReference(
+        of value: Value
+    ) throws -> (SQLiteReference<Value>, any SQLiteKey)? {
+        for reference in schema.references {
+            guard let parent = reference.parentID(value) else { continue }
+            var isStored = false
+            if try tableExists(reference.table) {
+                try database.run(
+                    "SELECT 1 FROM \"\(reference.table)\" WHERE id = ?",
+                    bind: { parent.bind(to: $0, at: 1) }, row: { _ in isStored = true })
+            }
+            if !isStored { return (reference, parent) }
+        }
+        return nil
+    }
+
+    private func tableExists(_ table: String) throws -> Bool {
+        var exists = false
+        try database.run(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+            bind: { $0.bind(table, at: 1) }, row: { _ in exists = true })
+        return exists
+    }
+
+    /// For each `:unique` field whose stored values are not (they were stored before it was
+    /// unique), the values that more than one row holds, in SQL's order.
+    func duplicates() throws -> [String: [String]] {
+        var duplicates: [String: [String]] = [:]
+        for field in schema.unique {
+            try database.run(
+                """
+                SELECT \(Self.json(field)) FROM "\(name)" WHERE \(Self.json(field)) IS NOT NULL
+                GROUP BY 1 HAVING count(*) > 1 ORDER BY 1
+                """
+            ) { duplicates[field, default: []].append($0.argument(at: 0).shown) }
+        }
+        return duplicates
+    }
+
+    /// The ids of the values whose reference names no stored value (stored before the field was
+    /// a reference), in id order: a scan of the table.
+    func dangling() throws -> [Value.ID] {
+        var ids: [Value.ID] = []
+        try scan { value in
+            if try missingReference(of: value) != nil { ids.append(value.id) }
+        }
+        return ids
+    }
+
+    /// The tables whose values refer to `table`'s: their field, model and rule.
+    private func referrers(of table: String) throws -> [(
+        child: String, field: String, model: String, rule: DeleteRule
+    )] {
+        var referrers: [(child: String, field: String, model: String, rule: DeleteRule)] = []
+        try database.run(
+            "SELECT child, field, model, rule FROM store_references WHERE parent = ? ORDER BY child",
+            bind: { $0.bind(table, at: 1) },
+            row: { row in
+                referrers.append(
+                    (
+                        row.text(at: 0), row.text(at: 1), row.text(at: 2),
+                        DeleteRule(rawValue: row.text(at: 3)) ?? .restrict
+                    ))
+            })
+        return referrers
+    }
+
+    /// Whether any table refers to this one: a delete then follows the delete rules.
+    func hasReferrers() throws -> Bool {
+        try !referrers(of: name).isEmpty
+    }
+
+    /// Deletes the rows `keys` of `table`, applying first each delete rule of the tables that
+    /// refer to it, in the caller's transaction, and adds what changed to `effects`.
+    /// `visited` keeps a cycle of cascades from running twice.
+    func remove(
+        _ keys: [SQLiteRowKey], from table: String, effects: inout SQLiteEffects,
+        visited: inout Set<[SQLiteArgument]>
+    ) throws {
+        let keys = keys.filter { visited.insert([.text(table), $0]).inserted }
+        guard !keys.isEmpty else { return }
+        for referrer in try referrers(of: table) {
+            var children: [SQLiteRowKey] = []
+            for key in keys {
+                try database.run(
+                    "SELECT id FROM \"\(referrer.child)\" WHERE \(Self.json(referrer.field)) = ?",
+                    bind: { $0.bind(key.jsonForm, at: 1) },
+                    row: { children.append($0.argument(at: 0)) })
+            }
+            guard !children.isEmpty else { continue }
+            switch referrer.rule {
+            case .restrict:
+                throw Failure.stillReferenced(by: referrer.model, count: children.count)
+            case .cascade:
+                try remove(children, from: referrer.child, effects: &effects, visited: &visited)
+            case .nullify:
+                try nullify(referrer.field, of: children, in: referrer.child)
+                effects.change(children, in: referrer.child)
+            }
+        }
+        for key in keys {
+            try database.run(
+                "DELETE FROM \"\(table)\" WHERE id = ?", bind: { $0.bind(key, at: 1) },
+                row: { _ in })
+        }
+        effects.delete(keys, in: table)
+    }
+
+    /// Sets `field` to nil in the rows `keys` of `table`, each with its new checksum.
+    private func nullify(_ field: String, of keys: [SQLiteRowKey], in table: String) throws {
+        for key in keys {
+            var row: (version: Int64, json: Data)?
+            try database.run(
+                "SELECT version, json_set(value, '$.\(field)', NULL) FROM \"\(table)\" WHERE id = ?",
+                bind: { $0.bind(key, at: 1) }, row: { row = ($0.int64(at: 0), $0.data(at: 1)) })
+            guard let row else { continue }
+            let checksum = StoreFiles.CRC32.checksum(
+                key.keyChecksumBytes + Data([0]) + Data(String(row.version).utf8) + Data([0])
+                    + row.json)
+            try database.run(
+                "UPDATE \"\(table)\" SET value = ?, checksum = ? WHERE id = ?",
+                bind: { statement in
+                    statement.bind(utf8: row.json, at: 1)
+                    statement.bind(Int64(checksum), at: 2)
+                    statement.bind(key, at: 3)
+                }, row: { _ in })
+        }
+    }
+}
+
+// MARK: - Several models in one transaction
+
+/// Writes to the tables of several models of the module in one transaction: they reach the disk
+/// together, or not at all. Its `save`, `delete` and `find` for each model are in that model's
+/// `+API.swift`; a repository's `transaction(_:)` gives one, for the length of its closure.
+public nonisolated final class StoreTransaction {
+    /// The connection of the repository that runs the transaction.
+    private let database: any SQLiteDatabaseSharing
+    /// The tables written so far, by name.
+    private var tables: [String: Any] = [:]
+    /// What the transaction wrote, by table.
+    private(set) var effects = SQLiteEffects()
+    /// Set once the transaction ends: a transaction kept past its closure throws.
+    private(set) var isFinished = false
+
+    init(_ database: any SQLiteDatabaseSharing) {
+        self.database = database
+    }
+
+    /// The table `name` of `Value`, opened by `open` on the transaction's connection the first
+    /// time, and reporting `Failure`.
+    func table<Value, Failure>(
+        _ name: String, _ open: (SQLiteDatabase<Failure>) throws -> SQLiteTable<Value, Failure>
+    ) throws -> SQLiteTable<Value, Failure> {
+        guard !isFinished else { throw Failure.closed }
+        if let table = tables[name] as? SQLiteTable<Value, Failure> { return table }
+        let table = try open(database.sharing(Failure.self))
+        tables[name] = table
+        return table
+    }
+
+    /// Adds what a delete did to what the transaction did.
+    func record(_ effects: SQLiteEffects) {
+        self.effects.formUnion(effects)
+    }
+
+    /// Adds the rows `keys` of `table`, saved, to what the transaction did.
+    func record(saved keys: [SQLiteRowKey], in table: String) {
+        effects.change(keys, in: table)
+    }
+
+    func finish() {
+        isFinished = true
+        tables = [:]
+    }
+}
+
+/// A database whose connection a table of another model can share.
+nonisolated protocol SQLiteDatabaseSharing {
+    func sharing<Other>(_ failure: Other.Type) -> SQLiteDatabase<Other>
+}
+
+nonisolated extension SQLiteDatabase: SQLiteDatabaseSharing {
+    func sharing<Other>(_ failure: Other.Type) -> SQLiteDatabase<Other> {
+        SQLiteDatabase<Other>(sharing: self)
+    }
+}
+
+// MARK: - Telling other repositories
+
+/// Tells the repositories open in this process what a write changed in their tables: a
+/// cascade's deletes, a nullify's changes, a transaction's writes. Each repository that has
+/// observers listens for its own table of its own database file.
+nonisolated final class SQLiteChangeCenter: @unchecked Sendable {
+    /// The one center of the process.
+    static let shared = SQLiteChangeCenter()
+
+    private let lock = NSLock()
+    private var listeners: [ObjectIdentifier: Listener] = [:]
+
+    private struct Listener {
+        let file: String
+        let table: String
+        let receive: @Sendable ([SQLiteRowKey]) -> Void
+    }
+
+    /// Calls `receive` with the keys of the rows of `table` in `file` that another repository's
+    /// write changed, until ``stopListening(_:)``.
+    func listen(
+        _ listener: ObjectIdentifier, file: URL, table: String,
+        receive: @escaping @Sendable ([SQLiteRowKey]) -> Void
+    ) {
+        lock.withLock {
+            listeners[listener] = Listener(
+                file: file.standardizedFileURL.path, table: table, receive: receive)
+        }
+    }
+
+    func stopListening(_ listener: ObjectIdentifier) {
+        _ = lock.withLock { listeners.removeValue(forKey: listener) }
+    }
+
+    /// Tells every listener of a table in `effects` but `origin`'s own table, which its
+    /// repository publishes itself.
+    func post(_ effects: SQLiteEffects, file: URL, origin: ObjectIdentifier?, table: String?) {
+        guard !effects.isEmpty else { return }
+        let path = file.standardizedFileURL.path
+        let receivers = lock.withLock {
+            listeners.filter { id, listener in
+                listener.file == path && effects.tables.contains(listener.table)
+                    && !(id == origin && listener.table == table)
+            }.map(\.value)
+        }
+        for listener in receivers {
+            listener.receive(effects.keys(in: listener.table))
+        }
+    }
+}

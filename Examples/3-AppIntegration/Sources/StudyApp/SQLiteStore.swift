@@ -1,0 +1,785 @@
+import Foundation
+
+#if canImport(SQLite3)
+    internal import SQLite3
+#else
+    internal import CSQLite
+#endif
+
+/// The SQLite side of the store's engine: one database file per module, holding one table per
+/// model, on the SQLite that every Apple OS ships (`import SQLite3`) and that Linux has as a
+/// system library (`libsqlite3`, through the `CSQLite` module map).
+///
+/// The database is opened in WAL mode with `synchronous=FULL`, so a write that returned
+/// survives a power loss, and readers never wait for a writer. Every row carries the CRC-32 of
+/// its id and its JSON: SQLite checks pages only when they are unreadable, so a damaged byte in
+/// a value is found here, and reported as `corrupt`, instead of being read as a value.
+///
+/// scaffold-repo writes one copy of this file per module that has a sqlite repository, and
+/// `scaffold-repo destroy` removes it with the last of them.
+nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
+    /// The database file (`/dev/null` for a database in memory).
+    let fileURL: URL
+    /// The connection, which a ``StoreTransaction`` shares with the tables of other models
+    /// (each reporting its own failures).
+    private let link: SQLiteConnection
+    private var connection: OpaquePointer? {
+        get { link.pointer }
+        set { link.pointer = newValue }
+    }
+    private var statements: [String: OpaquePointer] {
+        get { link.statements }
+        set { link.statements = newValue }
+    }
+    /// The most statements kept prepared: queries of many shapes each prepare their own.
+    private static var statementCapacity: Int { 64 }
+    private var running: Int {
+        get { link.running }
+        set { link.running = newValue }
+    }
+
+    /// Opens (or creates) the database `file`, in a folder created if missing. A file that is
+    /// not a database, or is damaged, throws `corrupt` and is left as it is. A write waits up
+    /// to `busyTimeout` milliseconds for another connection's write to end, then throws
+    /// `locked`.
+    init(file: URL, busyTimeout: Int32 = 5_000) throws {
+        fileURL = file
+        link = SQLiteConnection()
+        try StoreFiles.createFolder(file.deletingLastPathComponent(), reporting: Failure.self)
+        // SQLite would create the file a link to nothing points to, and fail on a folder with
+        // a reason of its own: neither is an empty store.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                throw Failure.unreadable(file: file, reason: "it is a folder, not a file")
+            }
+        } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) != nil {
+            throw Failure.unreadable(
+                file: file, reason: "it is a symbolic link to a file that does not exist")
+        }
+        try open(file.path, busyTimeout: busyTimeout)
+        do {
+            try execute("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=FULL")
+            // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
+            try execute("PRAGMA fullfsync=ON")
+            try execute("PRAGMA checkpoint_fullfsync=ON")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// A database in memory only, for previews and an app's tests: no folder and no file.
+    init(inMemory: Void) {
+        fileURL = URL(fileURLWithPath: "/dev/null")
+        link = SQLiteConnection()
+        // An in-memory database always opens.
+        try? open(":memory:", busyTimeout: 0)
+    }
+
+    private func open(_ path: String, busyTimeout: Int32) throws {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        connection = opened
+        guard status == SQLITE_OK else {
+            let failure = failure(status, reading: true)
+            close()
+            throw failure
+        }
+        sqlite3_busy_timeout(opened, busyTimeout)
+        do {
+            // Reading the schema is what finds a file that is not a database.
+            try execute("SELECT count(*) FROM sqlite_master")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// The same connection as `database`, reporting failures as `Failure`: the tables of
+    /// several models written in one transaction.
+    init<Other>(sharing database: SQLiteDatabase<Other>) {
+        fileURL = database.fileURL
+        link = database.link
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { connection == nil }
+
+    /// Finalizes the statements and closes the connection; later calls throw `closed`.
+    func close() {
+        link.close()
+    }
+
+    /// Runs `sql`, stepping through any rows it returns.
+    func execute(_ sql: String) throws {
+        try run(sql) { _ in }
+    }
+
+    /// Runs `sql` with `bind` setting its parameters, and calls `row` for each row it returns.
+    func run(
+        _ sql: String, bind: (Statement) throws -> Void = { _ in },
+        row: (Statement) throws -> Void
+    ) throws {
+        let statement = try prepared(sql)
+        running += 1
+        defer { running -= 1 }
+        defer {
+            sqlite3_reset(statement.pointer)
+            sqlite3_clear_bindings(statement.pointer)
+        }
+        try bind(statement)
+        while true {
+            let status = sqlite3_step(statement.pointer)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw failure(status, reading: isRead(sql)) }
+            try row(statement)
+        }
+    }
+
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool {
+        connection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// Runs `body` in one transaction, committed when it returns and rolled back when it
+    /// throws: its writes reach the disk together or not at all. `BEGIN IMMEDIATE` takes the
+    /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
+    /// Inside another transaction (a ``StoreTransaction`` opening a table), `body` runs in a
+    /// savepoint: a failure undoes its writes, and the outer transaction decides the rest.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        if isInTransaction {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO nested")
+                try? execute("RELEASE nested")
+                throw error
+            }
+        }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws -> Statement {
+        guard let connection else { throw Failure.closed }
+        if let cached = statements[sql] { return Statement(pointer: cached) }
+        if statements.count >= Self.statementCapacity, running == 0 {
+            for statement in statements.values { sqlite3_finalize(statement) }
+            statements = [:]
+        }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw failure(status, reading: isRead(sql))
+        }
+        statements[sql] = statement
+        return Statement(pointer: statement)
+    }
+
+    private func isRead(_ sql: String) -> Bool {
+        sql.hasPrefix("SELECT") || sql.hasPrefix("PRAGMA")
+    }
+
+    /// The error for SQLite's result `status`: a damaged file or one that is not a database is
+    /// `corrupt`; another connection holding the write lock past the timeout is `locked`; the
+    /// rest cannot read or cannot write the file.
+    func failure(_ status: Int32, reading: Bool) -> Failure {
+        var message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(status))
+        // The operating system's reason ("File too large", "Permission denied"), which SQLite's
+        // own message ("disk I/O error") leaves out, for the failures that come from a file.
+        let fromAFile = [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM]
+        if let connection, fromAFile.contains(status & 0xFF),
+            case let code = sqlite3_system_errno(connection), code != 0
+        {
+            message += " (\(String(cString: strerror(code))))"
+        }
+        switch status & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return .corrupt(file: fileURL, offset: 0, reason: message)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .locked(file: fileURL)
+        case SQLITE_CANTOPEN where !reading:
+            return .unwritable(file: fileURL, reason: message)
+        default:
+            return reading
+                ? .unreadable(file: fileURL, reason: message)
+                : .unwritable(file: fileURL, reason: message)
+        }
+    }
+
+    /// A prepared statement: its parameters are bound, and its columns read, by 1- and
+    /// 0-based index as in SQLite's C API.
+    struct Statement {
+        let pointer: OpaquePointer
+
+        func bind(_ value: Int64, at index: Int32) {
+            sqlite3_bind_int64(pointer, index, value)
+        }
+
+        func bind(_ text: String, at index: Int32) {
+            sqlite3_bind_text(pointer, index, text, -1, transient)
+        }
+
+        func bind(_ data: Data, at index: Int32) {
+            data.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_blob(
+                    pointer, index, bytes.baseAddress, Int32(bytes.count), transient)
+            }
+        }
+
+        /// Binds UTF-8 `bytes` as text, which SQL's JSON functions read.
+        func bind(utf8 bytes: Data, at index: Int32) {
+            bytes.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_text(
+                    pointer, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), transient)
+            }
+        }
+
+        func bind(_ argument: SQLiteArgument, at index: Int32) {
+            switch argument {
+            case .null: sqlite3_bind_null(pointer, index)
+            case .integer(let value): bind(value, at: index)
+            case .real(let value): sqlite3_bind_double(pointer, index, value)
+            case .text(let value): bind(value, at: index)
+            case .blob(let value): bind(value, at: index)
+            }
+        }
+
+        func int64(at column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
+
+        /// The column's value, in the type SQLite holds it in.
+        func argument(at column: Int32) -> SQLiteArgument {
+            switch sqlite3_column_type(pointer, column) {
+            case SQLITE_INTEGER: .integer(int64(at: column))
+            case SQLITE_FLOAT: .real(sqlite3_column_double(pointer, column))
+            case SQLITE_TEXT: .text(text(at: column))
+            case SQLITE_BLOB: .blob(data(at: column))
+            default: .null
+            }
+        }
+
+        func text(at column: Int32) -> String {
+            sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? ""
+        }
+
+        /// The column's bytes, as stored: a blob's, or a text's UTF-8.
+        func data(at column: Int32) -> Data {
+            guard let bytes = sqlite3_column_blob(pointer, column) else { return Data() }
+            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(pointer, column)))
+        }
+
+        /// SQLite copies a bound value before the call returns.
+        private var transient: sqlite3_destructor_type {
+            unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        }
+    }
+}
+
+/// One SQLite connection and its prepared statements, closed when the last database that
+/// uses it is gone.
+private nonisolated final class SQLiteConnection {
+    var pointer: OpaquePointer?
+    /// Prepared statements, by their SQL, finalized when the database closes.
+    var statements: [String: OpaquePointer] = [:]
+    /// How many statements are stepping now: a row's callback may run another statement,
+    /// and none is finalized while one steps.
+    var running = 0
+
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let pointer { sqlite3_close_v2(pointer) }
+        pointer = nil
+    }
+
+    deinit {
+        close()
+    }
+}
+
+/// An id type that a sqlite table keys its rows by, in the order ``StoredValue/precedes(_:_:)``
+/// gives: `Int` as an integer, `String` as text (byte order), `UUID` as its 16 bytes.
+nonisolated protocol SQLiteKey {
+    /// The column's type in SQL.
+    static var columnType: String { get }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32)
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement)
+    /// The bytes the row's checksum covers.
+    var checksumBytes: Data { get }
+    /// The key as its column holds it.
+    var argument: SQLiteArgument { get }
+    /// The key a column holds, or nil when it is not one of this type.
+    init?(argument: SQLiteArgument)
+}
+
+nonisolated extension Int: SQLiteKey {
+    static var columnType: String { "INTEGER" }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        statement.bind(Int64(self), at: index)
+    }
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
+        self = Int(truncatingIfNeeded: statement.int64(at: column))
+    }
+    var checksumBytes: Data { Data(String(self).utf8) }
+    var argument: SQLiteArgument { .integer(Int64(self)) }
+    init?(argument: SQLiteArgument) {
+        guard case .integer(let value) = argument else { return nil }
+        self = Int(truncatingIfNeeded: value)
+    }
+}
+
+nonisolated extension String: SQLiteKey {
+    static var columnType: String { "TEXT" }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        statement.bind(self, at: index)
+    }
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
+        self = statement.text(at: column)
+    }
+    var checksumBytes: Data { Data(utf8) }
+    var argument: SQLiteArgument { .text(self) }
+    init?(argument: SQLiteArgument) {
+        guard case .text(let value) = argument else { return nil }
+        self = value
+    }
+}
+
+nonisolated extension UUID: SQLiteKey {
+    static var columnType: String { "BLOB" }
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        statement.bind(checksumBytes, at: index)
+    }
+    init<Failure>(column: Int32, of statement: SQLiteDatabase<Failure>.Statement) {
+        let bytes = [UInt8](statement.data(at: column))
+        guard bytes.count == 16 else {
+            // Not an id this table wrote: the row's checksum then fails.
+            self = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            return
+        }
+        self = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14],
+                bytes[15]
+            ))
+    }
+    var checksumBytes: Data { withUnsafeBytes(of: uuid) { Data($0) } }
+    var argument: SQLiteArgument { .blob(checksumBytes) }
+    init?(argument: SQLiteArgument) {
+        guard case .text(let text) = argument.jsonForm, let uuid = UUID(uuidString: text) else {
+            return nil
+        }
+        self = uuid
+    }
+}
+
+/// One model's table in the module's database: a row per value, keyed by id, with the value's
+/// JSON (as text, which SQL's JSON functions read for queries and indexes), the schema version
+/// that wrote it, and a checksum of both id and JSON. Reads go to the database, a query or a
+/// page at a time; nothing keeps every value in memory.
+///
+/// The table `store_tables` records each table's schema version. A table of an earlier version
+/// is migrated when it opens, every row in one transaction, so that queries read current JSON;
+/// a row that a migration cannot carry over rolls it all back, and the store stays as it was.
+nonisolated struct SQLiteTable<Value: StoredValue, Failure: SQLiteFailure>
+where Value.ID: SQLiteKey {
+    let database: SQLiteDatabase<Failure>
+    /// The table's name in SQL, a model's plural (`questions`).
+    let name: String
+    /// Its references, `:unique` and `:index` fields: `SQLiteRelations.swift`.
+    let schema: SQLiteSchema<Value>
+    /// Whether a save checks that the values its references name are stored (not in a database
+    /// in memory, which holds one model's values only).
+    private let checksReferences: Bool
+    private let columns = "id, version, value, checksum"
+    /// The statements a save and a delete run, each built once (statements are prepared once
+    /// per connection and found by their SQL).
+    private let insertSQL: String
+    private let deleteSQL: String
+    /// Encodes values as the other storages do: sorted keys.
+    private let encoder: JSONEncoder
+
+    /// The table `name` in `database`, created when missing, migrated when an earlier schema
+    /// version wrote it, with `schema`'s references recorded and an index on each of its fields.
+    ///
+    /// - Throws: `newerSchema` when a newer version of the app wrote it, `notMigrated` when a
+    ///   migration has a value to decide, `corrupt` for a damaged row.
+    init(
+        _ name: String, in database: SQLiteDatabase<Failure>,
+        schema: SQLiteSchema<Value> = SQLiteSchema(model: "\(Value.self)")
+    ) throws {
+        self.database = database
+        self.name = name
+        self.schema = schema
+        checksReferences = true
+        (insertSQL, deleteSQL, encoder) = Self.writing(name)
+        // Opening an app's store every launch reads; only a new or older table, or a changed
+        // reference or index, takes the write lock.
+        guard try !isReady() else { return }
+        try database.transaction {
+            try createTables()
+            let version = try recordedVersion()
+            if let version, version > Value.schemaVersion {
+                throw Failure.newerSchema(
+                    file: database.fileURL, found: version, supported: Value.schemaVersion)
+            }
+            if let version, version < Value.schemaVersion {
+                try migrateRows()
+            }
+            if version != Value.schemaVersion {
+                try database.run(
+                    "INSERT OR REPLACE INTO store_tables (name, version) VALUES (?, ?)",
+                    bind: { statement in
+                        statement.bind(name, at: 1)
+                        statement.bind(Int64(Value.schemaVersion), at: 2)
+                    }, row: { _ in })
+            }
+            try recordSchema()
+        }
+    }
+
+    /// The table `name` in a database in memory, holding `values`: for previews and an app's
+    /// tests. Nothing there can fail but memory; a failure shows on the first read or write.
+    init(
+        inMemory name: String, in database: SQLiteDatabase<Failure>,
+        schema: SQLiteSchema<Value> = SQLiteSchema(model: "\(Value.self)"), values: [Value]
+    ) {
+        self.database = database
+        self.name = name
+        self.schema = schema
+        checksReferences = false
+        (insertSQL, deleteSQL, encoder) = Self.writing(name)
+        try? database.transaction {
+            try createTables()
+            try recordSchema()
+            try save(values)
+        }
+    }
+
+    private static func writing(_ name: String) -> (String, String, JSONEncoder) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (
+            "INSERT OR REPLACE INTO \"\(name)\" (id, version, value, checksum) VALUES (?, ?, ?, ?)",
+            "DELETE FROM \"\(name)\" WHERE id = ?", encoder
+        )
+    }
+
+    private func createTables() throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_tables (
+                name TEXT PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
+        try Self.createReferenceTable(in: database)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS "\(name)" (
+                id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL,
+                value TEXT NOT NULL,
+                checksum INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
+    }
+
+    /// The SQL that reads the JSON key `field` of a row's value.
+    static func json(_ field: String) -> String {
+        "json_extract(value, '$.\(field)')"
+    }
+
+    /// Whether the table exists at the current schema version, with exactly the references and
+    /// indexes of its schema.
+    private func isReady() throws -> Bool {
+        var names: Set<String> = []
+        try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
+        guard ["store_tables", "store_references", name].allSatisfy(names.contains),
+            try indexNames() == Set(schema.indexedFields.map { "\(name).\($0)" }),
+            try recordedReferences() == declaredReferences()
+        else { return false }
+        return try recordedVersion() == Value.schemaVersion
+    }
+
+    private func recordedVersion() throws -> Int? {
+        var version: Int?
+        try database.run(
+            "SELECT version FROM store_tables WHERE name = ?", bind: { $0.bind(name, at: 1) },
+            row: { version = Int(truncatingIfNeeded: $0.int64(at: 0)) })
+        return version
+    }
+
+    /// Rewrites every row of an earlier version as the current one, a page at a time, in the
+    /// caller's transaction.
+    private func migrateRows() throws {
+        let sql = "SELECT \(columns) FROM \"\(name)\" WHERE version < ? ORDER BY id LIMIT 1000"
+        while true {
+            var rows: [Value] = []
+            try database.run(
+                sql, bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
+                row: { rows.append(try value(of: $0)) })
+            if rows.isEmpty { return }
+            try save(rows)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// How many values the table holds.
+    func count() throws -> Int {
+        var count = 0
+        try database.run("SELECT count(*) FROM \"\(name)\"") {
+            count = Int(truncatingIfNeeded: $0.int64(at: 0))
+        }
+        return count
+    }
+
+    /// Whether the table holds no value: one row looked for, where `count()` reads them all.
+    func isEmpty() throws -> Bool {
+        var isEmpty = true
+        try database.run("SELECT 1 FROM \"\(name)\" LIMIT 1") { _ in isEmpty = false }
+        return isEmpty
+    }
+
+    /// The value with `id`, if there is one.
+    func find(_ id: Value.ID) throws -> Value? {
+        var found: Value?
+        try database.run(
+            "SELECT \(columns) FROM \"\(name)\" WHERE id = ?",
+            bind: { id.bind(to: $0, at: 1) }, row: { found = try value(of: $0) })
+        return found
+    }
+
+    /// Which of `ids` the table holds, in their order.
+    func stored(_ ids: [Value.ID]) throws -> [Value.ID] {
+        try ids.filter { id in
+            var isStored = false
+            try database.run(
+                "SELECT 1 FROM \"\(name)\" WHERE id = ?", bind: { id.bind(to: $0, at: 1) },
+                row: { _ in isStored = true })
+            return isStored
+        }
+    }
+
+    /// Up to `limit` values in id order, from the first one after `id` (from the start when it
+    /// is nil).
+    func page(after id: Value.ID?, limit: Int) throws -> [Value] {
+        var values: [Value] = []
+        let sql =
+            id == nil
+            ? "SELECT \(columns) FROM \"\(name)\" ORDER BY id LIMIT ?"
+            : "SELECT \(columns) FROM \"\(name)\" WHERE id > ? ORDER BY id LIMIT ?"
+        try database.run(
+            sql,
+            bind: { statement in
+                if let id {
+                    id.bind(to: statement, at: 1)
+                    statement.bind(Int64(limit), at: 2)
+                } else {
+                    statement.bind(Int64(limit), at: 1)
+                }
+            }, row: { values.append(try value(of: $0)) })
+        return values
+    }
+
+    /// Calls `body` with every value, in id order, reading a row at a time (a scan).
+    func scan(_ body: (Value) throws -> Void) throws {
+        try database.run("SELECT \(columns) FROM \"\(name)\" ORDER BY id") {
+            try body(try value(of: $0))
+        }
+    }
+
+    /// The values `query` selects, in its order, from its offset or after its cursor, up to its
+    /// limit: filtered and sorted in SQL.
+    func values(_ query: StoreQuery<Value>) throws -> [Value] {
+        let (clause, arguments) = query.whereClause(includingCursor: true)
+        let sql =
+            "SELECT \(columns) FROM \"\(name)\"\(clause) ORDER BY \(query.orderClause) LIMIT ? OFFSET ?"
+        var values: [Value] = []
+        try database.run(
+            sql,
+            bind: { statement in
+                for (index, argument) in arguments.enumerated() {
+                    statement.bind(argument, at: Int32(index + 1))
+                }
+                statement.bind(Int64(query.limit ?? -1), at: Int32(arguments.count + 1))
+                statement.bind(Int64(query.offset), at: Int32(arguments.count + 2))
+            }, row: { values.append(try value(of: $0)) })
+        return values
+    }
+
+    /// How many values `query`'s filter selects, whatever its limit, offset and cursor.
+    func count(_ query: StoreQuery<Value>) throws -> Int {
+        let (clause, arguments) = query.whereClause(includingCursor: false)
+        var count = 0
+        try database.run(
+            "SELECT count(*) FROM \"\(name)\"\(clause)",
+            bind: { statement in
+                for (index, argument) in arguments.enumerated() {
+                    statement.bind(argument, at: Int32(index + 1))
+                }
+            }, row: { count = Int(truncatingIfNeeded: $0.int64(at: 0)) })
+        return count
+    }
+
+    // MARK: - Writing, in the caller's transaction
+
+    /// Writes `change` in a transaction of its own: on disk when this returns, or not at all.
+    /// One value saved or deleted with no rule to keep is one statement, which SQLite commits by
+    /// itself. Returns what changed, with what the delete rules changed in other tables.
+    @discardableResult
+    func commit(_ change: StoreChange<Value>) throws -> SQLiteEffects {
+        let keepsRules = !schema.unique.isEmpty || !schema.references.isEmpty
+        switch change {
+        case .saved(let values) where values.count == 1 && !keepsRules:
+            try save(values)
+            return SQLiteEffects()
+        default: break
+        }
+        if case .deleted(let ids) = change, ids.count == 1, try !hasReferrers() {
+            return try delete(ids)
+        }
+        return try database.transaction {
+            switch change {
+            case .saved(let values):
+                try save(values)
+                return SQLiteEffects()
+            case .deleted(let ids): return try delete(ids)
+            case .removedAll: return try removeAll()
+            }
+        }
+    }
+
+    /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
+    /// before its value is written, and, once all are, that every reference names a stored
+    /// value (so values that refer to each other may be saved together).
+    func save(_ values: [Value]) throws {
+        for value in values {
+            let json: Data
+            do {
+                json = try encoder.encode(value)
+            } catch {
+                throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
+            }
+            try checkUnique(json, id: value.id)
+            try database.run(
+                insertSQL,
+                bind: { statement in
+                    value.id.bind(to: statement, at: 1)
+                    statement.bind(Int64(Value.schemaVersion), at: 2)
+                    statement.bind(utf8: json, at: 3)
+                    statement.bind(
+                        Int64(Self.checksum(value.id, Value.schemaVersion, json)), at: 4)
+                }, row: { _ in })
+        }
+        guard checksReferences, !schema.references.isEmpty else { return }
+        for value in values { try checkReferences(of: value) }
+    }
+
+    /// Deletes the values with `ids`, in the caller's transaction, and the values of other
+    /// tables as their delete rules say; unknown ids are ignored. Returns what changed.
+    @discardableResult
+    func delete(_ ids: [Value.ID]) throws -> SQLiteEffects {
+        guard try hasReferrers() else {
+            for id in ids {
+                try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
+            }
+            var effects = SQLiteEffects()
+            effects.delete(ids.map(\.argument), in: name)
+            return effects
+        }
+        var effects = SQLiteEffects()
+        var visited: Set<[SQLiteArgument]> = []
+        try remove(ids.map(\.argument), from: name, effects: &effects, visited: &visited)
+        return effects
+    }
+
+    /// Deletes every value, in the caller's transaction, following the delete rules of the
+    /// tables that refer to them. Returns what changed.
+    @discardableResult
+    func removeAll() throws -> SQLiteEffects {
+        guard try hasReferrers() else {
+            try database.execute("DELETE FROM \"\(name)\"")
+            return SQLiteEffects()
+        }
+        var keys: [SQLiteRowKey] = []
+        try database.run("SELECT id FROM \"\(name)\"") { keys.append($0.argument(at: 0)) }
+        var effects = SQLiteEffects()
+        var visited: Set<[SQLiteArgument]> = []
+        try remove(keys, from: name, effects: &effects, visited: &visited)
+        return effects
+    }
+
+    // MARK: - Rows
+
+    /// The value of a row: its checksum checked, then decoded as the schema version that
+    /// wrote it, and migrated.
+    private func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
+        let id = Value.ID(column: 0, of: row)
+        let version = Int(truncatingIfNeeded: row.int64(at: 1))
+        let json = row.data(at: 2)
+        guard UInt32(truncatingIfNeeded: row.int64(at: 3)) == Self.checksum(id, version, json)
+        else {
+            throw Failure.corrupt(
+                file: database.fileURL, offset: 0,
+                reason: "a row of \(name) fails its checksum (id \(id))")
+        }
+        guard version <= Value.schemaVersion else {
+            throw Failure.newerSchema(
+                file: database.fileURL, found: version, supported: Value.schemaVersion)
+        }
+        do {
+            return try Self.decode(json, version: version)
+        } catch let unmigrated as UnmigratedValue {
+            throw unmigrated.failure(file: database.fileURL, reporting: Failure.self)
+        } catch {
+            throw Failure.incompatible(file: database.fileURL, reason: "\(error)")
+        }
+    }
+
+    private static func decode(_ json: Data, version: Int) throws -> Value {
+        let decoded = try JSONDecoder().decode(
+            VersionedRow.self, from: Data("[".utf8) + json + Data("]".utf8),
+            configuration: version)
+        guard let value = decoded.values.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "an empty row"))
+        }
+        return value
+    }
+
+    /// The checksum of a row: CRC-32 of its id's bytes, a zero byte, its schema version in
+    /// decimal digits, a zero byte, and its JSON. A damaged version would decode the JSON as
+    /// another schema's, so it is covered too.
+    static func checksum(_ id: Value.ID, _ version: Int, _ json: Data) -> UInt32 {
+        StoreFiles.CRC32.checksum(
+            id.checksumBytes + Data([0]) + Data(String(version).utf8) + Data([0]) + json)
+    }
+
+    /// A row's JSON in brackets, decoded as ``StoredValue/decodeStored(_:from:)`` reads the
+    /// values of the schema version that wrote it.
+    private struct VersionedRow: DecodableWithConfiguration {
+        let values: [Value]
+
+        init(from decoder: any Decoder, configuration version: Int) throws {
+            values = try Value.decodeStored(version, from: decoder)
+        }
+    }
+}
