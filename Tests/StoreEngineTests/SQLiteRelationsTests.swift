@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreEngine
+@testable import StoreEngineTestSupport
 
 /// A parent model with UUID ids, a unique name and an indexed rank.
 struct Shelf: StoredValue {
@@ -40,6 +41,18 @@ struct Page: StoredValue {
     static func precedes(_ first: String, _ second: String) -> Bool { first < second }
     static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Page] {
         try [Page](from: decoder)
+    }
+}
+
+/// A shelf of schema version 2, whose version 1 stored the same fields.
+struct Badge: StoredValue {
+    var id: Int
+    var name: String
+
+    static let schemaVersion = 2
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Badge] {
+        try [Badge](from: decoder)
     }
 }
 
@@ -202,6 +215,63 @@ struct Page: StoredValue {
         }
         try tables.shelves.commit(.saved([Shelf(id: twin.id, name: "Fiction 2", rank: 3)]))
         #expect(try tables.shelves.duplicates().isEmpty)
+    }
+
+    @Test func aMigrationKeepsValuesThatBreakARuleAddedBeforeIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        _ = try SQLiteTable<Badge, ItemError>("badges", in: database)
+        database.close()
+        let twins = [Badge(id: 1, name: "Gold"), Badge(id: 2, name: "Gold")]
+        try StoredRows.insert(twins, ids: [1, 2], version: 1, into: "badges", in: file)
+        try StoredRows.execute("UPDATE store_tables SET version = 1", in: file)
+
+        let badges = try SQLiteTable<Badge, ItemError>(
+            "badges", in: SQLiteDatabase(file: file),
+            schema: SQLiteSchema(model: "Badge", unique: ["name"]))
+
+        #expect(try badges.values(StoreQuery()) == twins)
+        #expect(try badges.duplicates() == ["name": ["Gold"]])
+    }
+
+    @Test func nullifyRefusesADamagedRowAndDeletesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .nullify)
+        try fill(tables)
+        try tables.database.execute("UPDATE books SET checksum = checksum + 1 WHERE id = 2")
+
+        #expect(throws: ItemError.self) { try tables.shelves.commit(.deleted([shelf.id])) }
+
+        #expect(try tables.shelves.count() == 1)
+        #expect(try tables.books.find(1)?.shelfID == shelf.id)
+    }
+
+    @Test func aWriteInsideATransactionThatThrowsUndoesOnlyItself() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade, pages: .restrict)
+        try fill(tables)
+
+        try tables.database.transaction {
+            // A restrict under a cascade: the books' pages stop the shelf's delete, and the
+            // books already deleted by then come back.
+            #expect(throws: ItemError.stillReferenced(by: "Page", count: 6)) {
+                try tables.database.transaction { try tables.shelves.delete([shelf.id]) }
+            }
+            try tables.books.save([Book(id: 9, shelfID: shelf.id, title: "Kept")])
+        }
+
+        #expect(try tables.books.count() == 4)
+        #expect(try tables.shelves.count() == 1)
+    }
+
+    @Test func deletingIdsThatAreNotStoredReportsNone() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        try fill(tables)
+
+        let effects = try tables.pages.commit(.deleted(["1-1", "none"]))
+
+        #expect(effects.keys(in: "pages") == [.text("1-1")])
     }
 
     @Test func theTableRecordsItsReferencesAndIndexesAndOpensWithoutWritingNextTime() throws {

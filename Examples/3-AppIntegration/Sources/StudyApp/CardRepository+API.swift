@@ -192,8 +192,9 @@ extension CardRepository {
         values: [Card], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Card>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -208,8 +209,8 @@ extension CardRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -302,14 +303,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `cards`; of values with the same id, the last wins.
     public func save(contentsOf cards: [Card]) throws {
-        try cardsTable().save(cards)
+        let table = try cardsTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(cards) }
         record(saved: cards.map(\.id.argument), in: CardRepository.tableName)
     }
 
     /// Removes the Card values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Card.Type, ids: [UUID]) throws {
-        record(try cardsTable().delete(ids))
+        let table = try cardsTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Card value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -174,8 +174,9 @@ extension DeckRepository {
         values: [Deck], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Deck>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -190,8 +191,8 @@ extension DeckRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -284,14 +285,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `decks`; of values with the same id, the last wins.
     public func save(contentsOf decks: [Deck]) throws {
-        try decksTable().save(decks)
+        let table = try decksTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(decks) }
         record(saved: decks.map(\.id.argument), in: DeckRepository.tableName)
     }
 
     /// Removes the Deck values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Deck.Type, ids: [UUID]) throws {
-        record(try decksTable().delete(ids))
+        let table = try decksTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Deck value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -351,17 +351,30 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         effects.delete(keys, in: table)
     }
 
-    /// Sets `field` to nil in the rows `keys` of `table`, each with its new checksum.
+    /// Sets `field` to nil in the rows `keys` of `table`, each with its new checksum. A row
+    /// whose checksum fails is `corrupt`: signing it again would hide the damage.
     private func nullify(_ field: String, of keys: [SQLiteRowKey], in table: String) throws {
+        let covered = { (key: SQLiteRowKey, version: Int64, json: Data) in
+            StoreFiles.CRC32.checksum(
+                key.keyChecksumBytes + Data([0]) + Data(String(version).utf8) + Data([0]) + json)
+        }
         for key in keys {
-            var row: (version: Int64, json: Data)?
+            var row: (version: Int64, old: Data, checksum: Int64, json: Data)?
             try database.run(
-                "SELECT version, json_set(value, '$.\(field)', NULL) FROM \"\(table)\" WHERE id = ?",
-                bind: { $0.bind(key, at: 1) }, row: { row = ($0.int64(at: 0), $0.data(at: 1)) })
+                """
+                SELECT version, value, checksum, json_set(value, '$.\(field)', NULL)
+                FROM "\(table)" WHERE id = ?
+                """,
+                bind: { $0.bind(key, at: 1) },
+                row: { row = ($0.int64(at: 0), $0.data(at: 1), $0.int64(at: 2), $0.data(at: 3)) })
             guard let row else { continue }
-            let checksum = StoreFiles.CRC32.checksum(
-                key.keyChecksumBytes + Data([0]) + Data(String(row.version).utf8) + Data([0])
-                    + row.json)
+            guard UInt32(truncatingIfNeeded: row.checksum) == covered(key, row.version, row.old)
+            else {
+                throw Failure.corrupt(
+                    file: database.fileURL, offset: 0,
+                    reason: "a row of \(table) fails its checksum (id \(key.shown))")
+            }
+            let checksum = covered(key, row.version, row.json)
             try database.run(
                 "UPDATE \"\(table)\" SET value = ?, checksum = ? WHERE id = ?",
                 bind: { statement in
@@ -447,29 +460,36 @@ nonisolated final class SQLiteChangeCenter: @unchecked Sendable {
         let file: String
         let table: String
         let receive: @Sendable ([SQLiteRowKey]) -> Void
+        let stop: @Sendable () -> Void
     }
 
     /// Calls `receive` with the keys of the rows of `table` in `file` that another repository's
-    /// write changed, until ``stopListening(_:)``.
+    /// write changed, until ``stopListening(_:)``, which calls `stop`.
     func listen(
         _ listener: ObjectIdentifier, file: URL, table: String,
-        receive: @escaping @Sendable ([SQLiteRowKey]) -> Void
+        receive: @escaping @Sendable ([SQLiteRowKey]) -> Void,
+        stop: @escaping @Sendable () -> Void = {}
     ) {
         lock.withLock {
             listeners[listener] = Listener(
-                file: file.standardizedFileURL.path, table: table, receive: receive)
+                file: Self.path(file), table: table, receive: receive, stop: stop)
         }
     }
 
     func stopListening(_ listener: ObjectIdentifier) {
-        _ = lock.withLock { listeners.removeValue(forKey: listener) }
+        lock.withLock { listeners.removeValue(forKey: listener) }?.stop()
+    }
+
+    /// The file's path with links resolved: `/var/…` and `/private/var/…` are one database.
+    private static func path(_ file: URL) -> String {
+        file.standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Tells every listener of a table in `effects` but `origin`'s own table, which its
     /// repository publishes itself.
     func post(_ effects: SQLiteEffects, file: URL, origin: ObjectIdentifier?, table: String?) {
         guard !effects.isEmpty else { return }
-        let path = file.standardizedFileURL.path
+        let path = Self.path(file)
         let receivers = lock.withLock {
             listeners.filter { id, listener in
                 listener.file == path && effects.tables.contains(listener.table)

@@ -208,8 +208,9 @@ extension PinRepository {
         values: [Pin], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Pin>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -224,8 +225,8 @@ extension PinRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -318,14 +319,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `pins`; of values with the same id, the last wins.
     public func save(contentsOf pins: [Pin]) throws {
-        try pinsTable().save(pins)
+        let table = try pinsTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(pins) }
         record(saved: pins.map(\.id.argument), in: PinRepository.tableName)
     }
 
     /// Removes the Pin values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Pin.Type, ids: [Int]) throws {
-        record(try pinsTable().delete(ids))
+        let table = try pinsTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Pin value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -164,8 +164,9 @@ extension MemoRepository {
         values: [Memo], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Memo>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -180,8 +181,8 @@ extension MemoRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -274,14 +275,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `memos`; of values with the same id, the last wins.
     public func save(contentsOf memos: [Memo]) throws {
-        try memosTable().save(memos)
+        let table = try memosTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(memos) }
         record(saved: memos.map(\.id.argument), in: MemoRepository.tableName)
     }
 
     /// Removes the Memo values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Memo.Type, ids: [Int]) throws {
-        record(try memosTable().delete(ids))
+        let table = try memosTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Memo value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -170,8 +170,9 @@ extension EntryRepository {
         values: [Entry], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Entry>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -186,8 +187,8 @@ extension EntryRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -280,14 +281,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `entries`; of values with the same id, the last wins.
     public func save(contentsOf entries: [Entry]) throws {
-        try entriesTable().save(entries)
+        let table = try entriesTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(entries) }
         record(saved: entries.map(\.id.argument), in: EntryRepository.tableName)
     }
 
     /// Removes the Entry values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Entry.Type, ids: [UUID]) throws {
-        record(try entriesTable().delete(ids))
+        let table = try entriesTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Entry value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -108,6 +108,14 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// Whether ``close()`` was called.
     var isClosed: Bool { connection == nil }
 
+    /// Whether the database is in memory, for previews and tests.
+    var isInMemory: Bool { fileURL.path == "/dev/null" }
+
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changedRows: Int {
+        connection.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
     /// Finalizes the statements and closes the connection; later calls throw `closed`.
     func close() {
         link.close()
@@ -427,7 +435,9 @@ where Value.ID: SQLiteKey {
         self.database = database
         self.name = name
         self.schema = schema
-        checksReferences = true
+        // A table opened on a database in memory (in a transaction of an `inMemory`
+        // repository) holds one model's values only, as the initializer below.
+        checksReferences = !database.isInMemory
         (insertSQL, deleteSQL, encoder) = Self.writing(name)
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
@@ -439,6 +449,8 @@ where Value.ID: SQLiteKey {
                 throw Failure.newerSchema(
                     file: database.fileURL, found: version, supported: Value.schemaVersion)
             }
+            // The indexes first, so the migration's writes keep them as they go.
+            try recordSchema()
             if let version, version < Value.schemaVersion {
                 try migrateRows()
             }
@@ -450,7 +462,6 @@ where Value.ID: SQLiteKey {
                         statement.bind(Int64(Value.schemaVersion), at: 2)
                     }, row: { _ in })
             }
-            try recordSchema()
         }
     }
 
@@ -468,8 +479,9 @@ where Value.ID: SQLiteKey {
         try? database.transaction {
             try createTables()
             try recordSchema()
-            try save(values)
         }
+        // Apart, so that values that break a unique field leave an empty table, not none.
+        try? database.transaction { try save(values) }
     }
 
     private static func writing(_ name: String) -> (String, String, JSONEncoder) {
@@ -536,7 +548,9 @@ where Value.ID: SQLiteKey {
                 sql, bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
                 row: { rows.append(try value(of: $0)) })
             if rows.isEmpty { return }
-            try save(rows)
+            // The values as they were: a duplicate or a dangling reference stored before the
+            // rule existed is kept (and listed), never a reason for the store not to open.
+            try save(rows, checkingRules: false)
         }
     }
 
@@ -669,8 +683,8 @@ where Value.ID: SQLiteKey {
 
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
     /// before its value is written, and, once all are, that every reference names a stored
-    /// value (so values that refer to each other may be saved together).
-    func save(_ values: [Value]) throws {
+    /// value. `checkingRules: false` writes them as they are (a migration's rows).
+    func save(_ values: [Value], checkingRules: Bool = true) throws {
         for value in values {
             let json: Data
             do {
@@ -678,7 +692,7 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
-            try checkUnique(json, id: value.id)
+            if checkingRules { try checkUnique(json, id: value.id) }
             try database.run(
                 insertSQL,
                 bind: { statement in
@@ -689,7 +703,7 @@ where Value.ID: SQLiteKey {
                         Int64(Self.checksum(value.id, Value.schemaVersion, json)), at: 4)
                 }, row: { _ in })
         }
-        guard checksReferences, !schema.references.isEmpty else { return }
+        guard checkingRules, checksReferences, !schema.references.isEmpty else { return }
         for value in values { try checkReferences(of: value) }
     }
 
@@ -698,11 +712,13 @@ where Value.ID: SQLiteKey {
     @discardableResult
     func delete(_ ids: [Value.ID]) throws -> SQLiteEffects {
         guard try hasReferrers() else {
+            var deleted: [SQLiteRowKey] = []
             for id in ids {
                 try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
+                if database.changedRows > 0 { deleted.append(id.argument) }
             }
             var effects = SQLiteEffects()
-            effects.delete(ids.map(\.argument), in: name)
+            effects.delete(deleted, in: name)
             return effects
         }
         var effects = SQLiteEffects()

@@ -184,8 +184,9 @@ extension AttachmentRepository {
         values: [Attachment], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Attachment>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -200,8 +201,8 @@ extension AttachmentRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -294,14 +295,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `attachments`; of values with the same id, the last wins.
     public func save(contentsOf attachments: [Attachment]) throws {
-        try attachmentsTable().save(attachments)
+        let table = try attachmentsTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(attachments) }
         record(saved: attachments.map(\.id.argument), in: AttachmentRepository.tableName)
     }
 
     /// Removes the Attachment values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Attachment.Type, ids: [UUID]) throws {
-        record(try attachmentsTable().delete(ids))
+        let table = try attachmentsTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Attachment value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -179,8 +179,9 @@ extension FolderRepository {
         values: [Folder], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Folder>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -195,8 +196,8 @@ extension FolderRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -289,14 +290,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `folders`; of values with the same id, the last wins.
     public func save(contentsOf folders: [Folder]) throws {
-        try foldersTable().save(folders)
+        let table = try foldersTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(folders) }
         record(saved: folders.map(\.id.argument), in: FolderRepository.tableName)
     }
 
     /// Removes the Folder values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Folder.Type, ids: [UUID]) throws {
-        record(try foldersTable().delete(ids))
+        let table = try foldersTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Folder value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -192,8 +192,9 @@ extension NoteRepository {
         values: [Note], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Note>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -208,8 +209,8 @@ extension NoteRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -302,14 +303,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `notes`; of values with the same id, the last wins.
     public func save(contentsOf notes: [Note]) throws {
-        try notesTable().save(notes)
+        let table = try notesTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(notes) }
         record(saved: notes.map(\.id.argument), in: NoteRepository.tableName)
     }
 
     /// Removes the Note values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Note.Type, ids: [UUID]) throws {
-        record(try notesTable().delete(ids))
+        let table = try notesTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Note value with `id`, if there is one, as ``delete(_:ids:)`` does.

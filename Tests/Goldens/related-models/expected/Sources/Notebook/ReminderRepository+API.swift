@@ -178,8 +178,9 @@ extension ReminderRepository {
         values: [Reminder], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Reminder>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -194,8 +195,8 @@ extension ReminderRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -288,14 +289,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `reminders`; of values with the same id, the last wins.
     public func save(contentsOf reminders: [Reminder]) throws {
-        try remindersTable().save(reminders)
+        let table = try remindersTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(reminders) }
         record(saved: reminders.map(\.id.argument), in: ReminderRepository.tableName)
     }
 
     /// Removes the Reminder values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Reminder.Type, ids: [String]) throws {
-        record(try remindersTable().delete(ids))
+        let table = try remindersTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Reminder value with `id`, if there is one, as ``delete(_:ids:)`` does.

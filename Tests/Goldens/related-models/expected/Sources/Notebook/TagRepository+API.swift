@@ -186,8 +186,9 @@ extension TagRepository {
         values: [Tag], isComplete: Bool, revision: Int,
         changes: AsyncStream<Revised<Tag>>
     ) {
-        let page = try table.values(query.limit(size + 1))
+        // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -202,8 +203,8 @@ extension TagRepository {
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
-            ObjectIdentifier(self), file: databaseURL, table: Self.tableName
-        ) { heard.yield($0) }
+            ObjectIdentifier(self), file: databaseURL, table: Self.tableName,
+            receive: { heard.yield($0) }, stop: { heard.finish() })
         Task { [weak self] in
             for await keys in writes { await self?.hear(keys) }
         }
@@ -296,14 +297,18 @@ nonisolated extension StoreTransaction {
 
     /// Stores every value in `tags`; of values with the same id, the last wins.
     public func save(contentsOf tags: [Tag]) throws {
-        try tagsTable().save(tags)
+        let table = try tagsTable()
+        // In a savepoint: a call that throws undoes its own writes, even when the closure
+        // catches the error and goes on.
+        try table.database.transaction { try table.save(tags) }
         record(saved: tags.map(\.id.argument), in: TagRepository.tableName)
     }
 
     /// Removes the Tag values with these ids, and follows the delete rules of the
     /// references to them; ids that are not stored are ignored.
     public func delete(_: Tag.Type, ids: [Int]) throws {
-        record(try tagsTable().delete(ids))
+        let table = try tagsTable()
+        record(try table.database.transaction { try table.delete(ids) })
     }
 
     /// Removes the Tag value with `id`, if there is one, as ``delete(_:ids:)`` does.

@@ -70,6 +70,31 @@ import Testing
         #expect(try await notes.count == 0)
     }
 
+    @Test func aWriteThatThrowsInATransactionUndoesItselfWhenTheClosureGoesOn() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folders = try FolderRepository(directory: directory)
+        let notes = try NoteRepository(directory: directory)
+        let inbox = inbox()
+        try await folders.save(inbox)
+        let note = Note(id: UUID(), folderID: inbox.id, title: "Trip", body: "")
+        try await notes.save(note)
+        let attachments = try AttachmentRepository(directory: directory)
+        try await attachments.save(Attachment(id: UUID(), noteID: note.id, fileName: "a", size: 1))
+        let reminders = try ReminderRepository(directory: directory)
+        try await reminders.save(Reminder(id: "r", noteID: note.id, due: Date()))
+
+        try await notes.transaction { transaction in
+            // The attachments go by cascade before the reminder's restrict throws: undone.
+            try? transaction.delete(Note.self, id: note.id)
+            try? transaction.save(Note(id: UUID(), folderID: UUID(), title: "Lost", body: ""))
+            try transaction.save(Note(id: UUID(), folderID: inbox.id, title: "Kept", body: ""))
+        }
+
+        #expect(try await notes.count == 2)
+        #expect(try await attachments.count == 1)
+        #expect(try await notes.danglingReferences().isEmpty)
+    }
+
     @MainActor
     @Test func aFolderDeletedByItsRepositoryLeavesTheNotesViewModel() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
