@@ -137,6 +137,9 @@ let package = Package(
         + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
         + golden("BenchJournalUUID", root: "Tests/Goldens/bench-journal-uuid/expected")
         + golden("BenchSQLite", root: "Tests/Goldens/bench-sqlite/expected", sqlite: true)
+        // :unique and :index in memory, for the journal and the snapshot store.
+        + golden("MemberStore", root: "Tests/Goldens/journal-indexes/expected")
+        + golden("BadgeStore", root: "Tests/Goldens/snapshot-indexes/expected")
         // Five related models in one target (Tests/Goldens/related-models/README.md).
         + golden("Notebook", root: "Tests/Goldens/related-models/expected", sqlite: true)
         + golden("BlogPostStore", root: "Tests/Goldens/field-language/expected")

@@ -165,4 +165,35 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(try StoreFiles.CRC32.unsealed(sealed).isChecked)
         #expect(throws: (any Error).self) { try StoreFiles.CRC32.unsealed(flipped) }
     }
+
+    @Test func fieldIndexesFindRefuseAndFollowEveryChange() {
+        var values = StoredValues<Item>()
+        values.apply(.saved([item(1), Item(id: 2, title: "Twin", count: 7)]))
+        var indexes = FieldIndexes<Item>([
+            .init("title", isUnique: true) { AnyHashable($0.title) },
+            .init("count") { AnyHashable($0.count) },
+        ])
+
+        #expect(indexes.ids("count", AnyHashable(Int64(7)), in: values) == [1, 2])
+        let twin = StoreChange<Item>.saved([Item(id: 3, title: "Twin", count: 1)])
+        #expect(indexes.conflict(in: twin, with: values)?.field == "title")
+        let pair = StoreChange<Item>.saved([
+            Item(id: 4, title: "Pair", count: 1), Item(id: 5, title: "Pair", count: 1),
+        ])
+        #expect(indexes.conflict(in: pair, with: values)?.value == "Pair")
+        // Renaming 2 frees "Twin" for 3 in the same batch.
+        let swap = StoreChange<Item>.saved([
+            Item(id: 2, title: "Other", count: 7), Item(id: 3, title: "Twin", count: 1),
+        ])
+        #expect(indexes.conflict(in: swap, with: values) == nil)
+
+        for change in [swap, .deleted([1])] {
+            let replaced = indexes.replaced(by: change, in: values)
+            values.apply(change)
+            indexes.apply(change, replacing: replaced)
+        }
+        #expect(indexes.ids("title", AnyHashable("Twin"), in: values) == [3])
+        #expect(indexes.ids("count", AnyHashable(Int64(7)), in: values) == [2])
+        #expect(indexes.duplicates(in: values).isEmpty)
+    }
 }

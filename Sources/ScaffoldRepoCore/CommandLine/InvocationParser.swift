@@ -162,9 +162,9 @@ public enum InvocationParser {
         }
     }
 
-    /// References and `:unique`/`:index` need the sqlite storage: the journal and snapshot
-    /// storages keep each model in files of its own, with no transaction across models and no
-    /// index.
+    /// References need the sqlite storage: the journal and snapshot storages keep each model in
+    /// files of its own, with no transaction across models. (`:unique` and `:index` work in
+    /// every storage.)
     static func refuseRelationsOutsideSQLite(_ request: GenerateRequest) throws {
         guard request.storage != .sqlite else { return }
         let storage = "--storage \(request.storage.rawValue)"
@@ -175,12 +175,6 @@ public enum InvocationParser {
                         + "rule deletes across models in one transaction, which \(storage) (a "
                         + "store per model) cannot; add --storage sqlite to this model and to "
                         + "the model it refers to")
-            }
-            if let index = field.index {
-                throw UsageError(
-                    "'\(SpecFormatter.token(field))' needs --storage sqlite: \(storage) keeps no "
-                        + "index and checks no ':\(index.rawValue)'; add --storage sqlite, or "
-                        + "drop ':\(index.rawValue)'")
             }
         }
     }

@@ -650,6 +650,9 @@ struct LookupContext: TemplateContext {
     let parameter: String
     /// The argument's type: the field's, not optional.
     let type: String
+    /// How the journal and snapshot stores' index reads the field's value from `$0`, as an
+    /// `AnyHashable?` (nil for an optional field without one).
+    let keyExpression: String
 
     init(_ field: Field, model: String) {
         isUnique = field.index == .unique
@@ -667,6 +670,9 @@ struct LookupContext: TemplateContext {
         }
         var unwrapped = field.type
         if case .optional(let wrapped) = field.type { unwrapped = wrapped }
+        keyExpression =
+            field.type.isOptional
+            ? "$0.\(identifier).map { AnyHashable($0) }" : "AnyHashable($0.\(identifier))"
         type =
             field.reference == nil
             ? unwrapped.spelling(enumPrefix: model + ".") : field.unwrappedSwiftType

@@ -117,7 +117,6 @@ import Testing
             (["Note", "id:UUID", "folder:references(Foldr)"] + into, "Did you mean Folder?"),
             (["Note", "id:UUID", "note:references(Note)?"] + into, "referring to itself"),
             (["Note", "id:UUID", "folder:references(Folder)"], "needs --storage sqlite"),
-            (["Note", "id:UUID", "title:String:index"], "needs --storage sqlite"),
             (
                 ["Note", "id:UUID", "folder:references(Folder)", "--storage", "sqlite"],
                 "not a model of this package"

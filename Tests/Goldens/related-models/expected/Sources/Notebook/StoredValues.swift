@@ -393,3 +393,138 @@ nonisolated struct UnmigratedValue: Error {
         .notMigrated(file: file, field: field, migration: migration, reason: reason)
     }
 }
+
+/// The `:index` and `:unique` fields of a journal or snapshot repository's model: for each, the
+/// ids of the values in memory that hold each value of the field, in id order. Built from the
+/// values on first use (a lookup or a write), then kept in step with each committed change. It
+/// lives in the repository's actor, so its keys need not be `Sendable`.
+nonisolated struct FieldIndexes<Value: StoredValue> {
+    /// One indexed field: its JSON key, whether it is unique, and how to read its value (nil
+    /// for an optional field without one, which no index holds).
+    struct Field {
+        let name: String
+        let isUnique: Bool
+        let key: (Value) -> AnyHashable?
+        fileprivate var ids: [AnyHashable: [Value.ID]] = [:]
+
+        init(_ name: String, isUnique: Bool = false, key: @escaping (Value) -> AnyHashable?) {
+            self.name = name
+            self.isUnique = isUnique
+            self.key = key
+        }
+
+        fileprivate mutating func insert(_ value: Value) {
+            guard let key = key(value) else { return }
+            var holders = ids[key, default: []]
+            let index =
+                holders.firstIndex { !Value.precedes($0, value.id) } ?? holders.endIndex
+            if index == holders.endIndex || holders[index] != value.id {
+                holders.insert(value.id, at: index)
+            }
+            ids[key] = holders
+        }
+
+        fileprivate mutating func remove(_ value: Value) {
+            guard let key = key(value), var holders = ids[key] else { return }
+            holders.removeAll { $0 == value.id }
+            ids[key] = holders.isEmpty ? nil : holders
+        }
+    }
+
+    private var fields: [Field]
+    private var isBuilt = false
+
+    init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    /// Whether the model has an indexed field at all.
+    var isEmpty: Bool { fields.isEmpty }
+
+    /// Builds the indexes from `values` the first time.
+    mutating func build(from values: StoredValues<Value>) {
+        guard !isBuilt else { return }
+        isBuilt = true
+        for value in values.items {
+            for index in fields.indices { fields[index].insert(value) }
+        }
+    }
+
+    /// The ids of the values whose `field` is `key`, in id order.
+    mutating func ids(
+        _ field: String, _ key: AnyHashable, in values: StoredValues<Value>
+    ) -> [Value.ID] {
+        build(from: values)
+        return fields.first { $0.name == field }?.ids[key] ?? []
+    }
+
+    /// The first unique field whose value one of `change`'s values would share with another
+    /// value, stored or saved with it: the field, and the value as text. Nil when none would.
+    mutating func conflict(
+        in change: StoreChange<Value>, with values: StoredValues<Value>
+    ) -> (field: String, value: String)? {
+        guard case .saved(let saved) = change, fields.contains(where: \.isUnique) else {
+            return nil
+        }
+        build(from: values)
+        // The batch's own ids, with the last value of each (the one that is kept).
+        var last: [Value.ID: Value] = [:]
+        for value in saved { last[value.id] = value }
+        for field in fields where field.isUnique {
+            var taken: [AnyHashable: Value.ID] = [:]
+            for value in last.values {
+                guard let key = field.key(value) else { continue }
+                if let other = taken[key], other != value.id {
+                    return (field.name, "\(key.base)")
+                }
+                taken[key] = value.id
+                // A stored holder that this batch does not save again keeps its value.
+                let holders = field.ids[key] ?? []
+                if holders.contains(where: { $0 != value.id && last[$0] == nil }) {
+                    return (field.name, "\(key.base)")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The stored values that `change` replaces or deletes: read before it is committed, for
+    /// ``apply(_:replacing:)`` (a copy of all the values would cost a copy per save).
+    func replaced(by change: StoreChange<Value>, in values: StoredValues<Value>) -> [Value] {
+        guard isBuilt else { return [] }
+        switch change {
+        case .saved(let saved): return saved.compactMap { values[$0.id] }
+        case .deleted(let ids): return ids.compactMap { values[$0] }
+        case .removedAll: return []
+        }
+    }
+
+    /// Keeps the indexes in step with `change`, once committed; `old` is what it replaced.
+    mutating func apply(_ change: StoreChange<Value>, replacing old: [Value]) {
+        guard isBuilt else { return }
+        for index in fields.indices {
+            for value in old { fields[index].remove(value) }
+            switch change {
+            case .saved(let saved):
+                // Of values with the same id, the last is the one stored.
+                var last: [Value.ID: Value] = [:]
+                for value in saved { last[value.id] = value }
+                for value in last.values { fields[index].insert(value) }
+            case .deleted: break
+            case .removedAll: fields[index].ids = [:]
+            }
+        }
+    }
+
+    /// For each unique field, the values that more than one stored value holds (stored before
+    /// the field was unique), sorted.
+    mutating func duplicates(in values: StoredValues<Value>) -> [String: [String]] {
+        build(from: values)
+        var duplicates: [String: [String]] = [:]
+        for field in fields where field.isUnique {
+            let shared = field.ids.filter { $0.value.count > 1 }.map { "\($0.key.base)" }
+            if !shared.isEmpty { duplicates[field.name] = shared.sorted() }
+        }
+        return duplicates
+    }
+}

@@ -376,9 +376,8 @@ import Testing
         expectNil(try await repository.find(by: second.id))
         // The same value saved again is not a second one.
         try await repository.save(Support.sample(2, revision: 0))
-        expectEqual(
-            try await repository.find(byName: try unwrap(Support.sample(2).name)),
-            Support.sample(2))
+        let taken = try unwrap(Support.sample(2).name)
+        expectEqual(try await repository.find(byName: taken), Support.sample(2))
     }
 
     @Test func testASecondRepositoryOnTheFolderSharesTheDatabase() async throws {

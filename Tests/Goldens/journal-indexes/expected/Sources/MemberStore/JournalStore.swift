@@ -1,0 +1,366 @@
+import Foundation
+
+/// The values of one repository, in memory and on disk in a snapshot and a journal. Each
+/// journal repository in this module keeps one and tells it of each change; the lines it writes
+/// and the errors it throws are the repository's own.
+///
+/// Reads come from memory. Every change is appended to the journal as one record and synced to
+/// disk before the call returns, so a save costs the same in a store of 100 values as in one of
+/// 100,000. When the journal would grow past the snapshot (and past the compaction floor), the
+/// whole store is written as a new snapshot instead, and the journal is emptied.
+///
+/// On disk:
+/// - the snapshot: `{"items":[…],"schemaVersion":N}` on one line, then the line
+///   `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is found instead
+///   of read as a value. Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
+///   the folder synced; a temporary file that a failed write or a crash left is removed, and
+///   never read.
+/// - the journal: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays it over
+///   the snapshot. A last line without its newline is a write cut short by a crash: the call
+///   that wrote it never returned, so it is dropped. Any other damage throws `corrupt`, and the
+///   file is left untouched.
+/// - the lock file: holds an advisory lock while the store is open, so a second repository
+///   cannot interleave its writes with this one's.
+///
+/// scaffold-repo writes one copy of this file per module that has a journal repository, and
+/// `scaffold-repo destroy` removes it with the last of them.
+nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure> {
+    /// The values, sorted by id.
+    private(set) var values: StoredValues<Value>
+    /// The open files; none in memory (``init(inMemory:)``) and after ``close()``.
+    private var files: StoreFiles.Journal<Failure>?
+    /// False after ``close()``.
+    private var isOpen = true
+    /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger.
+    private let compactionFloor: Int
+    private var snapshotSize: Int
+    private var journalSize: Int
+    /// False after an append failed: the journal may end in part of a record, so the next
+    /// write replaces the snapshot and empties the journal rather than append after it.
+    private var journalIsSound = true
+    /// Which snapshot the journal's records follow. Each snapshot gets the next number and each
+    /// record carries the current one, so records that an older snapshot left in the journal
+    /// (a crash, or a failed truncation, after a compaction) are skipped, not replayed over
+    /// newer values.
+    private var generation: Int
+
+    /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
+    /// replays the journal. Missing files are an empty store; damaged ones throw, and are never
+    /// taken for an empty store, so no later save can overwrite them.
+    init(
+        directory: URL, snapshot: String, journal: String, lock: String, compactionFloor: Int
+    ) throws {
+        let files = try StoreFiles.Journal<Failure>(
+            directory: directory, snapshot: snapshot, journal: journal, lock: lock)
+        let snapshot = try Self.readSnapshot(files.snapshotURL)
+        var values = snapshot.values
+        var replayed = try Self.replayJournal(
+            files.journalURL, into: &values, generation: snapshot.generation)
+        var snapshotSize = snapshot.size
+        var generation = snapshot.generation
+        // A snapshot written before snapshots had a checksum, or by an earlier schema version,
+        // is rewritten now, when the folder can be written, and by the next compaction
+        // otherwise (journal records say their version, so replaying them needs no rewrite).
+        if !snapshot.isCurrent,
+            let data = try? Self.snapshotData(of: values, generation: generation + 1),
+            let folderSynced = try? files.replaceSnapshot(with: data)
+        {
+            snapshotSize = data.count
+            generation += 1
+            if folderSynced, (try? files.truncate(to: 0)) != nil { replayed.validSize = 0 }
+        }
+        if replayed.validSize < replayed.fileSize {
+            try files.truncate(to: replayed.validSize)
+        }
+        self.values = values
+        self.files = files
+        self.compactionFloor = compactionFloor
+        self.snapshotSize = snapshotSize
+        self.journalSize = replayed.validSize
+        self.generation = generation
+    }
+
+    /// A store that keeps `values` in memory only, for previews and an app's tests: it has no
+    /// folder, lock or file, and its changes are gone when it is.
+    init(inMemory values: [Value]) {
+        var stored = StoredValues<Value>()
+        stored.apply(.saved(values))
+        self.values = stored
+        compactionFloor = 0
+        snapshotSize = 0
+        journalSize = 0
+        generation = 0
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { !isOpen }
+
+    /// Releases the folder's lock and files; later writes throw `closed`.
+    mutating func close() {
+        isOpen = false
+        files = nil
+    }
+
+    /// Appends `change` to the journal as one record, then applies it. Writes a snapshot of the
+    /// changed store instead when the journal would outgrow the snapshot, or when the change
+    /// saves at least as many values as the store holds (encoding them costs about as much as
+    /// the snapshot). Either way the change is on disk before memory shows it.
+    mutating func commit(_ change: StoreChange<Value>) throws {
+        guard isOpen else { throw Failure.closed }
+        guard let files else {
+            values.apply(change)  // In memory only.
+            return
+        }
+        let record = JournalRecord(change, generation: generation)
+        var isLargeBatch = false
+        if case .saved(let saved) = change { isLargeBatch = saved.count >= values.count }
+        // Encoding a large batch as a record would cost as much as the snapshot it becomes.
+        let line = isLargeBatch || !journalIsSound ? nil : try record.encodedLine()
+        if let line, journalSize + line.count <= max(snapshotSize, compactionFloor) {
+            do {
+                try files.append(line, at: journalSize)
+            } catch {
+                // A failed append may have left part of its record behind; the next write
+                // starts a new snapshot and an empty journal instead of appending after it.
+                journalIsSound = false
+                throw error
+            }
+            journalSize += line.count
+            values.apply(change)  // In place: a copy would cost O(n) per save.
+        } else {
+            let folderSynced = try writeSnapshot(of: values.applying(change))
+            // The rename may not survive a crash: the change goes in the journal too, under the
+            // older generation, which the new snapshot skips and the old one replays.
+            if !folderSynced, journalIsSound, let line = line ?? (try? record.encodedLine()),
+                (try? files.append(line, at: journalSize)) != nil
+            {
+                journalSize += line.count
+            }
+        }
+    }
+
+    /// Writes every value to a new snapshot and empties the journal.
+    mutating func compact() throws {
+        try writeSnapshot(of: values)
+    }
+
+    /// Replaces the snapshot with `values` and keeps them, then empties the journal. A crash in
+    /// between leaves the new snapshot and the old journal, whose records belong to the older
+    /// generation and are skipped when the store opens, so nothing is lost or applied twice.
+    @discardableResult
+    private mutating func writeSnapshot(of values: StoredValues<Value>) throws -> Bool {
+        guard isOpen else { throw Failure.closed }
+        guard let files else {
+            self.values = values  // In memory only.
+            return true
+        }
+        let data: Data
+        do {
+            data = try Self.snapshotData(of: values, generation: generation + 1)
+        } catch {
+            throw Failure.unwritable(file: files.snapshotURL, reason: "\(error)")
+        }
+        let folderSynced = try files.replaceSnapshot(with: data)
+        self.values = values
+        snapshotSize = data.count
+        generation += 1
+        // The new snapshot is in place. The journal's records are of the older generation now:
+        // skipped when the store opens, so a failure to empty it loses nothing. It is kept when
+        // the folder could not be synced, in case the rename itself does not survive a crash.
+        if folderSynced, (try? files.truncate(to: 0)) != nil {
+            journalSize = 0
+            journalIsSound = true
+        }
+        return folderSynced
+    }
+
+    // MARK: - Loading
+
+    private typealias CRC32 = StoreFiles.CRC32
+
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
+    private static func snapshotData(
+        of values: StoredValues<Value>, generation: Int
+    ) throws -> Data {
+        let snapshot = SnapshotFile(
+            schemaVersion: Value.schemaVersion, generation: generation, items: values.items)
+        return CRC32.sealed(try encoder().encode(snapshot))
+    }
+
+    /// The snapshot's values (migrated to the current schema version) and size, and whether it
+    /// is current: written with a checksum, in this schema version. One that is not is read
+    /// once, so that it can be rewritten.
+    private static func readSnapshot(
+        _ file: URL
+    ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
+        guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
+            return (StoredValues(), 0, true, 0)
+        }
+        let contents: CRC32.Contents
+        do {
+            contents = try CRC32.unsealed(data)
+        } catch {
+            throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        let snapshot: SnapshotFile
+        do {
+            snapshot = try JSONDecoder().decode(SnapshotFile.self, from: contents.json)
+        } catch let newer as NewerSchema {
+            throw Failure.newerSchema(
+                file: file, found: newer.found, supported: Value.schemaVersion)
+        } catch {
+            throw StoreFiles.misfit(
+                error, file: file, isChecked: contents.isChecked, reporting: Failure.self)
+        }
+        let values: StoredValues<Value>
+        do {
+            values = try StoredValues(snapshot.items)
+        } catch {
+            throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        return (
+            values, data.count,
+            contents.isChecked && snapshot.schemaVersion == Value.schemaVersion,
+            snapshot.generation ?? 0
+        )
+    }
+
+    /// Applies the journal's records of `generation` (the snapshot's) to `values`, skipping
+    /// older ones, which the snapshot already holds; returns how many bytes are whole records.
+    private static func replayJournal(
+        _ file: URL, into values: inout StoredValues<Value>, generation: Int
+    ) throws -> (validSize: Int, fileSize: Int) {
+        guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
+            return (0, 0)
+        }
+        let decoder = JSONDecoder()
+        var changes: [StoreChange<Value>] = []
+        var offset = data.startIndex
+        while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
+            let position = offset - data.startIndex
+            let line = data[offset..<newline]
+            let damaged = { (reason: String) in
+                Failure.corrupt(file: file, offset: position, reason: reason)
+            }
+            guard let space = line.lastIndex(of: UInt8(ascii: " ")),
+                let checksum = CRC32.parse(line[(space + 1)...])
+            else { throw damaged("no checksum") }
+            let payload = line[..<space]
+            guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
+            do {
+                let record = try decoder.decode(JournalRecord.self, from: payload)
+                if record.generation ?? 0 >= generation { changes += record.changes }
+            } catch let newer as NewerSchema {
+                throw Failure.newerSchema(
+                    file: file, found: newer.found, supported: Value.schemaVersion)
+            } catch let unmigrated as UnmigratedValue {
+                throw unmigrated.failure(file: file, reporting: Failure.self)
+            } catch {
+                throw Failure.incompatible(
+                    file: file, reason: "the record at byte \(position): \(error)")
+            }
+            offset = newline + 1
+        }
+        values.apply(contentsOf: changes)
+        // A crash in the middle of an append leaves a line without its newline. The save that
+        // wrote it never returned, so dropping it loses nothing anyone was promised. Unless it
+        // is a whole record whose newline was damaged: a cut-short append cannot end in
+        // anything but a prefix of its line.
+        let body = data[offset...].dropLast()
+        if let space = body.lastIndex(of: UInt8(ascii: " ")), body.endIndex - space == 9,
+            let checksum = CRC32.parse(body[(space + 1)...]),
+            CRC32.checksum(body[..<space]) == checksum
+        {
+            throw Failure.corrupt(
+                file: file, offset: offset - data.startIndex, reason: "damaged line end")
+        }
+        return (offset - data.startIndex, data.count)
+    }
+
+    // MARK: - File formats
+
+    /// The snapshot file. Its schema version is decoded first, so a newer layout is refused
+    /// before its values are misread.
+    private nonisolated struct SnapshotFile: Codable {
+        var schemaVersion: Int
+        /// Absent in snapshots written before generations: 0.
+        var generation: Int?
+        var items: [Value]
+
+        init(schemaVersion: Int, generation: Int, items: [Value]) {
+            self.schemaVersion = schemaVersion
+            self.generation = generation
+            self.items = items
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+            guard schemaVersion <= Value.schemaVersion else {
+                throw NewerSchema(found: schemaVersion)
+            }
+            generation = try container.decodeIfPresent(Int.self, forKey: .generation)
+            items = try Value.decodeStored(
+                schemaVersion, from: container.superDecoder(forKey: .items))
+        }
+    }
+
+    /// One change in the journal: values saved, ids deleted, or everything removed. The schema
+    /// version is in every record, so a record an earlier version wrote is migrated when it is
+    /// replayed (say, after a crash between a new snapshot and emptying the journal).
+    private nonisolated struct JournalRecord: Codable {
+        var version: Int?
+        /// The generation of the snapshot this record follows; absent in older records: 0.
+        var generation: Int?
+        var save: [Value]?
+        var delete: [Value.ID]?
+        var removeAll: Bool?
+
+        init(_ change: StoreChange<Value>, generation: Int) {
+            self.version = Value.schemaVersion
+            self.generation = generation
+            switch change {
+            case .saved(let values): save = values
+            case .deleted(let ids): delete = ids
+            case .removedAll: removeAll = true
+            }
+        }
+
+        /// A record without a version was written before records had one: version 1.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try container.decodeIfPresent(Int.self, forKey: .version)
+            generation = try container.decodeIfPresent(Int.self, forKey: .generation)
+            let stored = version ?? 1
+            guard stored <= Value.schemaVersion else {
+                throw NewerSchema(found: stored)
+            }
+            save =
+                try container.contains(.save) && !container.decodeNil(forKey: .save)
+                ? Value.decodeStored(stored, from: container.superDecoder(forKey: .save))
+                : nil
+            delete = try container.decodeIfPresent([Value.ID].self, forKey: .delete)
+            removeAll = try container.decodeIfPresent(Bool.self, forKey: .removeAll)
+        }
+
+        /// What the record changes, in the order it applies them. A record written by this
+        /// code holds one change.
+        var changes: [StoreChange<Value>] {
+            (removeAll == true ? [.removedAll] : [])
+                + (delete.map { [.deleted($0)] } ?? []) + (save.map { [.saved($0)] } ?? [])
+        }
+
+        /// `<JSON> <CRC-32 of the JSON, 8 hex digits>\n`; the JSON has no newline in it.
+        func encodedLine() throws -> Data {
+            var line = try JournalStore.encoder().encode(self)
+            line.append(contentsOf: Array(" \(CRC32.format(CRC32.checksum(line)))\n".utf8))
+            return line
+        }
+    }
+}

@@ -1,0 +1,182 @@
+public import Foundation
+public import Observation
+
+/// The state of a screen that lists ``Member`` values, kept current as the store changes.
+///
+/// `@MainActor` because views read it on the main thread; `@Observable` so they update when
+/// ``members``, ``isLoading`` or ``error`` change. The repository does the work off the
+/// main actor. After ``load()``, every change committed to the repository (by this view-model,
+/// another one, or a direct call on the repository) is applied to ``members`` in place,
+/// at its sorted position, without reading the list again. The list itself, and how a change
+/// moves it, is `LiveList.swift`, which every view-model in this module shares.
+@MainActor
+@Observable
+public final class MemberListViewModel {
+    /// How ``members`` is sorted: `.byID` (the default), `.by(\.field)`,
+    /// `.by(\.field, descending: true)`, or any rule (see ``ListOrdering``). Values the rule
+    /// keeps equal are ordered by id, so the order is the same on every run.
+    public typealias Ordering = ListOrdering<Member>
+
+    /// The values shown: those that ``filter`` accepts, sorted by ``order``.
+    public var members: [Member] { shownList.values }
+    /// True while ``load()`` reads the values.
+    public private(set) var isLoading = false
+    /// The error of the last operation that failed; the next one that succeeds clears it.
+    public private(set) var error: (any Error)?
+    /// How ``members`` is sorted, chosen at `init`.
+    public let order: Ordering
+    /// Which values ``members`` shows; nil shows them all. Set it with
+    /// ``filter(by:)``.
+    public var filter: (@Sendable (Member) -> Bool)? { shownList.filter }
+
+    private let repository: MemberRepository
+    /// The values shown, in order; views observe it through ``members``, and are told
+    /// only of changes that change it.
+    private var shownList: LiveList<Member>
+    /// The revision the list shows, and the calls waiting for a later one.
+    @ObservationIgnored private var shownRevisions = ShownRevisions<Member>()
+    /// The task that applies the repository's changes; cancelled with the view-model.
+    @ObservationIgnored private var following: Task<Void, Never>?
+    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
+    @ObservationIgnored private var loads = 0
+
+    /// A view-model over `repository`, sorted by `order` (by id unless you choose another).
+    /// Call ``load()`` to show the values.
+    public init(repository: MemberRepository, order: Ordering = .byID) {
+        self.repository = repository
+        self.order = order
+        shownList = LiveList(order: order)
+    }
+
+    deinit {
+        following?.cancel()
+    }
+
+    /// A view-model over ``MemberRepository/inMemory(_:)`` holding `values`, already showing
+    /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
+    /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
+    public static func preview(
+        _ values: [Member], order: Ordering = .byID
+    ) -> MemberListViewModel {
+        let viewModel = MemberListViewModel(repository: .inMemory(values), order: order)
+        var stored = StoredValues<Member>()
+        stored.apply(.saved(values))
+        viewModel.shownList.show(stored.items, inIDOrder: true)
+        Task { await viewModel.load() }
+        return viewModel
+    }
+
+    /// Reads the values, then follows the repository: each change committed from now on, by
+    /// anyone, is applied to ``members`` in place.
+    public func load() async {
+        loads += 1
+        let load = loads
+        isLoading = true
+        // The values, and the changes after them, in one call on the repository: none falls
+        // between, and none is applied twice.
+        let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
+        guard load == loads else { return }  // A later load() shows its own values.
+        isLoading = false
+        stopFollowing()
+        shownList.show(values, inIDOrder: true)
+        shownRevisions.revision = revision
+        following = Task { [weak self] in
+            for await revised in changes {
+                self?.receive(revised)
+            }
+        }
+    }
+
+    /// Shows only the values `isIncluded` accepts (all of them when it is nil), from now on,
+    /// and reads them again. Changes that make a value match, or stop matching, move it in or
+    /// out of the list.
+    public func filter(by isIncluded: (@Sendable (Member) -> Bool)?) async {
+        shownList.filter = isIncluded
+        await load()
+    }
+
+    /// Saves `member`, adding or replacing it, and shows it at its place.
+    public func add(_ member: Member) async {
+        await perform(.saved([member])) {
+            try await $0.save(member)
+        }
+    }
+
+    /// Changes the value with `id` in place and saves it; nothing happens when there is none.
+    public func update(id: UUID, _ change: @Sendable (inout Member) -> Void) async {
+        do {
+            try await repository.update(id: id, change)
+            error = nil
+        } catch {
+            self.error = error
+            return
+        }
+        let value = following == nil ? await repository.find(by: id) : nil
+        await reflect(value.map { .saved([$0]) }, revision: await repository.revision)
+    }
+
+    /// Deletes the value with `id`.
+    public func delete(_ id: UUID) async {
+        await perform(.deleted([id])) {
+            try await $0.delete(id)
+        }
+    }
+
+    /// Deletes the values at these positions of ``members``, as a SwiftUI list's
+    /// `onDelete` gives them.
+    public func delete(atOffsets offsets: IndexSet) async {
+        let shown = members
+        let ids = offsets.filter { shown.indices.contains($0) }.map { shown[$0].id }
+        guard !ids.isEmpty else { return }
+        await perform(.deleted(ids)) {
+            try await $0.delete(ids: ids)
+        }
+    }
+
+    /// Runs `operation` on the repository and returns once the list shows its change. After
+    /// ``load()`` the change comes through `changes()`, in order with everyone else's, so a
+    /// later change made elsewhere is never overwritten by this one; before, it is applied here.
+    private func perform(
+        _ change: MemberRepository.Change,
+        _ operation: (MemberRepository) async throws -> Void
+    ) async {
+        do {
+            try await operation(repository)
+            error = nil
+        } catch {
+            self.error = error
+            return
+        }
+        await reflect(change, revision: await repository.revision)
+    }
+
+    /// Shows `change`, which made `revision` or an earlier one: now, when the view-model follows
+    /// no stream; else by waiting until the stream has brought the list to `revision`.
+    private func reflect(_ change: MemberRepository.Change?, revision: Int) async {
+        guard following != nil else {
+            if let change { show(change) }
+            return
+        }
+        await withCheckedContinuation { resume in
+            shownRevisions.wait(for: revision, resume)
+        }
+    }
+
+    /// Applies a change from the stream, unless the list has it, and lets the calls waiting
+    /// for it return.
+    private func receive(_ revised: Revised<Member>) {
+        for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
+    }
+
+    /// Cancels the stream being followed and lets every waiting call return.
+    private func stopFollowing() {
+        following?.cancel()
+        following = nil
+        for call in shownRevisions.stopWaiting() { call.resume() }
+    }
+
+    /// Applies `change` to the list, when it changes what is shown.
+    private func show(_ change: MemberRepository.Change) {
+        if shownList.affects(change) { shownList.apply(change) }
+    }
+}

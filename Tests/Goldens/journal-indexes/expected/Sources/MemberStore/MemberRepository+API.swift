@@ -1,0 +1,178 @@
+public import Foundation
+
+extension MemberRepository {
+    /// One committed change, as ``changes()`` publishes it once it is on disk: values
+    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
+    /// ``StoreChange/removedAll``.
+    public typealias Change = StoreChange<Member>
+
+    // MARK: - Reading: from memory, in id order
+
+    /// How many values the store holds.
+    public var count: Int { values.count }
+
+    /// The value with `id`, or nil when there is none.
+    public func find(by id: UUID) -> Member? {
+        values[id]
+    }
+
+    /// Every value, in the order of ``precedes(_:_:)``. The store keeps them in that order, so
+    /// this is a copy, not a sort.
+    public func loadAll() -> [Member] {
+        values.items
+    }
+
+    /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
+    public func loadAll(where isIncluded: @Sendable (Member) -> Bool) -> [Member] {
+        values.filter(isIncluded)
+    }
+
+    /// How many values `isIncluded` accepts.
+    public func count(where isIncluded: @Sendable (Member) -> Bool) -> Int {
+        values.count(where: isIncluded)
+    }
+
+    /// For each unique field, the values that more than one stored value holds: they were
+    /// stored before the field was `:unique`, and are kept. Saving one of those values throws
+    /// ``MemberRepositoryError/notUnique(field:value:)`` until its field differs.
+    public func duplicates() -> [String: [String]] {
+        indexes.duplicates(in: values)
+    }
+
+    /// The value whose `email` is `email`, or nil: unique, and read through its index.
+    public func find(byEmail email: String) -> Member? {
+        indexes.ids("email", AnyHashable(email), in: values).first.flatMap { values[$0] }
+    }
+
+    /// The values whose `name` is `name`, in id order, read through its index.
+    public func members(withName name: String) -> [Member] {
+        indexes.ids("name", AnyHashable(name), in: values).compactMap { values[$0] }
+    }
+
+    /// The values whose `age` is `age`, in id order, read through its index.
+    public func members(withAge age: Int) -> [Member] {
+        indexes.ids("age", AnyHashable(age), in: values).compactMap { values[$0] }
+    }
+
+    /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
+    /// UUIDs compare by their 16 bytes, which is the order of their `uuidString`, without
+    /// building a string per comparison.
+    public nonisolated static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        withUnsafeBytes(of: first.uuid) { first in
+            withUnsafeBytes(of: second.uuid) { second in
+                first.lexicographicallyPrecedes(second)
+            }
+        }
+    }
+
+    // MARK: - Writing: each call is one durable write
+
+    /// Stores `member`, replacing the value with the same id.
+    public func save(_ member: Member) throws {
+        try commit(.saved([member]))
+    }
+
+    /// Stores every value in `members` at once; of values with the same id, the last wins.
+    public func save(contentsOf members: [Member]) throws {
+        guard !members.isEmpty else { return }
+        try commit(.saved(members))
+    }
+
+    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
+    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    @discardableResult
+    public func update(
+        id: UUID, _ change: @Sendable (inout Member) -> Void
+    ) throws -> Bool {
+        guard var value = values[id] else { return false }
+        change(&value)
+        value.id = id
+        try save(value)
+        return true
+    }
+
+    /// Removes the value with `id`, if there is one.
+    public func delete(_ id: UUID) throws {
+        try delete(ids: [id])
+    }
+
+    /// Removes the values with these ids; ids that are not stored are ignored.
+    public func delete(ids: [UUID]) throws {
+        let stored = ids.filter { values[$0] != nil }
+        guard !stored.isEmpty else { return }
+        try commit(.deleted(stored))
+    }
+
+    /// Removes every value.
+    public func removeAll() throws {
+        guard !values.isEmpty else { return }
+        try commit(.removedAll)
+    }
+
+    // MARK: - Observing
+
+    /// The changes committed from now on, in order, each once it is on disk. Every call gives
+    /// a stream of its own; it ends when the task reading it is cancelled.
+    ///
+    /// To show the values and keep them current, call this first, then ``loadAll()``, then
+    /// read the stream: a change may then appear in both, and applying it again changes
+    /// nothing, but none is missed.
+    public func changes() -> AsyncStream<Change> {
+        observers.changes { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+    }
+
+    /// ``changes()`` with the revision each change made, and the values and revision as of now,
+    /// read together: a change in the stream with a revision up to that one is in the values
+    /// already. The view-model uses it to skip changes it has, and to know when it has one.
+    func valuesAndChanges(
+        where isIncluded: (@Sendable (Member) -> Bool)?
+    ) -> (values: [Member], revision: Int, changes: AsyncStream<Revised<Member>>) {
+        let stream = observers.revisions { [weak self] key in
+            Task { await self?.stopObserving(key) }
+        }
+        let shown = isIncluded.map { values.filter($0) } ?? values.items
+        return (shown, observers.revision, stream)
+    }
+
+    /// How many changes this instance has committed: the revision of the last one.
+    var revision: Int { observers.revision }
+
+    private func stopObserving(_ key: Int) {
+        observers.remove(key)
+    }
+
+    /// How many streams from ``changes()`` are open.
+    public var observerCount: Int { observers.count }
+
+    // MARK: - One instance per folder
+
+    /// The repository for `directory`, shared by every caller in this process: screens that ask
+    /// for the same folder get the same instance, where a second ``init(directory:)`` would
+    /// throw ``MemberRepositoryError/locked(file:)``. It is opened on first use (or again after
+    /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
+    public static func shared(in directory: URL) async throws -> MemberRepository {
+        try await openRepositories.repository(in: directory)
+    }
+
+    /// The shared repository in ``defaultDirectory()``.
+    public static func shared() async throws -> MemberRepository {
+        try await shared(in: defaultDirectory())
+    }
+
+    private static let openRepositories = OpenRepositories<MemberRepository>()
+}
+
+/// ``MemberRepository/shared(in:)`` keeps one open instance per folder.
+extension MemberRepository: SharedRepository {}
+
+/// How the store code that every repository in this module shares (`StoredValues.swift`)
+/// orders and reads ``Member`` values.
+nonisolated extension Member: StoredValue {
+    static var schemaVersion: Int { MemberRepository.schemaVersion }
+
+    static func precedes(_ first: UUID, _ second: UUID) -> Bool {
+        MemberRepository.precedes(first, second)
+    }
+}

@@ -1,0 +1,183 @@
+public import Foundation
+
+/// What can go wrong when a ``MemberRepository`` opens, reads or writes its files.
+public nonisolated enum MemberRepositoryError: Error, Equatable, CustomStringConvertible {
+    /// A file exists but cannot be read.
+    case unreadable(file: URL, reason: String)
+    /// A file holds something other than what the repository wrote, starting at byte `offset`.
+    /// The file is left exactly as it is.
+    case corrupt(file: URL, offset: Int, reason: String)
+    /// A file holds values that do not fit the current ``Member``: the model changed in a
+    /// way stored data does not follow. When the file has a checksum, its bytes are intact
+    /// (an older file without one may also be damaged). The file is left as it is; change the
+    /// model so that it reads the values again.
+    case incompatible(file: URL, reason: String)
+    /// The snapshot was written by a newer version of the app, with a schema this code does not know.
+    case newerSchema(file: URL, found: Int, supported: Int)
+    /// A file holds values of an earlier schema version that its migration did not carry over:
+    /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
+    /// does not convert without loss. The file is left as it is; edit the migration.
+    case notMigrated(file: URL, field: String, migration: String, reason: String)
+    /// Another repository, in this process or another one, has the folder open for writing.
+    case locked(file: URL)
+    /// A file cannot be written. The repository keeps the contents it had before the call.
+    case unwritable(file: URL, reason: String)
+    /// Another value already holds `value` in the unique field `field`. Nothing was written.
+    case notUnique(field: String, value: String)
+    /// ``MemberRepository/close()`` was called; open a new repository to write again.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "cannot read \(file.path): \(reason)"
+        case .corrupt(let file, let offset, let reason):
+            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
+        case .incompatible(let file, let reason):
+            "\(file.path) holds Member values that do not fit the current model and was left "
+                + "untouched: \(reason). Do not delete the file: change the model so it reads "
+                + "them again (a default, an optional field, --rename, --migrate)"
+        case .newerSchema(let file, let found, let supported):
+            "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .notMigrated(let file, let field, let migration, let reason):
+            // `migration` is `#fileID`: `Module/File.swift`.
+            "\(file.path) holds Member values of an earlier schema version and was left "
+                + "untouched: \(field) \(reason) in \(migration.split(separator: "/").last ?? "") "
+                + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
+                + "it gives \(field) a value for every stored Member"
+        case .locked(let file):
+            "\(file.path) is held by another MemberRepository; close that one first"
+        case .unwritable(let file, let reason):
+            "cannot write \(file.path): \(reason)"
+        case .notUnique(let field, let value):
+            "another value already has \(field) \(value), which must be unique"
+        case .closed:
+            "the MemberRepository was closed"
+        }
+    }
+}
+
+/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
+nonisolated extension MemberRepositoryError: StoreFiles.Failure {}
+
+/// Stores ``Member`` values: in memory for fast reads, on disk in a snapshot and a journal.
+///
+/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
+/// or the files. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
+/// `MemberRepository+API.swift`; how values reach the disk is in `JournalStore.swift`, which
+/// every journal repository in this module shares. Reads come from memory. Every change is
+/// appended to the journal as one record and synced before the call returns, so a save costs
+/// the same in a store of 100 values as in one of 100,000; when the journal would grow past the
+/// snapshot (and past ``compactionFloor``), the whole store is written as a new snapshot.
+///
+/// On disk, in ``directory``: the snapshot `members.snapshot.json` and the journal
+/// `members.journal`, whose every line carries a CRC-32, so that a damaged byte throws
+/// ``MemberRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value, and
+/// the file is left untouched; and `members.lock`, whose lock keeps a second repository
+/// from writing to the folder while this one is open.
+public actor MemberRepository {
+    /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
+    /// raises it with each `--migrate`; do not edit it here. Stores written by an earlier
+    /// version are migrated when they open; a higher version is refused instead of misread.
+    public static let schemaVersion = 1
+    public static let snapshotFileName = "members.snapshot.json"
+    public static let journalFileName = "members.journal"
+    public static let lockFileName = "members.lock"
+    /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger,
+    /// before the store is compacted into a new snapshot.
+    public static let compactionFloor = 64 * 1024
+
+    /// The folder that holds the repository's files.
+    public nonisolated let directory: URL
+    public nonisolated var snapshotURL: URL {
+        directory.appendingPathComponent(Self.snapshotFileName)
+    }
+    public nonisolated var journalURL: URL {
+        directory.appendingPathComponent(Self.journalFileName)
+    }
+
+    /// The values in memory and their files: `JournalStore.swift`, which every journal
+    /// repository in this module shares.
+    private var store: JournalStore<Member, MemberRepositoryError>
+    /// The values, sorted by id, which `MemberRepository+API.swift` reads.
+    var values: StoredValues<Member> { store.values }
+    /// The open streams of `changes()`.
+    var observers = Observers<Member>()
+    /// The `:index` and `:unique` fields, each an index of the values in memory, built on first
+    /// use and kept with every change (`StoredValues.swift`).
+    var indexes = FieldIndexes<Member>([
+        .init("email", isUnique: true) { AnyHashable($0.email) },
+        .init("name") { AnyHashable($0.name) },
+        .init("age") { $0.age.map { AnyHashable($0) } },
+    ])
+
+    /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
+    /// replays the journal. Missing files are an empty store.
+    ///
+    /// - Throws: ``MemberRepositoryError`` when another repository holds the folder, or a file
+    ///   cannot be read or is damaged. Damaged files are never taken for an empty store, so no
+    ///   later save can overwrite them.
+    public init(directory: URL) throws {
+        self.directory = directory
+        store = try JournalStore(
+            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
+            lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+    }
+
+    /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
+    /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
+    /// the disk (no folder, lock or file; its `directory` is `/dev/null`), and its changes are gone
+    /// with it.
+    public nonisolated static func inMemory(_ values: [Member] = []) -> MemberRepository {
+        MemberRepository(inMemory: values)
+    }
+
+    private init(inMemory values: [Member]) {
+        directory = URL(fileURLWithPath: "/dev/null")
+        store = JournalStore(inMemory: values)
+    }
+
+    /// Opens the store in ``defaultDirectory()``.
+    public init() throws {
+        try self.init(directory: Self.defaultDirectory())
+    }
+
+    /// The folder `MemberStore` in the user's Application Support directory: in the app's
+    /// container on Apple platforms, and `$XDG_DATA_HOME` or `~/.local/share` on Linux.
+    public static func defaultDirectory() throws -> URL {
+        try FileManager.default
+            .url(
+                for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+                create: true
+            )
+            .appendingPathComponent("MemberStore", isDirectory: true)
+    }
+
+    /// Writes every value to a new snapshot and empties the journal. Writes do this by
+    /// themselves when the journal grows too long; call it to do it now.
+    public func compact() throws {
+        try store.compact()
+    }
+
+    /// Releases the folder's lock and files. Reads still answer from memory; writes throw
+    /// ``MemberRepositoryError/closed``.
+    public func close() {
+        store.close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { store.isClosed }
+
+    /// Appends `change` to the journal (or, when the journal has grown long, writes a new
+    /// snapshot), applies it, and publishes it to `changes()`: the change is on disk before
+    /// memory, or any observer, shows it.
+    func commit(_ change: Change) throws {
+        if let (field, value) = indexes.conflict(in: change, with: values) {
+            throw MemberRepositoryError.notUnique(field: field, value: value)
+        }
+        let replaced = indexes.replaced(by: change, in: values)
+        try store.commit(change)
+        indexes.apply(change, replacing: replaced)
+        observers.publish(change)
+    }
+}

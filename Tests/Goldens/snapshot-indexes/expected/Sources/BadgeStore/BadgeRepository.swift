@@ -1,0 +1,165 @@
+public import Foundation
+
+/// What can go wrong when a ``BadgeRepository`` reads or writes its file.
+public nonisolated enum BadgeRepositoryError: Error, Equatable, CustomStringConvertible {
+    /// The file exists but cannot be read.
+    case unreadable(file: URL, reason: String)
+    /// The file was read but does not hold a list of ``Badge`` values, or its checksum does
+    /// not match. It is left as it is.
+    case corrupt(file: URL, offset: Int, reason: String)
+    /// A file holds values that do not fit the current ``Badge``: the model changed in a
+    /// way stored data does not follow. When the file has a checksum, its bytes are intact
+    /// (an older file without one may also be damaged). The file is left as it is; change the
+    /// model so that it reads the values again.
+    case incompatible(file: URL, reason: String)
+    /// The file was written by a newer version of the app, with a schema this code does not know.
+    case newerSchema(file: URL, found: Int, supported: Int)
+    /// A file holds values of an earlier schema version that its migration did not carry over:
+    /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
+    /// does not convert without loss. The file is left as it is; edit the migration.
+    case notMigrated(file: URL, field: String, migration: String, reason: String)
+    /// Another repository, in this process or another one, has the folder open.
+    case locked(file: URL)
+    /// The file cannot be written. The repository keeps the contents it had before the call.
+    case unwritable(file: URL, reason: String)
+    /// Another value already holds `value` in the unique field `field`. Nothing was written.
+    case notUnique(field: String, value: String)
+    /// ``BadgeRepository/close()`` was called; open a new repository to write again.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "cannot read \(file.path): \(reason)"
+        case .corrupt(let file, _, let reason):
+            "\(file.path) is damaged and was left untouched: \(reason)"
+        case .incompatible(let file, let reason):
+            "\(file.path) holds Badge values that do not fit the current model and was left "
+                + "untouched: \(reason). Do not delete the file: change the model so it reads "
+                + "them again (a default, an optional field, --rename, --migrate)"
+        case .newerSchema(let file, let found, let supported):
+            "\(file.path) has schema version \(found), newer than \(supported); update the app"
+        case .notMigrated(let file, let field, let migration, let reason):
+            // `migration` is `#fileID`: `Module/File.swift`.
+            "\(file.path) holds Badge values of an earlier schema version and was left "
+                + "untouched: \(field) \(reason) in \(migration.split(separator: "/").last ?? "") "
+                + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
+                + "it gives \(field) a value for every stored Badge"
+        case .locked(let file):
+            "\(file.path) is held by another BadgeRepository; close that one first"
+        case .unwritable(let file, let reason):
+            "cannot write \(file.path): \(reason)"
+        case .notUnique(let field, let value):
+            "another value already has \(field) \(value), which must be unique"
+        case .closed:
+            "the BadgeRepository was closed"
+        }
+    }
+}
+
+/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
+nonisolated extension BadgeRepositoryError: StoreFiles.Failure {}
+
+/// Stores ``Badge`` values: in memory for fast reads, in one JSON file for durability.
+///
+/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
+/// or the file. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
+/// `BadgeRepository+API.swift`; how values reach the disk is in `SnapshotStore.swift`, which
+/// every snapshot repository in this module shares. Reads come from memory; every change
+/// rewrites the whole file before the call returns, by writing a new file and renaming it over
+/// the old one, so a crash leaves either the old file or the new one, never a mix. Simple, but
+/// a save costs more as the store grows; the journal store (`--storage journal`) does not.
+///
+/// The file, `badges.json`, ends in a CRC-32 of its values, so a damaged byte throws
+/// ``BadgeRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value.
+/// `badges.lock` holds an advisory lock while the repository is open, so that a second
+/// repository cannot overwrite this one's saves.
+public actor BadgeRepository {
+    /// The name of the file the repository keeps in its directory.
+    public static let fileName = "badges.json"
+    public static let lockFileName = "badges.lock"
+    /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
+    /// raises it with each `--migrate`; do not edit it here. A file written by an earlier
+    /// version is migrated when it opens; a higher version is refused instead of misread.
+    public static let schemaVersion = 1
+
+    /// The file that holds the stored values.
+    public nonisolated let fileURL: URL
+
+    /// The values in memory and their file: `SnapshotStore.swift`, which every snapshot
+    /// repository in this module shares.
+    private var store: SnapshotStore<Badge, BadgeRepositoryError>
+    /// The values, sorted by id, which `BadgeRepository+API.swift` reads.
+    var values: StoredValues<Badge> { store.values }
+    /// The open streams of `changes()`.
+    var observers = Observers<Badge>()
+    /// The `:index` and `:unique` fields, each an index of the values in memory, built on first
+    /// use and kept with every change (`StoredValues.swift`).
+    var indexes = FieldIndexes<Badge>([
+        .init("code", isUnique: true) { AnyHashable($0.code) },
+        .init("level") { AnyHashable($0.level) },
+    ])
+
+    /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
+    /// when there is one. A missing file is an empty store.
+    ///
+    /// - Throws: ``BadgeRepositoryError`` when another repository holds the folder, or the file
+    ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
+    ///   save can overwrite it.
+    public init(directory: URL) throws {
+        store = try SnapshotStore(
+            directory: directory, file: Self.fileName, lock: Self.lockFileName)
+        fileURL = store.fileURL
+    }
+
+    /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
+    /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
+    /// the disk (no folder, lock or file; its `fileURL` is `/dev/null`), and its changes are gone
+    /// with it.
+    public nonisolated static func inMemory(_ values: [Badge] = []) -> BadgeRepository {
+        BadgeRepository(inMemory: values)
+    }
+
+    private init(inMemory values: [Badge]) {
+        store = SnapshotStore(inMemory: values)
+        fileURL = store.fileURL
+    }
+
+    /// Opens the store in ``defaultDirectory()``.
+    public init() throws {
+        try self.init(directory: Self.defaultDirectory())
+    }
+
+    /// The folder `BadgeStore` in the user's Application Support directory: in the app's
+    /// container on Apple platforms, and `$XDG_DATA_HOME` or `~/.local/share` on Linux.
+    public static func defaultDirectory() throws -> URL {
+        try FileManager.default
+            .url(
+                for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+                create: true
+            )
+            .appendingPathComponent("BadgeStore", isDirectory: true)
+    }
+
+    /// Releases the folder's lock, and makes later writes throw ``BadgeRepositoryError/closed``.
+    /// Reads still answer from memory.
+    public func close() {
+        store.close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { store.isClosed }
+
+    /// Applies `change` to a copy of the values, writes the copy to the file, and only then
+    /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
+    /// its previous contents.
+    func commit(_ change: Change) throws {
+        if let (field, value) = indexes.conflict(in: change, with: values) {
+            throw BadgeRepositoryError.notUnique(field: field, value: value)
+        }
+        let replaced = indexes.replaced(by: change, in: values)
+        try store.commit(change)
+        indexes.apply(change, replacing: replaced)
+        observers.publish(change)
+    }
+}

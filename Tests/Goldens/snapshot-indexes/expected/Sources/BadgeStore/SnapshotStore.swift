@@ -1,0 +1,154 @@
+import Foundation
+
+/// The values of one repository, in memory and on disk in one JSON file. Each snapshot
+/// repository in this module keeps one and tells it of each change; the errors it throws are
+/// the repository's own.
+///
+/// Reads come from memory; every change rewrites the whole file before the call returns, by
+/// writing a new file and renaming it over the old one, so a crash leaves either the old file
+/// or the new one, never a mix. Simple, but a save costs more as the store grows; the journal
+/// store (`--storage journal`) does not.
+///
+/// The file holds `{"items":[…],"schemaVersion":N}`, then the line `crc32 <8 hex digits>`: the
+/// CRC-32 of everything before that line, so a damaged byte is found instead of read as a
+/// value. The lock file holds an advisory lock while the store is open, so that a second
+/// repository cannot overwrite this one's saves.
+///
+/// scaffold-repo writes one copy of this file per module that has a snapshot repository, and
+/// `scaffold-repo destroy` removes it with the last of them.
+nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure> {
+    /// The values, sorted by id.
+    private(set) var values: StoredValues<Value>
+    /// The file that holds the stored values.
+    let fileURL: URL
+    /// The folder's lock, released by ``close()``.
+    private var lock: StoreFiles.Lock?
+    /// False for a store in memory only (``init(inMemory:)``), which writes no file.
+    private let isOnDisk: Bool
+    /// False after ``close()``.
+    private var isOpen = true
+
+    /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
+    /// when there is one. A missing file is an empty store; one that exists but cannot be read
+    /// or decoded throws, and is never taken for an empty store, so no later save can overwrite
+    /// it.
+    init(directory: URL, file: String, lock lockName: String) throws {
+        isOnDisk = true
+        fileURL = directory.appendingPathComponent(file)
+        try StoreFiles.createFolder(directory, reporting: Failure.self)
+        lock = try StoreFiles.Lock(
+            directory.appendingPathComponent(lockName), reporting: Failure.self)
+        let file = try Self.readFile(fileURL)
+        values = file.values
+        // A file written before files had a checksum, or by an earlier schema version, is
+        // rewritten now, when the folder can be written, and by the next save otherwise.
+        if !file.isCurrent {
+            try? Self.write(file.values, to: fileURL)
+        }
+    }
+
+    /// A store that keeps `values` in memory only, for previews and an app's tests: it has no
+    /// folder, lock or file (its `fileURL` is `/dev/null`), and its changes are gone when it is.
+    init(inMemory values: [Value]) {
+        var stored = StoredValues<Value>()
+        stored.apply(.saved(values))
+        self.values = stored
+        fileURL = URL(fileURLWithPath: "/dev/null")
+        isOnDisk = false
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { !isOpen }
+
+    /// Releases the folder's lock; later writes throw `closed`.
+    mutating func close() {
+        isOpen = false
+        lock = nil
+    }
+
+    /// Applies `change` to a copy of the values, writes the copy to the file, and only then
+    /// keeps it: when the write fails, the store keeps its previous contents.
+    mutating func commit(_ change: StoreChange<Value>) throws {
+        guard !isClosed else { throw Failure.closed }
+        let changed = values.applying(change)
+        if isOnDisk { try Self.write(changed, to: fileURL) }
+        values = changed
+    }
+
+    private typealias CRC32 = StoreFiles.CRC32
+
+    // `.atomic` writes a temporary file and renames it over the old one, so a crash leaves the
+    // old file or the new one, never half of one. The price: every save encodes and writes
+    // every value, so saves get slower as the store grows. The journal store does not.
+    private static func write(_ values: StoredValues<Value>, to fileURL: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            let stored = StoredFile(schemaVersion: Value.schemaVersion, items: values.items)
+            let data = CRC32.sealed(try encoder.encode(stored))
+            try FileManager.default.createDirectory(
+                at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: fileURL, options: .atomic)
+        } catch {
+            throw Failure.unwritable(file: fileURL, reason: StoreFiles.systemReason(error))
+        }
+    }
+
+    /// The file's values, migrated to the current schema version, and whether the file is
+    /// current: written with a checksum, in this schema version.
+    private static func readFile(
+        _ file: URL
+    ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {
+        guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
+            return (StoredValues(), true)
+        }
+        let contents: CRC32.Contents
+        do {
+            contents = try CRC32.unsealed(data)
+        } catch {
+            throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        let stored: StoredFile
+        do {
+            stored = try JSONDecoder().decode(StoredFile.self, from: contents.json)
+        } catch let newer as NewerSchema {
+            throw Failure.newerSchema(
+                file: file, found: newer.found, supported: Value.schemaVersion)
+        } catch {
+            throw StoreFiles.misfit(
+                error, file: file, isChecked: contents.isChecked, reporting: Failure.self)
+        }
+        do {
+            let values = try StoredValues(stored.items)
+            return (values, contents.isChecked && stored.schemaVersion == Value.schemaVersion)
+        } catch {
+            throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+    }
+
+    /// The file's layout. A bare array is a file from before the schema version was stored:
+    /// version 1.
+    private nonisolated struct StoredFile: Codable {
+        var schemaVersion: Int
+        var items: [Value]
+
+        init(schemaVersion: Int, items: [Value]) {
+            self.schemaVersion = schemaVersion
+            self.items = items
+        }
+
+        init(from decoder: any Decoder) throws {
+            guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+                schemaVersion = 1
+                items = try Value.decodeStored(1, from: decoder)
+                return
+            }
+            schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+            guard schemaVersion <= Value.schemaVersion else {
+                throw NewerSchema(found: schemaVersion)
+            }
+            items = try Value.decodeStored(
+                schemaVersion, from: container.superDecoder(forKey: .items))
+        }
+    }
+}

@@ -1,0 +1,340 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The file handling that every repository in this module shares: the checksum that finds a
+/// damaged byte, reading a file that may be missing, the lock that keeps a folder to one
+/// repository at a time, and the durable writes of the journal and its snapshot. What the
+/// files hold is `JournalStore.swift` or `SnapshotStore.swift`.
+///
+/// scaffold-repo writes one copy of this file per module, however many models the module
+/// stores, and `scaffold-repo destroy` removes it with the last of them.
+nonisolated enum StoreFiles {
+    /// A repository's error type, in which the files report what goes wrong: each repository's
+    /// error enum conforms with its cases of these names.
+    nonisolated protocol Failure: Error {
+        static func unreadable(file: URL, reason: String) -> Self
+        static func unwritable(file: URL, reason: String) -> Self
+        static func locked(file: URL) -> Self
+        static func corrupt(file: URL, offset: Int, reason: String) -> Self
+        static func incompatible(file: URL, reason: String) -> Self
+        static func newerSchema(file: URL, found: Int, supported: Int) -> Self
+        static func notMigrated(file: URL, field: String, migration: String, reason: String)
+            -> Self
+        static var closed: Self { get }
+    }
+
+    /// The error for stored JSON that did not decode. A file whose checksum matched is intact,
+    /// so its values do not fit the model; so do values of the wrong type or with keys missing
+    /// in an older file without a checksum, whose broken JSON is damage. A value that a
+    /// migration did not carry over is reported as that.
+    static func misfit<Reported: Failure>(
+        _ error: any Error, file: URL, isChecked: Bool, reporting _: Reported.Type
+    ) -> Reported {
+        if let unmigrated = error as? UnmigratedValue {
+            return unmigrated.failure(file: file, reporting: Reported.self)
+        }
+        if !isChecked, case DecodingError.dataCorrupted = error {
+            return .corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        return .incompatible(file: file, reason: "\(error)")
+    }
+
+    /// The file's bytes, or nil when there is no file. A file that cannot be read, a folder and
+    /// a link to nothing all throw: none of them is an empty store, and taking one for an empty
+    /// store would let the next save overwrite what it holds.
+    static func readIfPresent<Reported: Failure>(
+        _ file: URL, reporting _: Reported.Type
+    ) throws -> Data? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
+            throw Reported.unreadable(file: file, reason: "it is a folder, not a file")
+        }
+        do {
+            return try Data(contentsOf: file)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            // A link to a file that is gone may point to a volume that is not mounted.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == nil
+            else {
+                throw Reported.unreadable(
+                    file: file, reason: "it is a symbolic link to a file that does not exist")
+            }
+            return nil
+        } catch {
+            throw Reported.unreadable(file: file, reason: systemReason(error))
+        }
+    }
+
+    /// Creates `folder` when it is missing, and syncs the folder that holds it: a new folder is
+    /// only durable once its parent is synced.
+    static func createFolder<Reported: Failure>(
+        _ folder: URL, reporting _: Reported.Type
+    ) throws {
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw Reported.unwritable(file: folder, reason: systemReason(error))
+        }
+        syncFolder(folder.deletingLastPathComponent())
+    }
+
+    /// The operating system's reason for a failed Foundation file call ("Permission denied",
+    /// "No space left on device"), which Foundation's own description often leaves out.
+    static func systemReason(_ error: any Error) -> String {
+        guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError else {
+            return error.localizedDescription
+        }
+        return String(cString: strerror(posix.code.rawValue))
+    }
+
+    /// Syncs `folder`, so that files created or renamed in it stay after a crash; false when it
+    /// cannot be.
+    @discardableResult
+    static func syncFolder(_ folder: URL) -> Bool {
+        guard let descriptor = try? openFile(folder, forReading: true) else { return false }
+        defer { closeDescriptor(descriptor) }
+        return (try? sync(descriptor)) != nil
+    }
+
+    // MARK: - Checksums
+
+    /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.
+    nonisolated enum CRC32 {
+        /// What a sealed file holds: its JSON, and whether a checksum line vouched for it.
+        struct Contents {
+            let json: Data
+            let isChecked: Bool
+        }
+
+        struct Mismatch: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        /// `json`, then the line `crc32 <8 hex digits>` with its checksum.
+        static func sealed(_ json: Data) -> Data {
+            json + Data("\ncrc32 \(format(checksum(json)))\n".utf8)
+        }
+
+        /// The JSON of a file that `sealed` wrote, checked. A file without the checksum line
+        /// was written before there was one: its JSON is returned unchecked.
+        static func unsealed(_ data: Data) throws -> Contents {
+            let trailer = Data("\ncrc32 ".utf8)
+            let start = data.endIndex - trailer.count - 9
+            guard data.count >= trailer.count + 9,
+                data[start..<(start + trailer.count)] == trailer, data.last == UInt8(ascii: "\n")
+            else {
+                return Contents(json: data, isChecked: false)
+            }
+            let json = data[..<start]
+            guard let expected = parse(data[(start + trailer.count)..<(data.endIndex - 1)]),
+                checksum(json) == expected
+            else {
+                throw Mismatch(description: "wrong checksum")
+            }
+            return Contents(json: json, isChecked: true)
+        }
+
+        static let table: [UInt32] = (0..<256).map { index in
+            (0..<8).reduce(UInt32(index)) { crc, _ in
+                crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
+            }
+        }
+
+        static func checksum(_ bytes: Data) -> UInt32 {
+            let table = Self.table  // Read once: a snapshot has millions of bytes.
+            var crc = ~UInt32(0)
+            bytes.withUnsafeBytes { buffer in
+                for byte in buffer {
+                    crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+                }
+            }
+            return ~crc
+        }
+
+        /// Eight lower-case hex digits.
+        static func format(_ checksum: UInt32) -> String {
+            let digits = String(checksum, radix: 16)
+            return String(repeating: "0", count: 8 - digits.count) + digits
+        }
+
+        /// The checksum that `format` wrote, or nil.
+        static func parse(_ digits: Data) -> UInt32? {
+            guard digits.count == 8 else { return nil }
+            return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+        }
+    }
+
+    // MARK: - Open files
+
+    /// An advisory lock on a file, held until this goes away. Two repositories writing one
+    /// folder would overwrite each other's changes; the lock turns that mistake into an error
+    /// when the second one opens.
+    nonisolated final class Lock {
+        private let descriptor: Int32
+
+        init<Reported: Failure>(_ file: URL, reporting _: Reported.Type) throws {
+            let descriptor = try openFile(file, reporting: Reported.self)
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let busy = errno == EWOULDBLOCK
+                let reason = lastError()
+                closeDescriptor(descriptor)
+                throw busy
+                    ? Reported.locked(file: file) : Reported.unwritable(file: file, reason: reason)
+            }
+            self.descriptor = descriptor
+        }
+
+        deinit {
+            closeDescriptor(descriptor)
+        }
+    }
+
+    /// A journal repository's open files: the lock, and the journal that changes are appended
+    /// to, closed (and the lock released) when this goes away; and the snapshot it replaces.
+    nonisolated final class Journal<Reported: Failure> {
+        let directory: URL
+        let snapshotURL: URL
+        let journalURL: URL
+        /// Where a new snapshot is written before it replaces the old one.
+        let temporaryURL: URL
+        private let lock: Lock
+        private let journal: Int32
+
+        init(directory: URL, snapshot: String, journal journalName: String, lock lockName: String)
+            throws
+        {
+            self.directory = directory
+            snapshotURL = directory.appendingPathComponent(snapshot)
+            temporaryURL = snapshotURL.appendingPathExtension("tmp")
+            journalURL = directory.appendingPathComponent(journalName)
+            try createFolder(directory, reporting: Reported.self)
+            lock = try Lock(directory.appendingPathComponent(lockName), reporting: Reported.self)
+            journal = try openFile(journalURL, reporting: Reported.self)
+            // A snapshot that a crash cut short; the lock makes sure no one is writing it.
+            _ = unlink(temporaryURL.path)
+            // The journal may have just been created: make its entry in the folder durable
+            // before any save that writes to it returns.
+            syncFolder(directory)
+        }
+
+        deinit {
+            closeDescriptor(journal)
+        }
+
+        func append(_ line: Data, at offset: Int) throws {
+            do {
+                try write(line, to: journal, at: offset)
+                try sync(journal)
+            } catch {
+                // Take back a partial record, so the next append does not follow damage.
+                _ = ftruncate(journal, off_t(offset))
+                throw Reported.unwritable(file: journalURL, reason: "\(error)")
+            }
+        }
+
+        /// Cuts the journal to `size` bytes; throws only when it was not cut, so the caller's
+        /// idea of its size stays true. Syncing it is best effort: records that come back after
+        /// a crash are either of an older generation (skipped) or a torn tail (cut again).
+        func truncate(to size: Int) throws {
+            guard ftruncate(journal, off_t(size)) == 0 else {
+                throw Reported.unwritable(file: journalURL, reason: lastError())
+            }
+            _ = try? sync(journal)
+        }
+
+        /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
+        /// When any step fails, the temporary file is removed: on a full disk it would hold on
+        /// to the very space that ran out. rename(2) replaces a file atomically, so readers, and
+        /// a crash, see the old snapshot or the new one, never half of one.
+        ///
+        /// Returns whether the folder was synced too. Once the rename is done the new snapshot
+        /// is in place, so a failure to sync the folder is not thrown (the caller's memory must
+        /// match the disk); the caller then keeps the journal, in case the rename is lost.
+        func replaceSnapshot(with data: Data) throws -> Bool {
+            do {
+                let file = try openFile(temporaryURL, reporting: Reported.self, truncating: true)
+                defer { closeDescriptor(file) }
+                try write(data, to: file, at: 0)
+                try sync(file)
+                guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
+                    throw POSIXFailure(lastError())
+                }
+            } catch {
+                _ = unlink(temporaryURL.path)
+                throw Reported.unwritable(file: snapshotURL, reason: "\(error)")
+            }
+            return syncFolder(directory)
+        }
+    }
+
+    // MARK: - System calls
+
+    private static func openFile(_ url: URL, truncating: Bool = false, forReading: Bool = false)
+        throws -> Int32
+    {
+        let flags = forReading ? O_RDONLY : O_RDWR | O_CREAT | (truncating ? O_TRUNC : 0)
+        let descriptor = open(url.path, flags | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXFailure(lastError()) }
+        return descriptor
+    }
+
+    private static func openFile<Reported: Failure>(
+        _ url: URL, reporting _: Reported.Type, truncating: Bool = false
+    ) throws -> Int32 {
+        do {
+            return try openFile(url, truncating: truncating)
+        } catch {
+            throw Reported.unwritable(file: url, reason: "\(error)")
+        }
+    }
+
+    private static func write(_ data: Data, to descriptor: Int32, at offset: Int) throws {
+        try data.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count, let base = buffer.baseAddress {
+                let result = pwrite(
+                    descriptor, base + written, buffer.count - written, off_t(offset + written))
+                if result < 0 {
+                    guard errno == EINTR else { throw POSIXFailure(lastError()) }
+                    continue
+                }
+                written += result
+            }
+        }
+    }
+
+    /// Flushes to the storage device: `F_FULLFSYNC` on Apple platforms, where `fsync` only
+    /// reaches the drive's cache; `fsync` elsewhere.
+    private static func sync(_ descriptor: Int32) throws {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(descriptor) == 0 else { throw POSIXFailure(lastError()) }
+    }
+
+    /// `close(2)`, under a name that a repository's own `close()` does not hide.
+    private static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+
+    private nonisolated struct POSIXFailure: Error, CustomStringConvertible {
+        let description: String
+
+        init(_ description: String) {
+            self.description = description
+        }
+    }
+}

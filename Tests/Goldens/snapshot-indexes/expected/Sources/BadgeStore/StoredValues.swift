@@ -1,0 +1,530 @@
+import Foundation
+
+// What every repository in this module keeps in memory: a model's values in id order, the
+// changes made to them, the streams told of each change, and one open repository per folder.
+// Each `<Model>Repository+API.swift` is its model's API over these; `JournalStore.swift` or
+// `SnapshotStore.swift` puts the values on disk. Callers see one type of this file:
+// `StoreChange`, as a repository's `Change`.
+//
+// scaffold-repo writes one copy of this file per module, however many models the module
+// stores, and `scaffold-repo destroy` removes it with the last of them.
+
+/// A model that a repository stores: `<Model>Repository+API.swift` declares the conformance.
+nonisolated protocol StoredValue: Codable, Identifiable, Sendable, Hashable
+where ID: Codable & Sendable {
+    /// The schema version that values are stored in now.
+    static var schemaVersion: Int { get }
+    /// The order of ids in memory and in the stored files: the same on every run.
+    static func precedes(_ first: ID, _ second: ID) -> Bool
+    /// Decodes the values that schema version `version` stored, migrated to the current one.
+    static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self]
+}
+
+nonisolated extension StoredValue {
+    /// A model that never changed its schema stores values as they are.
+    static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self] {
+        try [Self](from: decoder)
+    }
+}
+
+/// One committed change to a repository, as its `changes()` publishes it once it is on disk.
+public nonisolated enum StoreChange<Value: Identifiable & Sendable>: Sendable
+where Value.ID: Sendable {
+    /// These values were stored: added, or replacing the values with their ids.
+    case saved([Value])
+    /// The values with these ids were removed.
+    case deleted([Value.ID])
+    /// Every value was removed.
+    case removedAll
+}
+
+nonisolated extension StoreChange: Equatable where Value: Equatable {}
+nonisolated extension StoreChange: Hashable where Value: Hashable {}
+
+/// A committed change and its revision: 1 for the first change a repository commits, and one
+/// more for each after it.
+nonisolated struct Revised<Value: StoredValue>: Sendable {
+    let revision: Int
+    let change: StoreChange<Value>
+}
+
+/// The open streams of a repository's `changes()`, and the revision of the last change
+/// published.
+nonisolated struct Observers<Value: StoredValue> {
+    private var streams: [Int: @Sendable (Revised<Value>) -> Void] = [:]
+    private var nextKey = 0
+    private(set) var revision = 0
+
+    var count: Int { streams.count }
+
+    /// A new stream of the changes published from now on. When it ends (its reader's task is
+    /// cancelled), `onEnd` gets its key, for ``remove(_:)``.
+    mutating func changes(
+        onEnd: @escaping @Sendable (Int) -> Void
+    ) -> AsyncStream<StoreChange<Value>> {
+        stream(of: { $0.change }, onEnd: onEnd)
+    }
+
+    /// ``changes(onEnd:)`` with the revision of each change.
+    mutating func revisions(
+        onEnd: @escaping @Sendable (Int) -> Void
+    ) -> AsyncStream<Revised<Value>> {
+        stream(of: { $0 }, onEnd: onEnd)
+    }
+
+    private mutating func stream<Element: Sendable>(
+        of element: @escaping @Sendable (Revised<Value>) -> Element,
+        onEnd: @escaping @Sendable (Int) -> Void
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+        nextKey += 1
+        let key = nextKey
+        streams[key] = { continuation.yield(element($0)) }
+        continuation.onTermination = { _ in onEnd(key) }
+        return stream
+    }
+
+    mutating func remove(_ key: Int) {
+        streams[key] = nil
+    }
+
+    /// Gives `change` the next revision and sends it to every stream.
+    mutating func publish(_ change: StoreChange<Value>) {
+        revision += 1
+        let revised = Revised(revision: revision, change: change)
+        for yield in streams.values { yield(revised) }
+    }
+}
+
+/// A repository that `shared(in:)` hands out, one per folder. Its isolation is the actor's: a
+/// `nonisolated` protocol would make the actor's `init(directory:)` requirement nonisolated,
+/// which a synchronous actor initializer cannot be.
+protocol SharedRepository: _Concurrency.Actor {
+    init(directory: URL) throws
+    /// Whether `close()` was called.
+    var isClosed: Bool { get }
+}
+
+/// The repositories that `shared(in:)` opened, by folder. It does not keep them alive: a
+/// repository no one holds any more is closed, and the next call opens it again.
+actor OpenRepositories<Repository: SharedRepository> {
+    private struct WeakReference {
+        weak var repository: Repository?
+    }
+
+    private var entries: [String: WeakReference] = [:]
+
+    init() {}
+
+    /// The open repository for `directory`, or a new one. Paths are compared with symlinks
+    /// resolved, so two spellings of one folder give one repository.
+    func repository(in directory: URL) async throws -> Repository {
+        let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
+        while let open = entries[key]?.repository {
+            if await !open.isClosed { return open }
+            // Another call may have replaced it while this one waited.
+            if entries[key]?.repository === open { break }
+        }
+        let repository = try Repository(directory: directory)
+        entries[key] = WeakReference(repository: repository)
+        return repository
+    }
+}
+
+// One sorted array would make `loadAll()` free, but every insert would move half the store
+// in memory. Short sorted runs keep a save's work the same at any size, and reading them all
+// is one copy, with no sort.
+
+/// Stored values in id order (`precedes(_:_:)`), kept as short sorted runs: a change moves
+/// values within one run only, so it costs the same in a store of 100 values as in one of
+/// 100,000; reading them all is one copy, not a sort, and a snapshot is written without
+/// sorting.
+nonisolated struct StoredValues<Value: StoredValue> {
+    /// The most values a run holds before it is split in two.
+    static var runCapacity: Int { 512 }
+
+    /// Sorted runs, none empty; each run's ids precede the next run's.
+    private var runs: [[Value]] = []
+    private(set) var count = 0
+
+    init() {}
+
+    /// `items` in any order. Throws when an id appears twice: the file is damaged.
+    init(_ items: [Value]) throws {
+        var sorted = items
+        if !Self.isSorted(sorted) {
+            sorted.sort { Value.precedes($0.id, $1.id) }
+        }
+        for index in sorted.indices.dropFirst() where sorted[index].id == sorted[index - 1].id {
+            throw RepeatedID(description: "id \(sorted[index].id) appears twice")
+        }
+        self.init(sorted: sorted)
+    }
+
+    private init(sorted: [Value]) {
+        runs = stride(from: 0, to: sorted.count, by: Self.runCapacity).map {
+            Array(sorted[$0..<min($0 + Self.runCapacity, sorted.count)])
+        }
+        count = sorted.count
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Every value, in id order.
+    var items: [Value] {
+        var all: [Value] = []
+        all.reserveCapacity(count)
+        for run in runs { all += run }
+        return all
+    }
+
+    /// The values `isIncluded` accepts, in id order.
+    func filter(_ isIncluded: (Value) -> Bool) -> [Value] {
+        runs.flatMap { $0.filter(isIncluded) }
+    }
+
+    /// How many values `isIncluded` accepts.
+    func count(where isIncluded: (Value) -> Bool) -> Int {
+        runs.reduce(0) { $0 + $1.count(where: isIncluded) }
+    }
+
+    subscript(id: Value.ID) -> Value? {
+        guard let (run, index) = location(of: id), index < runs[run].endIndex,
+            runs[run][index].id == id
+        else { return nil }
+        return runs[run][index]
+    }
+
+    /// Applies `change` in place.
+    mutating func apply(_ change: StoreChange<Value>) {
+        switch change {
+        case .saved(let saved) where saved.count > Self.runCapacity:
+            merge(saved)
+        case .saved(let saved):
+            for value in saved { insert(value) }
+        case .deleted(let ids) where ids.count > Self.runCapacity:
+            let removed = Set(ids)
+            self = Self(sorted: items.filter { !removed.contains($0.id) })
+        case .deleted(let ids):
+            for id in ids { remove(id) }
+        case .removedAll:
+            self = Self()
+        }
+    }
+
+    /// Applies `changes` in order, as opening replays a journal: their net effect is merged in
+    /// one pass, instead of moving values once per change.
+    mutating func apply(contentsOf changes: [StoreChange<Value>]) {
+        var saved: [Value.ID: Value] = [:]
+        var deleted: Set<Value.ID> = []
+        for change in changes {
+            switch change {
+            case .saved(let values):
+                for value in values {
+                    saved[value.id] = value
+                    deleted.remove(value.id)
+                }
+            case .deleted(let ids):
+                for id in ids {
+                    saved[id] = nil
+                    deleted.insert(id)
+                }
+            case .removedAll:
+                (self, saved, deleted) = (Self(), [:], [])
+            }
+        }
+        if !deleted.isEmpty {
+            self = Self(sorted: items.filter { !deleted.contains($0.id) })
+        }
+        if !saved.isEmpty { merge(Array(saved.values)) }
+    }
+
+    /// A copy with `change` applied.
+    func applying(_ change: StoreChange<Value>) -> Self {
+        var changed = self
+        changed.apply(change)
+        return changed
+    }
+
+    /// The run that holds `id`, or would, and the position in it: the first whose id does not
+    /// precede `id`. Nil when there are no runs.
+    private func location(of id: Value.ID) -> (run: Int, index: Int)? {
+        guard !runs.isEmpty else { return nil }
+        let run = Self.firstIndex(in: runs.count) {
+            Value.precedes(runs[$0][runs[$0].count - 1].id, id)
+        }
+        let holder = min(run, runs.count - 1)
+        let index = Self.firstIndex(in: runs[holder].count) {
+            Value.precedes(runs[holder][$0].id, id)
+        }
+        return (holder, index)
+    }
+
+    /// The first index in `0..<count` for which `isBefore` is false (it must be true for a
+    /// prefix of the indices and false after).
+    static func firstIndex(in count: Int, where isBefore: (Int) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isBefore(middle) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    private mutating func insert(_ value: Value) {
+        guard let (run, index) = location(of: value.id) else {
+            runs = [[value]]
+            count = 1
+            return
+        }
+        if index < runs[run].endIndex, runs[run][index].id == value.id {
+            runs[run][index] = value
+            return
+        }
+        runs[run].insert(value, at: index)
+        count += 1
+        if runs[run].count > Self.runCapacity {
+            let half = runs[run].count / 2
+            let upper = Array(runs[run][half...])
+            runs[run].removeSubrange(half...)
+            runs.insert(upper, at: run + 1)
+        }
+    }
+
+    private mutating func remove(_ id: Value.ID) {
+        guard let (run, index) = location(of: id), index < runs[run].endIndex,
+            runs[run][index].id == id
+        else { return }
+        runs[run].remove(at: index)
+        count -= 1
+        if runs[run].isEmpty { runs.remove(at: run) }
+    }
+
+    /// Many values at once: sorted (the last of the same id wins), then merged in one pass.
+    private mutating func merge(_ saved: [Value]) {
+        var latest: [Value.ID: Value] = [:]
+        for value in saved { latest[value.id] = value }
+        let incoming = latest.values.sorted { Value.precedes($0.id, $1.id) }
+        let current = items
+        var merged: [Value] = []
+        merged.reserveCapacity(current.count + incoming.count)
+        var (old, new) = (current.startIndex, incoming.startIndex)
+        while old < current.endIndex, new < incoming.endIndex {
+            if Value.precedes(current[old].id, incoming[new].id) {
+                merged.append(current[old])
+                old += 1
+            } else {
+                if current[old].id == incoming[new].id { old += 1 }
+                merged.append(incoming[new])
+                new += 1
+            }
+        }
+        merged += current[old...]
+        merged += incoming[new...]
+        self = Self(sorted: merged)
+    }
+
+    private static func isSorted(_ items: [Value]) -> Bool {
+        zip(items, items.dropFirst()).allSatisfy { !Value.precedes($1.id, $0.id) }
+    }
+}
+
+/// A stored file holds the same id twice: it is damaged.
+nonisolated struct RepeatedID: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Stored data of a schema version newer than the code reading it.
+nonisolated struct NewerSchema: Error {
+    let found: Int
+}
+
+/// A model as an earlier schema version stored it (`Question.V1`, in `QuestionVersions.swift`),
+/// and its migration to the next version (`migrated()`, in `QuestionMigration1.swift`).
+nonisolated protocol FrozenVersion {
+    associatedtype Next
+    /// This value as the next schema version has it. It throws where a stored value cannot be
+    /// carried over yet; the store that holds it then does not open, and is left as it is.
+    func migrated() throws -> Next
+}
+
+nonisolated extension FrozenVersion {
+    /// ``migrated()``, called through the protocol, so that a migration written without
+    /// `throws` and one written with it both chain.
+    func migratedOneVersion() throws -> Next { try migrated() }
+
+    /// A value of the next version that nobody has chosen yet: it never returns a value, it
+    /// throws, so no store opens with a made-up one. Replace the call with the value.
+    func undecided<Decided>(_ field: String, file: String = #fileID) throws -> Decided {
+        throw UnmigratedValue(field: field, migration: file, reason: "is not decided yet")
+    }
+
+    /// `converted`, the result of a conversion that is exact for every value a store is likely
+    /// to hold (`Double(exactly:)`), or a thrown error for one that it is not exact for.
+    func lossless<Converted>(
+        _ converted: Converted?, _ field: String, file: String = #fileID
+    ) throws -> Converted {
+        guard let converted else {
+            throw UnmigratedValue(
+                field: field, migration: file,
+                reason: "holds a stored value that does not convert without loss")
+        }
+        return converted
+    }
+}
+
+nonisolated extension Array where Element: FrozenVersion {
+    /// Each value migrated one schema version on.
+    func migrated() throws -> [Element.Next] { try map { try $0.migratedOneVersion() } }
+}
+
+/// A stored value that a migration did not carry over: where, and why.
+nonisolated struct UnmigratedValue: Error {
+    let field: String
+    let migration: String
+    let reason: String
+
+    /// The error a repository reports for it, for the store `file` that holds the value.
+    func failure<Reported: StoreFiles.Failure>(file: URL, reporting _: Reported.Type) -> Reported {
+        .notMigrated(file: file, field: field, migration: migration, reason: reason)
+    }
+}
+
+/// The `:index` and `:unique` fields of a journal or snapshot repository's model: for each, the
+/// ids of the values in memory that hold each value of the field, in id order. Built from the
+/// values on first use (a lookup or a write), then kept in step with each committed change. It
+/// lives in the repository's actor, so its keys need not be `Sendable`.
+nonisolated struct FieldIndexes<Value: StoredValue> {
+    /// One indexed field: its JSON key, whether it is unique, and how to read its value (nil
+    /// for an optional field without one, which no index holds).
+    struct Field {
+        let name: String
+        let isUnique: Bool
+        let key: (Value) -> AnyHashable?
+        fileprivate var ids: [AnyHashable: [Value.ID]] = [:]
+
+        init(_ name: String, isUnique: Bool = false, key: @escaping (Value) -> AnyHashable?) {
+            self.name = name
+            self.isUnique = isUnique
+            self.key = key
+        }
+
+        fileprivate mutating func insert(_ value: Value) {
+            guard let key = key(value) else { return }
+            var holders = ids[key, default: []]
+            let index =
+                holders.firstIndex { !Value.precedes($0, value.id) } ?? holders.endIndex
+            if index == holders.endIndex || holders[index] != value.id {
+                holders.insert(value.id, at: index)
+            }
+            ids[key] = holders
+        }
+
+        fileprivate mutating func remove(_ value: Value) {
+            guard let key = key(value), var holders = ids[key] else { return }
+            holders.removeAll { $0 == value.id }
+            ids[key] = holders.isEmpty ? nil : holders
+        }
+    }
+
+    private var fields: [Field]
+    private var isBuilt = false
+
+    init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    /// Whether the model has an indexed field at all.
+    var isEmpty: Bool { fields.isEmpty }
+
+    /// Builds the indexes from `values` the first time.
+    mutating func build(from values: StoredValues<Value>) {
+        guard !isBuilt else { return }
+        isBuilt = true
+        for value in values.items {
+            for index in fields.indices { fields[index].insert(value) }
+        }
+    }
+
+    /// The ids of the values whose `field` is `key`, in id order.
+    mutating func ids(
+        _ field: String, _ key: AnyHashable, in values: StoredValues<Value>
+    ) -> [Value.ID] {
+        build(from: values)
+        return fields.first { $0.name == field }?.ids[key] ?? []
+    }
+
+    /// The first unique field whose value one of `change`'s values would share with another
+    /// value, stored or saved with it: the field, and the value as text. Nil when none would.
+    mutating func conflict(
+        in change: StoreChange<Value>, with values: StoredValues<Value>
+    ) -> (field: String, value: String)? {
+        guard case .saved(let saved) = change, fields.contains(where: \.isUnique) else {
+            return nil
+        }
+        build(from: values)
+        // The batch's own ids, with the last value of each (the one that is kept).
+        var last: [Value.ID: Value] = [:]
+        for value in saved { last[value.id] = value }
+        for field in fields where field.isUnique {
+            var taken: [AnyHashable: Value.ID] = [:]
+            for value in last.values {
+                guard let key = field.key(value) else { continue }
+                if let other = taken[key], other != value.id {
+                    return (field.name, "\(key.base)")
+                }
+                taken[key] = value.id
+                // A stored holder that this batch does not save again keeps its value.
+                let holders = field.ids[key] ?? []
+                if holders.contains(where: { $0 != value.id && last[$0] == nil }) {
+                    return (field.name, "\(key.base)")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The stored values that `change` replaces or deletes: read before it is committed, for
+    /// ``apply(_:replacing:)`` (a copy of all the values would cost a copy per save).
+    func replaced(by change: StoreChange<Value>, in values: StoredValues<Value>) -> [Value] {
+        guard isBuilt else { return [] }
+        switch change {
+        case .saved(let saved): return saved.compactMap { values[$0.id] }
+        case .deleted(let ids): return ids.compactMap { values[$0] }
+        case .removedAll: return []
+        }
+    }
+
+    /// Keeps the indexes in step with `change`, once committed; `old` is what it replaced.
+    mutating func apply(_ change: StoreChange<Value>, replacing old: [Value]) {
+        guard isBuilt else { return }
+        for index in fields.indices {
+            for value in old { fields[index].remove(value) }
+            switch change {
+            case .saved(let saved):
+                // Of values with the same id, the last is the one stored.
+                var last: [Value.ID: Value] = [:]
+                for value in saved { last[value.id] = value }
+                for value in last.values { fields[index].insert(value) }
+            case .deleted: break
+            case .removedAll: fields[index].ids = [:]
+            }
+        }
+    }
+
+    /// For each unique field, the values that more than one stored value holds (stored before
+    /// the field was unique), sorted.
+    mutating func duplicates(in values: StoredValues<Value>) -> [String: [String]] {
+        build(from: values)
+        var duplicates: [String: [String]] = [:]
+        for field in fields where field.isUnique {
+            let shared = field.ids.filter { $0.value.count > 1 }.map { "\($0.key.base)" }
+            if !shared.isEmpty { duplicates[field.name] = shared.sorted() }
+        }
+        return duplicates
+    }
+}

@@ -1,0 +1,657 @@
+import BadgeStore
+import Foundation
+import Observation
+import Testing
+
+/// The behaviour of ``BadgeRepository`` and ``BadgeListViewModel``, in Swift Testing.
+@Suite nonisolated struct BadgeRepositoryTests {
+    private typealias Support = BadgeTestSupport
+
+    @Test func testSaveThenFind() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+
+        expectEqual(await repository.find(by: Support.sample(1).id), Support.sample(1))
+        expectNil(await repository.find(by: Support.sample(2).id))
+    }
+
+    @Test func testSaveWithSameIDReplaces() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(1, revision: 1))
+
+        let found = await repository.find(by: Support.sample(1).id)
+        expectEqual(found, Support.sample(1, revision: 1))
+        expectEqual(await repository.count, 1)
+    }
+
+    @Test func testDeleteRemoves() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        try await repository.save(Support.sample(2))
+
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2)])
+    }
+
+    @Test func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        for number in 0..<50 {
+            try await repository.save(Support.sample(number))
+        }
+        for number in stride(from: 0, to: 50, by: 3) {
+            try await repository.delete(Support.sample(number).id)
+        }
+        try await repository.save(contentsOf: (40..<60).map { Support.sample($0, revision: 1) })
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try BadgeRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        expectEqual(after, before)
+        expectEqual(after.count, 46)
+    }
+
+    @Test func testConcurrentSavesAllLand() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 0..<100 {
+                group.addTask { try await repository.save(Support.sample(number)) }
+            }
+            try await group.waitForAll()
+        }
+
+        expectEqual(await repository.count, 100)
+        await repository.close()
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.count, 100)
+    }
+
+    @Test func testBatchSaveDeleteAndRemoveAll() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+
+        try await repository.save(contentsOf: (0..<10).map { Support.sample($0) })
+        try await repository.delete(ids: [0, 1, 2, 99].map { Support.sample($0).id })
+
+        expectEqual(await repository.loadAll(), (3..<10).map { Support.sample($0) })
+        try await repository.removeAll()
+        expectEqual(await repository.count, 0)
+        await repository.close()
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.count, 0)
+    }
+
+    @Test func testLoadAllIsSortedByID() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        for number in [3, 1, 2, 10] {
+            try await repository.save(Support.sample(number))
+        }
+
+        let ids = await repository.loadAll().map(\.id)
+
+        expectEqual(ids, ids.sorted())
+        expectEqual(ids.count, 4)
+    }
+
+    @Test func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        // 2,000 values in batches of 100, in an order unrelated to their ids, then every third
+        // one deleted: enough to fill, split and empty the runs the store keeps in memory.
+        let numbers = (0..<2000).map { ($0 * 7919) % 2000 }
+        for start in stride(from: 0, to: numbers.count, by: 100) {
+            try await repository.save(
+                contentsOf: numbers[start..<(start + 100)].map { Support.sample($0) })
+        }
+        let deleted = numbers.filter { $0 % 3 == 0 }.map { Support.sample($0).id }
+        for start in stride(from: 0, to: deleted.count, by: 100) {
+            try await repository.delete(
+                ids: Array(deleted[start..<min(start + 100, deleted.count)]))
+        }
+
+        let expected = (0..<2000).filter { $0 % 3 != 0 }.map { Support.sample($0) }
+            .sorted { BadgeRepository.precedes($0.id, $1.id) }
+        expectEqual(await repository.loadAll(), expected)
+        expectEqual(await repository.count, expected.count)
+        expectEqual(await repository.find(by: Support.sample(1999).id), Support.sample(1999))
+        expectNil(await repository.find(by: Support.sample(999).id))
+        await repository.close()
+        expectEqual(try await BadgeRepository(directory: directory).loadAll(), expected)
+    }
+
+    @Test func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<4).map { Support.sample($0) })
+        let id = Support.sample(2).id
+
+        let updated = try await repository.update(id: id) { $0 = Support.sample(2, revision: 1) }
+        let missing = try await repository.update(id: Support.sample(9).id) { _ in }
+
+        expectTrue(updated)
+        expectTrue(!missing)
+        expectEqual(await repository.count(where: { $0.id == id }), 1)
+        expectEqual(await repository.loadAll(where: { $0.id != id }).count, 3)
+        await repository.close()
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.find(by: id), Support.sample(2, revision: 1))
+        expectEqual(await reopened.count, 4)
+    }
+
+    @Test func testMissingFilesAreAnEmptyStore() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+
+        let repository = try BadgeRepository(
+            directory: directory.appendingPathComponent("new"))
+
+        expectEqual(await repository.count, 0)
+    }
+
+    @Test func testCorruptFileThrowsAndIsKept() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        let damaged = Data("[{\"not\": \"a Badge\"".utf8)
+        try damaged.write(to: file)
+
+        let error = thrownError { try BadgeRepository(directory: directory) }
+
+        try expectEqual(Data(contentsOf: file), damaged)
+        guard let failure = error as? BadgeRepositoryError,
+            case .corrupt(let named, _, _) = failure
+        else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
+            return
+        }
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(failure.description.contains(file.lastPathComponent), failure.description)
+    }
+
+    @Test func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        var bytes = try Data(contentsOf: file)
+        // Any byte of the JSON: many flips, say a letter in a string, would still decode.
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: file)
+
+        let error = thrownError { try BadgeRepository(directory: directory) }
+
+        try expectEqual(Data(contentsOf: file), bytes)
+        guard case .corrupt(let named, _, let reason) = error as? BadgeRepositoryError else {
+            fail("expected a corrupt-file error, got \(String(describing: error))")
+            return
+        }
+        expectEqual(named.lastPathComponent, file.lastPathComponent)
+        expectTrue(reason.contains("checksum"), reason)
+    }
+
+    @Test func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        let values = (0..<3).map { Support.sample($0) }
+        try Support.fileWithoutChecksum(values).write(to: file)
+
+        let repository = try BadgeRepository(directory: directory)
+
+        expectEqual(await repository.loadAll(), values)
+        let rewritten = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        expectEqual(rewritten.split(separator: "\n").last?.hasPrefix("crc32 "), true)
+        await repository.close()
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), values)
+    }
+
+    @Test func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try FileManager.default.createSymbolicLink(
+            at: file, withDestinationURL: directory.appendingPathComponent("gone"))
+
+        let linkError = thrownError { try BadgeRepository(directory: directory) }
+
+        switch linkError as? BadgeRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: linkError))")
+        }
+
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        let folderError = thrownError { try BadgeRepository(directory: directory) }
+
+        switch folderError as? BadgeRepositoryError {
+        case .unreadable(let named, _):
+            expectEqual(named.lastPathComponent, file.lastPathComponent)
+        default:
+            fail("expected an unreadable-file error, got \(String(describing: folderError))")
+        }
+    }
+
+    @Test func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        // A folder where the write must put a file makes it fail, as a full disk would.
+        let blocker = try Support.blockWrites(in: directory)
+
+        let error = await thrownError {
+            try await repository.save(Support.sample(3))
+        }
+
+        switch error as? BadgeRepositoryError {
+        case .unwritable: break
+        default: fail("expected an unwritable-file error, got \(String(describing: error))")
+        }
+        expectEqual(await repository.loadAll(), (0..<3).map { Support.sample($0) })
+        expectEqual(Support.leftovers(in: directory), [])
+
+        try FileManager.default.removeItem(at: blocker)
+        try await repository.save(Support.sample(3))
+        await repository.close()
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
+    }
+
+    @Test func testASecondValueWithTheCodeOfAnotherIsNotSaved() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(Support.sample(2))
+        var second = Support.sample(3)
+        second.code = Support.sample(2).code
+
+        let error = await thrownError { try await repository.save(second) }
+
+        guard case .notUnique(let field, _)? = error as? BadgeRepositoryError else {
+            fail("expected a notUnique error, got \(String(describing: error))")
+            return
+        }
+        expectEqual(field, "code")
+        expectNil(await repository.find(by: second.id))
+        // The same value saved again is not a second one.
+        try await repository.save(Support.sample(2, revision: 0))
+        let taken = try unwrap(Support.sample(2).code)
+        expectEqual(await repository.find(byCode: taken), Support.sample(2))
+    }
+
+    @Test func testTheLookupByLevelFindsWhatAScanFinds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (2..<8).map { Support.sample($0, revision: $0 % 2) })
+        let wanted = try unwrap(Support.sample(3, revision: 1).level)
+
+        let found = await repository.badges(withLevel: wanted)
+
+        expectEqual(found, await repository.loadAll().filter { $0.level == wanted })
+        expectTrue(!found.isEmpty)
+        // The index follows changes: the value saved under another value is found no more.
+        try await repository.save(Support.sample(3, revision: 0))
+        let after = await repository.badges(withLevel: wanted)
+        expectTrue(!after.contains { $0.id == Support.sample(3).id })
+    }
+
+    @Test func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try BadgeRepository(directory: directory)
+
+        let error = thrownError { try BadgeRepository(directory: directory) }
+
+        switch error as? BadgeRepositoryError {
+        case .locked: break
+        default: fail("expected a locked error, got \(String(describing: error))")
+        }
+
+        await first.close()
+        // Opens now: an error thrown here fails the test.
+        _ = try BadgeRepository(directory: directory)
+    }
+
+    @Test func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        let first = await repository.changes()
+        let second = await repository.changes()
+
+        try await repository.save(Support.sample(1))
+        try await repository.delete(Support.sample(1).id)
+        try await repository.save(contentsOf: [Support.sample(2), Support.sample(3)])
+        try await repository.removeAll()
+        await repository.close()
+        try? await repository.save(Support.sample(4))  // Fails: publishes nothing.
+
+        let expected: [BadgeRepository.Change] = [
+            .saved([Support.sample(1)]), .deleted([Support.sample(1).id]),
+            .saved([Support.sample(2), Support.sample(3)]), .removedAll,
+        ]
+        expectEqual(await Support.first(5, of: first, within: 0.3), expected)
+        expectEqual(await Support.first(4, of: second), expected)
+    }
+
+    @Test func testACancelledObserverStopsAndIsForgotten() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        let changes = await repository.changes()
+        let observer = Task {
+            var received = 0
+            for await _ in changes { received += 1 }
+            return received
+        }
+        try await repository.save(Support.sample(1))
+
+        observer.cancel()
+
+        let received = await observer.value
+        expectTrue(received <= 1, "received \(received) changes")
+        var remaining = await repository.observerCount
+        for _ in 0..<2000 where remaining > 0 {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            remaining = await repository.observerCount
+        }
+        expectEqual(remaining, 0)
+        try await repository.save(Support.sample(2))
+    }
+
+    @Test func testSharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let first = try await BadgeRepository.shared(in: directory)
+        let second = try await BadgeRepository.shared(
+            in: directory.appendingPathComponent("other/.."))
+
+        try await first.save(Support.sample(1))
+
+        expectTrue(first === second)
+        expectEqual(await second.find(by: Support.sample(1).id), Support.sample(1))
+        await first.close()
+        let reopened = try await BadgeRepository.shared(in: directory)
+        expectTrue(reopened !== first)
+        try await reopened.save(Support.sample(2))
+        expectEqual(await reopened.count, 2)
+    }
+
+    @Test @MainActor func testTwoViewModelsAndADirectSaveStayInStep() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        let list = BadgeListViewModel(repository: repository)
+        let detail = BadgeListViewModel(repository: repository)
+        await list.load()
+        await detail.load()
+
+        await list.add(Support.sample(1))
+        await detail.add(Support.sample(2))
+        try await repository.save(Support.sample(3))
+        await list.delete(Support.sample(1).id)
+        await detail.add(Support.sample(2, revision: 1))
+
+        let expected = [Support.sample(2, revision: 1), Support.sample(3)]
+        let listCaughtUp = await Support.eventually { list.badges == expected }
+        expectTrue(listCaughtUp, "\(list.badges)")
+        let detailCaughtUp = await Support.eventually { detail.badges == expected }
+        expectTrue(detailCaughtUp, "\(detail.badges)")
+    }
+
+    @Test @MainActor func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        let first = BadgeListViewModel(repository: repository)
+        let second = BadgeListViewModel(
+            repository: repository, order: .init { BadgeRepository.precedes($1.id, $0.id) })
+        await first.load()
+        await second.load()
+        let hidden = Support.sample(3).id
+
+        // Adds, deletes, direct saves and filter changes on six ids, all at once.
+        await withTaskGroup(of: Void.self) { group in
+            for step in 0..<60 {
+                group.addTask { await first.add(Support.sample(step % 6, revision: step)) }
+                group.addTask { await second.delete(Support.sample((step + 2) % 6).id) }
+                group.addTask {
+                    try? await repository.save(Support.sample((step + 4) % 6, revision: step))
+                }
+                if step % 20 == 0 {
+                    group.addTask { await second.filter(by: { $0.id != hidden }) }
+                    group.addTask { await second.filter(by: nil) }
+                }
+            }
+        }
+
+        let stored = await repository.loadAll()
+        let shownBySecond = Array(stored.filter { second.filter?($0) ?? true }.reversed())
+        let firstCaughtUp = await Support.eventually { first.badges == stored }
+        expectTrue(firstCaughtUp, "\(first.badges) != \(stored)")
+        let secondCaughtUp = await Support.eventually { second.badges == shownBySecond }
+        expectTrue(secondCaughtUp, "\(second.badges) != \(shownBySecond)")
+    }
+
+    @Test @MainActor func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: [Support.sample(5), Support.sample(2)])
+        let descending = BadgeListViewModel(
+            repository: repository, order: .by(\.id, descending: true))
+        let custom = BadgeListViewModel(
+            repository: repository, order: .init { BadgeRepository.precedes($1.id, $0.id) })
+        await descending.load()
+        await custom.load()
+
+        for number in [3, 1, 4] {
+            try await repository.save(Support.sample(number))
+        }
+        await custom.add(Support.sample(6))
+
+        let expected = await repository.loadAll().reversed().map(\.id)
+        let descendingInOrder = await Support.eventually {
+            descending.badges.map(\.id) == expected
+        }
+        expectTrue(descendingInOrder, "\(descending.badges.map(\.id)) != \(expected)")
+        let customInOrder = await Support.eventually { custom.badges.map(\.id) == expected }
+        expectTrue(customInOrder, "\(custom.badges.map(\.id)) != \(expected)")
+        expectEqual(expected.count, 6)
+    }
+
+    @Test @MainActor func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (1...3).map { Support.sample($0) })
+        let hidden = Support.sample(2).id
+        let viewModel = BadgeListViewModel(repository: repository)
+        await viewModel.load()
+
+        await viewModel.filter(by: { $0.id != hidden })
+        try await repository.save(Support.sample(2, revision: 1))
+        try await repository.save(Support.sample(4))
+
+        let expected = [1, 3, 4].map { Support.sample($0) }
+        let filtered = await Support.eventually { viewModel.badges == expected }
+        expectTrue(filtered, "\(viewModel.badges)")
+        await viewModel.filter(by: nil)
+        expectEqual(viewModel.badges.count, 4)
+        expectTrue(!viewModel.isLoading)
+    }
+
+    @Test @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (1...2).map { Support.sample($0) })
+        let hidden = Support.sample(3).id
+        let viewModel = BadgeListViewModel(repository: repository)
+        await viewModel.filter(by: { $0.id != hidden })
+
+        // A value the filter hides, and a value saved again as it is, change nothing shown.
+        let quiet = Support.changesObserved(of: { viewModel.badges })
+        await viewModel.add(Support.sample(3))
+        try await repository.delete(hidden)
+        await viewModel.add(Support.sample(1))  // Returns once the list has the delete too.
+        expectEqual(await quiet.count(), 0)
+
+        let told = Support.changesObserved(of: { viewModel.badges })
+        await viewModel.add(Support.sample(4))
+        expectEqual(await told.count(), 1)
+        expectEqual(viewModel.badges, [1, 2, 4].map { Support.sample($0) })
+    }
+
+    @Test @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<4).map { Support.sample($0) })
+        let viewModel = BadgeListViewModel(repository: repository)
+        await viewModel.load()
+
+        await viewModel.update(id: Support.sample(1).id) { $0 = Support.sample(1, revision: 1) }
+        await viewModel.delete(atOffsets: [0, 2])
+
+        let expected = [Support.sample(1, revision: 1), Support.sample(3)]
+        expectEqual(viewModel.badges, expected)
+        expectEqual(await repository.loadAll(), expected)
+        expectNil(viewModel.error)
+    }
+
+    @Test @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+        let repository = BadgeRepository.inMemory([Support.sample(2), Support.sample(1)])
+        let viewModel = BadgeListViewModel(repository: repository)
+        await viewModel.load()
+
+        try await repository.save(Support.sample(3))
+        try await repository.delete(Support.sample(1).id)
+
+        expectEqual(await repository.loadAll(), [Support.sample(2), Support.sample(3)])
+        expectTrue(
+            await Support.eventually {
+                viewModel.badges == [Support.sample(2), Support.sample(3)]
+            })
+        // Nothing can be created below /dev/null.
+        expectEqual(repository.fileURL.path, "/dev/null")
+    }
+
+    @Test @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+        let viewModel = BadgeListViewModel.preview([Support.sample(2), Support.sample(1)])
+        expectEqual(viewModel.badges, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.add(Support.sample(3))
+        await viewModel.delete(Support.sample(1).id)
+
+        expectEqual(viewModel.badges, [Support.sample(2), Support.sample(3)])
+        expectNil(viewModel.error)
+    }
+
+    @Test @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        let viewModel = BadgeListViewModel(repository: repository)
+
+        await viewModel.load()
+        expectEqual(viewModel.badges, [Support.sample(1)])
+
+        await viewModel.add(Support.sample(2))
+        expectEqual(viewModel.badges, [Support.sample(1), Support.sample(2)])
+
+        await viewModel.delete(Support.sample(1).id)
+        expectEqual(viewModel.badges, [Support.sample(2)])
+        expectNil(viewModel.error)
+    }
+
+    @Test @MainActor func testViewModelReportsAFailedSave() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        let viewModel = BadgeListViewModel(repository: repository)
+        await repository.close()
+
+        await viewModel.add(Support.sample(1))
+
+        expectEqual(viewModel.error as? BadgeRepositoryError, .closed)
+        expectEqual(viewModel.badges, [])
+        expectEqual(await repository.count, 0)
+    }
+
+    // MARK: - Assertions
+
+    // The scenarios above assert through these helpers; the XCTest suite defines the same ones.
+    // Each takes the caller's source location, so that a failure points at the scenario's line.
+
+    private func expectEqual<T: Equatable>(
+        _ actual: T, _ expected: T, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(actual == expected, sourceLocation: sourceLocation)
+    }
+
+    private func expectTrue(
+        _ condition: Bool, _ message: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(condition, message.map(Comment.init(rawValue:)), sourceLocation: sourceLocation)
+    }
+
+    private func expectNil<T>(_ value: T?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(value == nil, sourceLocation: sourceLocation)
+    }
+
+    private func unwrap<T>(
+        _ value: T?, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> T {
+        try #require(value, sourceLocation: sourceLocation)
+    }
+
+    private func fail(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (any Error)? {
+        #expect(throws: (any Error).self, sourceLocation: sourceLocation) { _ = try body() }
+    }
+
+    /// The error `body` throws; nil, and a failure recorded, when it throws none.
+    private func thrownError<T>(
+        _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (any Error)? {
+        await #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
+            _ = try await body()
+        }
+    }
+}
