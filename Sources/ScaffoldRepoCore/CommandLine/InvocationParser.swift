@@ -302,12 +302,12 @@ public enum InvocationParser {
           =default    for init, and for JSON written before the field existed:
                       title=Untitled  count:Int=0  done:Bool=false  tags:[String]=[]
           An id field is required: id:String, id:UUID or id:Int.
+          :unique :index   after a type: an index and a lookup; unique also refuses a
+                      second value with the same one: email:String:unique  title:String:index
           With --storage sqlite, models of one module can refer to each other:
           folder:references(Folder[,cascade|nullify|restrict])[?]
                       folderID of Folder's id type; deleting a Folder deletes (cascade),
                       nils (nullify, an optional field) or refuses (restrict, the default)
-          :unique :index   after a type: an index and a lookup; unique also refuses a
-                      second value with the same one: email:String:unique  title:String:index
 
         OPTIONS
           --output DIR        write a new package to DIR (default: ./<Model>Store)
