@@ -651,8 +651,10 @@ struct LookupContext: TemplateContext {
     /// The argument's type: the field's, not optional.
     let type: String
     /// How the journal and snapshot stores' index reads the field's value from `$0`, as an
-    /// `AnyHashable?` (nil for an optional field without one).
+    /// `AnyHashable?` (nil for an optional field without one), and the lookup's argument as a
+    /// key: a URL as its absolute form, which is what a reload reads back from the JSON.
     let keyExpression: String
+    let argumentKey: String
 
     init(_ field: Field, model: String) {
         isUnique = field.index == .unique
@@ -670,9 +672,12 @@ struct LookupContext: TemplateContext {
         }
         var unwrapped = field.type
         if case .optional(let wrapped) = field.type { unwrapped = wrapped }
+        let absolute = unwrapped == .base(.url) ? ".absoluteURL" : ""
         keyExpression =
             field.type.isOptional
-            ? "$0.\(identifier).map { AnyHashable($0) }" : "AnyHashable($0.\(identifier))"
+            ? "$0.\(identifier).map { AnyHashable($0\(absolute)) }"
+            : "AnyHashable($0.\(identifier)\(absolute))"
+        argumentKey = "AnyHashable(\(parameter)\(absolute))"
         type =
             field.reference == nil
             ? unwrapped.spelling(enumPrefix: model + ".") : field.unwrappedSwiftType

@@ -395,17 +395,17 @@ nonisolated struct UnmigratedValue: Error {
 }
 
 /// The `:index` and `:unique` fields of a journal or snapshot repository's model: for each, the
-/// ids of the values in memory that hold each value of the field, in id order. Built from the
-/// values on first use (a lookup or a write), then kept in step with each committed change. It
-/// lives in the repository's actor, so its keys need not be `Sendable`.
+/// ids of the values in memory that hold each value of the field. Built from the values on first
+/// use (a lookup or a write), then kept in step with each committed change, each in constant
+/// time. It lives in the repository's actor, so its keys need not be `Sendable`.
 nonisolated struct FieldIndexes<Value: StoredValue> {
     /// One indexed field: its JSON key, whether it is unique, and how to read its value (nil
-    /// for an optional field without one, which no index holds).
-    struct Field {
+    /// for an optional field without one, which no index holds; so is NaN, equal to nothing).
+    nonisolated struct Field {
         let name: String
         let isUnique: Bool
         let key: (Value) -> AnyHashable?
-        fileprivate var ids: [AnyHashable: [Value.ID]] = [:]
+        fileprivate var ids: [AnyHashable: Set<Value.ID>] = [:]
 
         init(_ name: String, isUnique: Bool = false, key: @escaping (Value) -> AnyHashable?) {
             self.name = name
@@ -413,21 +413,21 @@ nonisolated struct FieldIndexes<Value: StoredValue> {
             self.key = key
         }
 
+        /// The value's key, when it has one that equals itself.
+        fileprivate func indexKey(_ value: Value) -> AnyHashable? {
+            guard let key = key(value), key == key else { return nil }
+            return key
+        }
+
         fileprivate mutating func insert(_ value: Value) {
-            guard let key = key(value) else { return }
-            var holders = ids[key, default: []]
-            let index =
-                holders.firstIndex { !Value.precedes($0, value.id) } ?? holders.endIndex
-            if index == holders.endIndex || holders[index] != value.id {
-                holders.insert(value.id, at: index)
-            }
-            ids[key] = holders
+            guard let key = indexKey(value) else { return }
+            ids[key, default: []].insert(value.id)
         }
 
         fileprivate mutating func remove(_ value: Value) {
-            guard let key = key(value), var holders = ids[key] else { return }
-            holders.removeAll { $0 == value.id }
-            ids[key] = holders.isEmpty ? nil : holders
+            guard let key = indexKey(value) else { return }
+            ids[key]?.remove(value.id)
+            if ids[key]?.isEmpty == true { ids[key] = nil }
         }
     }
 
@@ -455,11 +455,13 @@ nonisolated struct FieldIndexes<Value: StoredValue> {
         _ field: String, _ key: AnyHashable, in values: StoredValues<Value>
     ) -> [Value.ID] {
         build(from: values)
-        return fields.first { $0.name == field }?.ids[key] ?? []
+        let holders = fields.first { $0.name == field }?.ids[key] ?? []
+        return holders.sorted(by: Value.precedes)
     }
 
     /// The first unique field whose value one of `change`'s values would share with another
-    /// value, stored or saved with it: the field, and the value as text. Nil when none would.
+    /// value, stored or saved with it, in the batch's order: the field, and the value as text.
+    /// Nil when none would.
     mutating func conflict(
         in change: StoreChange<Value>, with values: StoredValues<Value>
     ) -> (field: String, value: String)? {
@@ -467,13 +469,14 @@ nonisolated struct FieldIndexes<Value: StoredValue> {
             return nil
         }
         build(from: values)
-        // The batch's own ids, with the last value of each (the one that is kept).
-        var last: [Value.ID: Value] = [:]
-        for value in saved { last[value.id] = value }
+        // Of values with the same id, the last is the one stored.
+        var last: [Value.ID: Int] = [:]
+        for (offset, value) in saved.enumerated() { last[value.id] = offset }
+        let kept = saved.enumerated().filter { last[$0.element.id] == $0.offset }.map(\.element)
         for field in fields where field.isUnique {
             var taken: [AnyHashable: Value.ID] = [:]
-            for value in last.values {
-                guard let key = field.key(value) else { continue }
+            for value in kept {
+                guard let key = field.indexKey(value) else { continue }
                 if let other = taken[key], other != value.id {
                     return (field.name, "\(key.base)")
                 }

@@ -157,6 +157,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
     /// Inside another transaction (a ``StoreTransaction`` opening a table), `body` runs in a
     /// savepoint: a failure undoes its writes, and the outer transaction decides the rest.
+    @discardableResult
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         if isInTransaction {
             try execute("SAVEPOINT nested")

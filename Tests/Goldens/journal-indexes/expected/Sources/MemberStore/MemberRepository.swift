@@ -172,6 +172,8 @@ public actor MemberRepository {
     /// snapshot), applies it, and publishes it to `changes()`: the change is on disk before
     /// memory, or any observer, shows it.
     func commit(_ change: Change) throws {
+        // Closed first: a closed repository's write is `closed`, whatever it holds.
+        guard !isClosed else { throw MemberRepositoryError.closed }
         if let (field, value) = indexes.conflict(in: change, with: values) {
             throw MemberRepositoryError.notUnique(field: field, value: value)
         }

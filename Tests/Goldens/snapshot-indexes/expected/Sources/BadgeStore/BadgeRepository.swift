@@ -154,6 +154,8 @@ public actor BadgeRepository {
     /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
     /// its previous contents.
     func commit(_ change: Change) throws {
+        // Closed first: a closed repository's write is `closed`, whatever it holds.
+        guard !isClosed else { throw BadgeRepositoryError.closed }
         if let (field, value) = indexes.conflict(in: change, with: values) {
             throw BadgeRepositoryError.notUnique(field: field, value: value)
         }
