@@ -62,6 +62,8 @@ extension Identifier {
         "StoreQuery", "StoreQueryText", "StoredRows", "DeleteRule", "SQLiteChangeCenter",
         "SQLiteConnection", "SQLiteDatabaseSharing", "SQLiteEffects", "SQLiteFailure",
         "SQLiteReference", "SQLiteRowKey", "SQLiteSchema", "StoreTransaction",
+        // The in-memory indexes of :index and :unique fields (StoredValues.swift).
+        "FieldIndexes",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the
