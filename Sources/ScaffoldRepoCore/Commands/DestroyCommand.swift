@@ -21,11 +21,8 @@ enum DestroyCommand {
         // would be refused, and its repository would check a table nobody writes.
         let referrers = manifest.models.filter { record in
             record.name != name && record.destroyed != true
-                && record.fields.contains { field in
-                    ["references(\(name))", "references(\(name),"].contains {
-                        field.type.hasPrefix($0)
-                    }
-                }
+                && (try? record.request())?.spec.fields.contains { $0.reference?.model == name }
+                    == true
         }
         if !referrers.isEmpty {
             let names = referrers.map(\.name).joined(separator: ", ")

@@ -17,6 +17,12 @@ extension Manifest.FieldRecord {
 }
 
 extension Manifest.Model {
+    /// The module the model is in: its target, or, in a standalone package, the one named after
+    /// it (`QuestionStore`).
+    var module: String {
+        target ?? Names(typeName: name, plural: nil).storePackage
+    }
+
     /// The record of `request`, with the hashes of its files.
     init(_ request: GenerateRequest, files: [String: String]) {
         var target: String?

@@ -19,9 +19,7 @@ enum ReferenceCheck {
                 let idType = BaseType(rawValue: id.type),
                 let storage = Storage(rawValue: record.storage)
             else { continue }
-            models[record.name] = Referable(
-                idType: idType, storage: storage,
-                module: record.target ?? Names(typeName: record.name, plural: nil).storePackage)
+            models[record.name] = Referable(idType: idType, storage: storage, module: record.module)
         }
         for request in requests {
             guard case .base(let idType)? = request.spec.idField?.type else { continue }

@@ -627,7 +627,7 @@ struct ReferenceContext: TemplateContext {
         isCascade = reference.rule == .cascade
         isNullify = reference.rule == .nullify
         isRestrict = reference.rule == .restrict
-        capitalized = field.name.prefix(1).uppercased() + field.name.dropFirst()
+        capitalized = Names.typeName(fromAnyCase: field.name)
     }
 }
 
@@ -644,10 +644,10 @@ struct LookupContext: TemplateContext {
     let isUnique: Bool
     let name: String
     let identifier: String
-    /// The argument's label after `find(by` (capitalized), or before the argument.
+    /// The field's name capitalized, after `find(by`; the label before the argument, whose name
+    /// is `identifier`.
     let capitalized: String
     let label: String
-    let parameter: String
     /// The argument's type: the field's, not optional.
     let type: String
     /// How the journal and snapshot stores' index reads the field's value from `$0`, as an
@@ -660,16 +660,12 @@ struct LookupContext: TemplateContext {
         isUnique = field.index == .unique
         name = field.name
         identifier = Identifier.escaped(field.name)
-        parameter = Identifier.escaped(field.name)
-        let upper = { (text: String) in text.prefix(1).uppercased() + text.dropFirst() }
-        capitalized = upper(field.name)
-        if field.reference != nil {
-            label =
-                "in"
-                + upper(field.name.hasSuffix("ID") ? String(field.name.dropLast(2)) : field.name)
-        } else {
-            label = "with" + upper(field.name)
-        }
+        capitalized = Names.typeName(fromAnyCase: field.name)
+        // A reference's label names the model's value it holds (`inFolder`), not its id.
+        let stem = field.reference != nil && field.name.hasSuffix("ID")
+        label =
+            (field.reference != nil ? "in" : "with")
+            + (stem ? String(capitalized.dropLast(2)) : capitalized)
         var unwrapped = field.type
         if case .optional(let wrapped) = field.type { unwrapped = wrapped }
         let absolute = unwrapped == .base(.url) ? ".absoluteURL" : ""
@@ -677,7 +673,7 @@ struct LookupContext: TemplateContext {
             field.type.isOptional
             ? "$0.\(identifier).map { AnyHashable($0\(absolute)) }"
             : "AnyHashable($0.\(identifier)\(absolute))"
-        argumentKey = "AnyHashable(\(parameter)\(absolute))"
+        argumentKey = "AnyHashable(\(identifier)\(absolute))"
         type =
             field.reference == nil
             ? unwrapped.spelling(enumPrefix: model + ".") : field.unwrappedSwiftType

@@ -225,7 +225,7 @@ enum PackagePlanner {
         // A record names its target, or none for a standalone package (named after the model).
         for record in manifest.models where record.destroyed != true {
             models[record.name] =
-                record.target ?? Names(typeName: record.name, plural: nil).storePackage
+                record.module
         }
         for request in requests { models[request.spec.typeName] = request.module }
         guard let taskModule = models["Task"] else { return }

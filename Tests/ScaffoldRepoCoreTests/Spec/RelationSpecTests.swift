@@ -142,6 +142,29 @@ import Testing
                 atPath: folder.appendingPathComponent("App/Sources/FolderStore/Note.swift").path))
     }
 
+    @Test func aReferenceToAModelOfAnotherModuleIsRefused() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            run(["Folder", "id:Int", "--storage", "sqlite", "--output", "App"], in: folder)
+                .exitCode == 0)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("App/Sources/Other"),
+            withIntermediateDirectories: true)
+
+        let result = run(
+            [
+                "Note", "id:UUID", "folder:references(Folder)", "--storage", "sqlite", "--into",
+                "App", "--target", "Other",
+            ], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("Folder is in module FolderStore"))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("App/Sources/Other/Note.swift").path))
+    }
+
     @Test func aModelAnotherRefersToIsNotDestroyed() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }

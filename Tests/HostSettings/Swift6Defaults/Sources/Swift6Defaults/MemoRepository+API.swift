@@ -177,7 +177,7 @@ extension MemoRepository {
     /// cascade or nullify from a delete in another model, a transaction. Each write reaches
     /// ``hear(_:)`` in order.
     private func hearOtherWrites() {
-        guard !hearsOtherWrites, directory.path != "/dev/null" else { return }
+        guard !hearsOtherWrites, !database.isInMemory else { return }
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
@@ -210,7 +210,7 @@ extension MemoRepository {
 
     /// Tells the other repositories in this process what a write changed in their tables.
     func tellOtherRepositories(_ effects: SQLiteEffects) {
-        guard directory.path != "/dev/null" else { return }
+        guard !database.isInMemory else { return }
         SQLiteChangeCenter.shared.post(
             effects, file: databaseURL, origin: ObjectIdentifier(self), table: Self.tableName)
     }

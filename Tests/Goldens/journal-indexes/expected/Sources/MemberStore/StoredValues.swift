@@ -438,9 +438,6 @@ nonisolated struct FieldIndexes<Value: StoredValue> {
         self.fields = fields
     }
 
-    /// Whether the model has an indexed field at all.
-    var isEmpty: Bool { fields.isEmpty }
-
     /// Builds the indexes from `values` the first time.
     mutating func build(from values: StoredValues<Value>) {
         guard !isBuilt else { return }

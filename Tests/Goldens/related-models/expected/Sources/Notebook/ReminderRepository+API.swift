@@ -191,7 +191,7 @@ extension ReminderRepository {
     /// cascade or nullify from a delete in another model, a transaction. Each write reaches
     /// ``hear(_:)`` in order.
     private func hearOtherWrites() {
-        guard !hearsOtherWrites, directory.path != "/dev/null" else { return }
+        guard !hearsOtherWrites, !database.isInMemory else { return }
         hearsOtherWrites = true
         let (writes, heard) = AsyncStream.makeStream(of: [SQLiteArgument].self)
         SQLiteChangeCenter.shared.listen(
@@ -224,7 +224,7 @@ extension ReminderRepository {
 
     /// Tells the other repositories in this process what a write changed in their tables.
     func tellOtherRepositories(_ effects: SQLiteEffects) {
-        guard directory.path != "/dev/null" else { return }
+        guard !database.isInMemory else { return }
         SQLiteChangeCenter.shared.post(
             effects, file: databaseURL, origin: ObjectIdentifier(self), table: Self.tableName)
     }
