@@ -123,6 +123,71 @@ import Testing
         #expect(try seen.count() == 2)
     }
 
+    /// Writes another process made: logged with its own writer number, here by a connection
+    /// that writes the log as that process's triggers would.
+    func logAsAnotherProcess(_ keys: [Int], in database: SQLiteDatabase<ItemError>) throws {
+        for key in keys {
+            try database.run(
+                "INSERT INTO store_changes (name, key, writer) VALUES ('items', ?, 7)",
+                bind: { $0.bind(Int64(key), at: 1) }, row: { _ in })
+        }
+    }
+
+    @Test func theChangeLogListsWhatOtherProcessesChangedOnceEachAndNotThisProcesssWrites()
+        throws
+    {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        let start = try items.lastLogged()
+        try database.transaction { try items.save([item(1), item(2)]) }
+        try items.delete([1])
+        #expect(try items.lastLogged() == start + 3)  // Two saves and a delete, logged...
+        #expect(try items.keysChangedElsewhere(after: start).keys == [])  // ...as this process's.
+
+        let other = try SQLiteDatabase<ItemError>(file: file)
+        try logAsAnotherProcess([5, 6, 5], in: other)
+        let versionBefore = try database.dataVersion()
+        try logAsAnotherProcess([8], in: other)
+
+        #expect(try database.dataVersion() != versionBefore)
+        let (keys, last) = try items.keysChangedElsewhere(after: start)
+        #expect(keys == [.integer(5), .integer(6), .integer(8)])
+        #expect(last == start + 7)
+        #expect(try items.keysChangedElsewhere(after: last).keys == [])
+    }
+
+    @Test func aReaderThatFellBehindThePrunedLogIsToldToReadEverything() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.execute(
+            "INSERT INTO store_changes (seq, name, key, writer) VALUES (10, 'items', 1, 7)")
+
+        #expect(try items.keysChangedElsewhere(after: 3).keys == nil)
+        #expect(try items.keysChangedElsewhere(after: 9).keys == [.integer(1)])
+    }
+
+    @Test func aSuspendedDatabaseHoldsNoConnectionAndResumesWithItsChangeLog() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try items.save([item(1)])
+
+        database.suspend()
+        #expect(database.isSuspended)
+        #expect(throws: ItemError.suspended) { try items.find(1) }
+        #expect(throws: ItemError.suspended) { try items.save([item(2)]) }
+        try database.resume()
+
+        let before = try items.lastLogged()
+        try items.save([item(2)])
+        #expect(try items.find(1) == item(1))
+        #expect(try items.lastLogged() == before + 1)  // The triggers came back with it.
+        database.close()
+        #expect(throws: ItemError.closed) { try items.find(1) }
+    }
+
     @Test func aRowOfAnEarlierSchemaVersionIsMigratedWhenRead() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try SQLiteDatabase<ItemError>(file: file)

@@ -68,6 +68,7 @@ enum ItemError: Error, Equatable, SQLiteFailure {
     case missingReference(field: String, id: String)
     case stillReferenced(by: String, count: Int)
     case closed
+    case suspended
 }
 
 @Suite struct StoreEngineTests {
