@@ -239,6 +239,15 @@ nonisolated struct StoredValues<Value: StoredValue> {
         if !saved.isEmpty { merge(Array(saved.values)) }
     }
 
+    /// The changes that turn these values into `new`: ids deleted, then values added or
+    /// changed. What a store opened for reading publishes when it reads the files again.
+    func changes(to new: Self) -> [StoreChange<Value>] {
+        let deleted = items.map(\.id).filter { new[$0] == nil }
+        let saved = new.items.filter { self[$0.id] != $0 }
+        return (deleted.isEmpty ? [] : [.deleted(deleted)])
+            + (saved.isEmpty ? [] : [.saved(saved)])
+    }
+
     /// A copy with `change` applied.
     func applying(_ change: StoreChange<Value>) -> Self {
         var changed = self

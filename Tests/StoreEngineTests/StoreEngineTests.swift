@@ -118,6 +118,68 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         }
     }
 
+    @Test func aReaderFollowsTheWriterThroughCompactionsWithoutItsLockAndCannotWrite() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var writer = try open()
+        try writer.commit(.saved([item(1), item(2)]))
+        var reader = try JournalStore<Item, ItemError>(
+            readingFrom: folder, snapshot: "items.json", journal: "items.journal")
+        #expect(reader.values.items.map(\.id) == [1, 2])
+
+        try writer.commit(.deleted([1]))
+        try writer.commit(.saved([item(3)]))
+        #expect(try reader.refresh() == [.deleted([1]), .saved([item(3)])])  // The new records.
+        #expect(try reader.refresh() == [])
+
+        for number in 4...40 { try writer.commit(.saved([item(number)])) }  // Compactions.
+        try writer.commit(.deleted([2]))
+        let changes = try reader.refresh()  // Read again, as what differs.
+        #expect(changes == [.deleted([2]), .saved((4...40).map(item))])
+        #expect(reader.values.items == writer.values.items)
+
+        #expect(throws: ItemError.self) { try reader.commit(.saved([item(99)])) }
+        #expect(throws: ItemError.self) { try reader.compact() }
+        // The folder's lock is the writer's alone.
+        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
+            try open()
+        }
+    }
+
+    @Test func aReaderLeavesALineBeingWrittenForLaterAndTruncatesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var writer = try open()
+        try writer.commit(.saved([item(1), item(2)]))  // The snapshot.
+        try writer.commit(.saved([item(3)]))  // A record in the journal.
+        let journal = folder.appendingPathComponent("items.journal")
+        let whole = try Data(contentsOf: journal)
+        let line = Data(whole.dropLast())
+        // A second record, its newline not written yet.
+        try (whole + line).write(to: journal)
+
+        var reader = try JournalStore<Item, ItemError>(
+            readingFrom: folder, snapshot: "items.json", journal: "items.journal")
+        #expect(reader.values.items.map(\.id) == [1, 2, 3])
+        #expect(try Data(contentsOf: journal) == whole + line)
+        try (whole + line + Data("\n".utf8)).write(to: journal)
+        #expect(try reader.refresh() == [.saved([item(3)])])
+    }
+
+    @Test func aSnapshotReaderReadsTheFileAgainOnlyWhenTheWriterReplacedIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var writer = try SnapshotStore<Item, ItemError>(
+            directory: folder, file: "items.json", lock: "items.lock")
+        try writer.commit(.saved([item(1), item(2)]))
+        var reader = try SnapshotStore<Item, ItemError>(readingFrom: folder, file: "items.json")
+        #expect(try reader.refresh() == [])
+
+        try writer.commit(.deleted([1]))
+        try writer.commit(.saved([Item(id: 2, title: "changed", count: 1)]))
+
+        #expect(
+            try reader.refresh() == [.deleted([1]), .saved([Item(id: 2, title: "changed", count: 1)])])
+        #expect(throws: ItemError.self) { try reader.commit(.removedAll) }
+    }
+
     @Test func anInMemoryStoreKeepsItsChangesAndWritesNothing() throws {
         var store = JournalStore<Item, ItemError>(inMemory: [item(2), item(1)])
 
