@@ -447,6 +447,13 @@ nonisolated struct FieldIndexes<Value: StoredValue> {
         self.fields = fields
     }
 
+    /// Forgets every index, to be built again on next use: after the values changed in ways
+    /// not told one by one (a store opened for reading read its files again).
+    mutating func invalidate() {
+        isBuilt = false
+        for index in fields.indices { fields[index].ids = [:] }
+    }
+
     /// Builds the indexes from `values` the first time.
     mutating func build(from values: StoredValues<Value>) {
         guard !isBuilt else { return }

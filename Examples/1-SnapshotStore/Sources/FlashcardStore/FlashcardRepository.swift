@@ -122,6 +122,18 @@ public actor FlashcardRepository {
         fileURL = store.fileURL
     }
 
+    /// Opens the store in `directory` for reading only, for an app's widget or extension while
+    /// the app writes there: it takes no lock and writes nothing, so the app's repository is
+    /// never locked out, and it reads one consistent state of the files. Call ``refresh()`` to
+    /// read what the app committed since. Writes throw
+    /// ``FlashcardRepositoryError/unwritable(file:reason:)``. Missing files are an empty store.
+    ///
+    /// - Throws: ``FlashcardRepositoryError`` when a file cannot be read or is damaged.
+    public init(readingFrom directory: URL) throws {
+        store = try SnapshotStore(readingFrom: directory, file: Self.fileName)
+        fileURL = store.fileURL
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())
@@ -138,6 +150,19 @@ public actor FlashcardRepository {
             .appendingPathComponent("FlashcardStore", isDirectory: true)
     }
 
+    /// The folder `FlashcardStore` in the App Group container `group` (`group.com.example.notes`),
+    /// which an app shares with its widgets and extensions: the app writes there, and they read
+    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
+    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
+    /// `group/FlashcardStore` in ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``FlashcardRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: FlashcardRepositoryError.self)
+            .appendingPathComponent("FlashcardStore", isDirectory: true)
+    }
+
     /// Releases the folder's lock, and makes later writes throw ``FlashcardRepositoryError/closed``.
     /// Reads still answer from memory.
     public func close() {
@@ -146,6 +171,22 @@ public actor FlashcardRepository {
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
+
+    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
+    // learns of new writes only when it reads the files again, here.
+
+    /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
+    /// since the last read, applies it, and publishes it to ``changes()`` (and so to
+    /// view-models). Call it when the widget or extension wakes, or on a timer; nothing happens
+    /// for a repository that writes, which has every change already.
+    ///
+    /// - Throws: ``FlashcardRepositoryError`` when a file cannot be read or is damaged; the values
+    ///   read before stay.
+    public func refresh() throws {
+        let changes = try store.refresh()
+        guard !changes.isEmpty else { return }
+        for change in changes { observers.publish(change) }
+    }
 
     // Workshop: every save encodes and writes every value, to a temporary file renamed over
     // the old one: a crash leaves the old file or the new one, never half of one. The price is

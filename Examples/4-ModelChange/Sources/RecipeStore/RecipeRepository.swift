@@ -133,6 +133,20 @@ public actor RecipeRepository {
         store = JournalStore(inMemory: values)
     }
 
+    /// Opens the store in `directory` for reading only, for an app's widget or extension while
+    /// the app writes there: it takes no lock and writes nothing, so the app's repository is
+    /// never locked out, and it reads one consistent state of the files. Call ``refresh()`` to
+    /// read what the app committed since. Writes throw
+    /// ``RecipeRepositoryError/unwritable(file:reason:)``. Missing files are an empty store.
+    ///
+    /// - Throws: ``RecipeRepositoryError`` when a file cannot be read or is damaged.
+    public init(readingFrom directory: URL) throws {
+        self.directory = directory
+        store = try JournalStore(
+            readingFrom: directory, snapshot: Self.snapshotFileName,
+            journal: Self.journalFileName)
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())
@@ -146,6 +160,19 @@ public actor RecipeRepository {
                 for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
                 create: true
             )
+            .appendingPathComponent("RecipeStore", isDirectory: true)
+    }
+
+    /// The folder `RecipeStore` in the App Group container `group` (`group.com.example.notes`),
+    /// which an app shares with its widgets and extensions: the app writes there, and they read
+    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
+    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
+    /// `group/RecipeStore` in ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``RecipeRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: RecipeRepositoryError.self)
             .appendingPathComponent("RecipeStore", isDirectory: true)
     }
 
@@ -163,6 +190,22 @@ public actor RecipeRepository {
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
+
+    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
+    // learns of new writes only when it reads the files again, here.
+
+    /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
+    /// since the last read, applies it, and publishes it to ``changes()`` (and so to
+    /// view-models). Call it when the widget or extension wakes, or on a timer; nothing happens
+    /// for a repository that writes, which has every change already.
+    ///
+    /// - Throws: ``RecipeRepositoryError`` when a file cannot be read or is damaged; the values
+    ///   read before stay.
+    public func refresh() throws {
+        let changes = try store.refresh()
+        guard !changes.isEmpty else { return }
+        for change in changes { observers.publish(change) }
+    }
 
     // Workshop: the journal is what makes a save cost the same at any size: one short line is
     // appended and synced, instead of every value being rewritten. The cache changes only

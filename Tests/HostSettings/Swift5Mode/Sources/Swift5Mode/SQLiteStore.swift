@@ -17,7 +17,7 @@ import Foundation
 ///
 /// scaffold-repo writes one copy of this file per module that has a sqlite repository, and
 /// `scaffold-repo destroy` removes it with the last of them.
-nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
+nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// The database file (`/dev/null` for a database in memory).
     let fileURL: URL
     /// The connection, which a ``StoreTransaction`` shares with the tables of other models
@@ -57,13 +57,21 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
             throw Failure.unreadable(
                 file: file, reason: "it is a symbolic link to a file that does not exist")
         }
-        try open(file.path, busyTimeout: busyTimeout)
+        link.busyTimeout = busyTimeout
+        try connect()
+    }
+
+    /// Opens the file in WAL mode, each commit synced: by ``init(file:busyTimeout:)``, and by
+    /// ``resume()`` after ``suspend()``, which also reinstalls the change log's triggers.
+    private func connect() throws {
+        try open(fileURL.path, busyTimeout: link.busyTimeout)
         do {
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=FULL")
             // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
             try execute("PRAGMA fullfsync=ON")
             try execute("PRAGMA checkpoint_fullfsync=ON")
+            for sql in link.onConnect { try execute(sql) }
         } catch {
             close()
             throw error
@@ -118,7 +126,34 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
 
     /// Finalizes the statements and closes the connection; later calls throw `closed`.
     func close() {
+        link.isSuspended = false
         link.close()
+    }
+
+    /// Whether ``suspend()`` closed the connection and no ``resume()`` opened it again.
+    var isSuspended: Bool { link.isSuspended }
+
+    /// Closes the connection until ``resume()``, releasing every lock it holds on the files
+    /// (iOS ends a suspended app that holds one in a shared container: `0xdead10cc`); calls
+    /// meanwhile throw `suspended`. A database in memory, or a closed one, stays as it is.
+    func suspend() {
+        guard !isInMemory, !isClosed else { return }
+        link.close()
+        link.isSuspended = true
+    }
+
+    /// Opens the connection that ``suspend()`` closed; nothing when it is not suspended.
+    func resume() throws {
+        guard link.isSuspended else { return }
+        try connect()
+        link.isSuspended = false
+    }
+
+    /// Runs `sql` now, and again each time the connection opens after a suspension: the
+    /// temporary triggers of the change log live as long as one connection.
+    func executeOnEachConnection(_ sql: String) throws {
+        try execute(sql)
+        link.onConnect.append(sql)
     }
 
     /// Runs `sql`, stepping through any rows it returns.
@@ -183,7 +218,7 @@ nonisolated final class SQLiteDatabase<Failure: StoreFiles.Failure> {
     }
 
     private func prepared(_ sql: String) throws -> Statement {
-        guard let connection else { throw Failure.closed }
+        guard let connection else { throw link.isSuspended ? Failure.suspended : Failure.closed }
         if let cached = statements[sql] { return Statement(pointer: cached) }
         if statements.count >= Self.statementCapacity, running == 0 {
             for statement in statements.values { sqlite3_finalize(statement) }
@@ -309,6 +344,12 @@ private nonisolated final class SQLiteConnection {
     /// How many statements are stepping now: a row's callback may run another statement,
     /// and none is finalized while one steps.
     var running = 0
+    /// How long a write waits for another connection's, in milliseconds.
+    var busyTimeout: Int32 = 0
+    /// What runs each time the connection opens (after a suspension too).
+    var onConnect: [String] = []
+    /// Whether the connection is closed until it resumes.
+    var isSuspended = false
 
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
@@ -442,7 +483,12 @@ where Value.ID: SQLiteKey {
         (insertSQL, deleteSQL, encoder) = Self.writing(name)
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
-        guard try !isReady() else { return }
+        if try !isReady() { try create() }
+        try installChangeLog()
+    }
+
+    /// Creates the table, or migrates it, in one transaction.
+    private func create() throws {
         try database.transaction {
             try createTables()
             let version = try recordedVersion()
@@ -503,6 +549,7 @@ where Value.ID: SQLiteKey {
             ) WITHOUT ROWID
             """)
         try Self.createReferenceTable(in: database)
+        try SQLiteChangeLog.createTable(in: database)
         try database.execute(
             """
             CREATE TABLE IF NOT EXISTS "\(name)" (
@@ -524,7 +571,9 @@ where Value.ID: SQLiteKey {
     private func isReady() throws -> Bool {
         var names: Set<String> = []
         try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
-        guard ["store_tables", "store_references", name].allSatisfy(names.contains),
+        guard
+            ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
+                names.contains),
             try indexNames() == Set(schema.indexedFields.map { "\(name).\($0)" }),
             try recordedReferences() == declaredReferences()
         else { return false }
@@ -797,6 +846,123 @@ where Value.ID: SQLiteKey {
 
         init(from decoder: any Decoder, configuration version: Int) throws {
             values = try Value.decodeStored(version, from: decoder)
+        }
+    }
+}
+
+// MARK: - Changes other processes make
+
+/// What other processes (an app's widget, its extensions) commit to the database, for the
+/// `changes()` of a repository in this one.
+///
+/// Each connection installs temporary triggers on its tables that add the key of every row a
+/// write inserts, updates or deletes to the table `store_changes`, in the write's own
+/// transaction, with this process's ``writer`` number: a save, a delete rule's cascade or a
+/// transaction is logged whichever repository made it. A repository that is observed polls
+/// `PRAGMA data_version` (which changes when another connection commits) and, when it has
+/// changed, reads the keys other processes logged since it last looked; writes made in this
+/// process reach it through ``SQLiteChangeCenter``. The log keeps its last ``capacity`` rows: a
+/// reader that falls further behind (a process suspended for long) reads every value again.
+nonisolated enum SQLiteChangeLog {
+    /// The log's table in the database.
+    static let table = "store_changes"
+    /// This process in the log: its own writes are published as it makes them.
+    static let writer = Int64.random(in: 1...Int64.max)
+    /// How many rows the log keeps.
+    static var capacity: Int64 { 100_000 }
+
+    static func createTable<Failure>(in database: SQLiteDatabase<Failure>) throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(table) (
+                seq INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                key NOT NULL,
+                writer INTEGER NOT NULL
+            )
+            """)
+    }
+}
+
+nonisolated extension SQLiteDatabase {
+    /// A number that changes when another connection, in this process or another, commits.
+    func dataVersion() throws -> Int64 {
+        var version: Int64 = 0
+        try run("PRAGMA data_version") { version = $0.int64(at: 0) }
+        return version
+    }
+
+    /// Runs `body`'s reads in one read transaction: they see one state of the database.
+    func reading<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+}
+
+nonisolated extension SQLiteTable {
+    /// Installs, on this connection, the triggers that log every write to the table.
+    func installChangeLog() throws {
+        guard !database.isInMemory else { return }
+        let log = SQLiteChangeLog.self
+        for (event, row) in [("INSERT", "new"), ("UPDATE", "new"), ("DELETE", "old")] {
+            try database.executeOnEachConnection(
+                """
+                CREATE TEMP TRIGGER IF NOT EXISTS "\(name).\(event.lowercased())"
+                AFTER \(event) ON main."\(name)" BEGIN
+                INSERT INTO \(log.table) (name, key, writer)
+                VALUES ('\(name)', \(row).id, \(log.writer)); END
+                """)
+        }
+        // Every thousandth row, the rows older than the last `capacity` go.
+        try database.executeOnEachConnection(
+            """
+            CREATE TEMP TRIGGER IF NOT EXISTS "\(log.table).prune"
+            AFTER INSERT ON main.\(log.table) WHEN new.seq % 1000 = 0 BEGIN
+            DELETE FROM \(log.table) WHERE seq <= new.seq - \(log.capacity); END
+            """)
+    }
+
+    /// The last row of the log: where a reader that starts now begins.
+    func lastLogged() throws -> Int64 {
+        var last: Int64 = 0
+        try database.run("SELECT coalesce(max(seq), 0) FROM \(SQLiteChangeLog.table)") {
+            last = $0.int64(at: 0)
+        }
+        return last
+    }
+
+    /// The keys of the rows of this table that other processes changed after the log's row
+    /// `seq`, each once, and the last row read; `keys` is nil when the log no longer reaches
+    /// back to `seq` (then any value may have changed).
+    func keysChangedElsewhere(after seq: Int64) throws -> (keys: [SQLiteRowKey]?, last: Int64) {
+        try database.reading {
+            var (first, last): (Int64, Int64) = (0, 0)
+            try database.run(
+                "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM \(SQLiteChangeLog.table)"
+            ) {
+                (first, last) = ($0.int64(at: 0), $0.int64(at: 1))
+            }
+            guard last > seq else { return ([], max(last, seq)) }
+            guard first <= seq + 1 else { return (nil, last) }
+            var keys: [SQLiteRowKey] = []
+            var seen: Set<SQLiteRowKey> = []
+            try database.run(
+                """
+                SELECT key FROM \(SQLiteChangeLog.table)
+                WHERE seq > ? AND seq <= ? AND name = ? AND writer != ? ORDER BY seq
+                """,
+                bind: { statement in
+                    statement.bind(seq, at: 1)
+                    statement.bind(last, at: 2)
+                    statement.bind(name, at: 3)
+                    statement.bind(SQLiteChangeLog.writer, at: 4)
+                },
+                row: { row in
+                    let key = row.argument(at: 0)
+                    if seen.insert(key).inserted { keys.append(key) }
+                })
+            return (keys, last)
         }
     }
 }

@@ -27,6 +27,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     private let isOnDisk: Bool
     /// False after ``close()``.
     private var isOpen = true
+    /// For a store opened with ``init(readingFrom:file:)``: the stamp of the file it read last.
+    private var readStamp: StoreFiles.Stamp??
 
     /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
     /// when there is one. A missing file is an empty store; one that exists but cannot be read
@@ -57,6 +59,33 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         isOnDisk = false
     }
 
+    /// Opens the store in `directory` for reading only, as an app's widget or extension does
+    /// while the app writes: it takes no lock and writes no file, so the writer is never locked
+    /// out. The writer replaces the file by a rename, so it reads one whole state; ``refresh()``
+    /// reads it again when it changed. A missing file is an empty store.
+    init(readingFrom directory: URL, file: String) throws {
+        isOnDisk = false
+        fileURL = directory.appendingPathComponent(file)
+        let stamp = StoreFiles.Stamp(fileURL)
+        values = try Self.readFile(fileURL).values
+        readStamp = .some(stamp)
+    }
+
+    /// Whether the store was opened with ``init(readingFrom:file:)``.
+    var isReadOnly: Bool { readStamp != nil }
+
+    /// For a store opened with ``init(readingFrom:file:)``: reads the file again when the writer
+    /// replaced it, and returns what differs as changes. Nothing for the writer.
+    mutating func refresh() throws -> [StoreChange<Value>] {
+        guard isOpen else { throw Failure.closed }
+        guard let stamp = readStamp, case let now = StoreFiles.Stamp(fileURL), now != stamp
+        else { return [] }
+        let old = values
+        values = try Self.readFile(fileURL).values
+        readStamp = .some(now)
+        return old.changes(to: values)
+    }
+
     /// Whether ``close()`` was called.
     var isClosed: Bool { !isOpen }
 
@@ -70,6 +99,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// keeps it: when the write fails, the store keeps its previous contents.
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard !isClosed else { throw Failure.closed }
+        if isReadOnly { throw StoreFiles.readOnly(fileURL, reporting: Failure.self) }
         let changed = values.applying(change)
         if isOnDisk { try Self.write(changed, to: fileURL) }
         values = changed

@@ -34,6 +34,9 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
     case stillReferenced(by: String, count: Int)
     /// ``EntryRepository/close()`` was called; open a new repository to read or write again.
     case closed
+    /// ``EntryRepository/suspend()`` was called, and ``EntryRepository/resume()`` not yet: the
+    /// repository holds no connection, so that iOS can suspend the app.
+    case suspended
 
     public var description: String {
         switch self {
@@ -66,6 +69,8 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
                 + "is restrict: delete or change them first"
         case .closed:
             "the EntryRepository was closed"
+        case .suspended:
+            "the EntryRepository is suspended; call resume() first"
         }
     }
 }
@@ -116,6 +121,17 @@ public actor EntryRepository {
     /// Whether this repository hears of the writes other repositories in this process make to
     /// its table (a cascade, a transaction), once something observes it.
     var hearsOtherWrites = false
+    /// Whether a task reads what other processes commit to the table, while ``changes()``
+    /// has a reader; the log's last row it read, and the database's `data_version` then.
+    var followsOtherProcesses = false
+    var lastLogRowHeard: Int64 = 0
+    var dataVersionHeard: Int64?
+    /// The rows that other repositories in this process changed while this one was
+    /// suspended: read when it resumes.
+    var heardWhileSuspended: [SQLiteRowKey] = []
+    /// How often, in nanoseconds, an observed repository looks for what other processes
+    /// committed: a change made there reaches ``changes()`` within about this long.
+    public static let otherProcessesInterval: UInt64 = 100_000_000
 
     /// Opens the database in `directory` (both created if missing), creating the table, or
     /// migrating it when an earlier schema version wrote it.
@@ -166,9 +182,40 @@ public actor EntryRepository {
             .appendingPathComponent("BenchSQLite", isDirectory: true)
     }
 
+    /// The folder `BenchSQLite` in the App Group container `group` (`group.com.example.notes`),
+    /// which an app shares with its widgets and extensions: each opens the same database there.
+    /// On Apple platforms every target that opens it needs the App Groups capability with
+    /// `group`; on Linux, which has no App Groups, it is the folder `group/BenchSQLite` in
+    /// ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``EntryRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: EntryRepositoryError.self)
+            .appendingPathComponent("BenchSQLite", isDirectory: true)
+    }
+
     /// Closes the connection: later reads and writes throw ``EntryRepositoryError/closed``.
     public func close() {
         database.close()
+    }
+
+    /// Closes the database connection until ``resume()``, releasing every lock it holds on the
+    /// files, so that iOS can suspend an app whose database is in an App Group container. Call
+    /// it when the scene goes to the background; calls meanwhile throw
+    /// ``EntryRepositoryError/suspended``. Nothing is lost: every write returned before was
+    /// committed. A repository in memory, or a closed one, stays as it is.
+    public func suspend() {
+        database.suspend()
+    }
+
+    /// Opens the connection again after ``suspend()``; ``changes()`` then publishes what other
+    /// processes committed meanwhile. Nothing happens when the repository is not suspended.
+    ///
+    /// - Throws: ``EntryRepositoryError`` when the database cannot be opened again.
+    public func resume() throws {
+        try database.resume()
+        hearWhatWasMissed()
     }
 
     /// Whether ``close()`` was called.

@@ -73,6 +73,68 @@ nonisolated enum StoreFiles {
         }
     }
 
+    /// The error a write to a store opened for reading (`init(readingFrom:)`) throws.
+    static func readOnly<Reported: Failure>(_ file: URL, reporting _: Reported.Type) -> Reported {
+        Reported.unwritable(
+            file: file,
+            reason: "this repository was opened with init(readingFrom:) and only reads; the "
+                + "writer opens the folder with init(directory:)")
+    }
+
+    /// What tells a file replaced by a rename, or rewritten, from the one read before: its
+    /// inode, size and modification time; nil when there is no file.
+    nonisolated struct Stamp: Equatable {
+        let inode: Int
+        let size: Int
+        let modified: Date
+
+        init?(_ file: URL) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+                let inode = attributes[.systemFileNumber] as? Int,
+                let size = attributes[.size] as? Int,
+                let modified = attributes[.modificationDate] as? Date
+            else { return nil }
+            (self.inode, self.size, self.modified) = (inode, size, modified)
+        }
+    }
+
+    /// The Application Support folder of the App Group container `group`, which an app shares
+    /// with its widgets and extensions. On Apple platforms the target needs the App Groups
+    /// capability with `group`; Linux has no App Groups, and has the folder `group` in the
+    /// user's data folder (`$XDG_DATA_HOME` or `~/.local/share`) instead.
+    static func appGroupFolder<Reported: Failure>(
+        _ group: String, reporting _: Reported.Type
+    ) throws -> URL {
+        let named = URL(fileURLWithPath: group)
+        guard !group.isEmpty, !group.contains("/") else {
+            throw Reported.unreadable(
+                file: named, reason: "an App Group is a name like group.com.example.notes")
+        }
+        #if canImport(Darwin)
+            guard
+                let container = FileManager.default.containerURL(
+                    forSecurityApplicationGroupIdentifier: group)
+            else {
+                throw Reported.unreadable(
+                    file: named,
+                    reason: "this target has no App Group \(group): add it with the App Groups "
+                        + "capability to every target that opens the store")
+            }
+            return container.appendingPathComponent("Library/Application Support")
+        #else
+            do {
+                return try FileManager.default
+                    .url(
+                        for: .applicationSupportDirectory, in: .userDomainMask,
+                        appropriateFor: nil, create: true
+                    )
+                    .appendingPathComponent(group, isDirectory: true)
+            } catch {
+                throw Reported.unreadable(file: named, reason: "\(error)")
+            }
+        #endif
+    }
+
     /// Creates `folder` when it is missing, and syncs the folder that holds it: a new folder is
     /// only durable once its parent is synced.
     static func createFolder<Reported: Failure>(

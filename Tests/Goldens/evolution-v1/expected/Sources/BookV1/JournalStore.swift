@@ -43,6 +43,19 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// (a crash, or a failed truncation, after a compaction) are skipped, not replayed over
     /// newer values.
     private var generation: Int
+    /// Where a store opened with ``init(readingFrom:snapshot:journal:)`` has read to; nil for
+    /// the writer.
+    private var reader: Reader?
+
+    /// What a reader has read: the snapshot (told apart from its replacement by its stamp),
+    /// and the journal up to `journalSize` bytes.
+    private nonisolated struct Reader {
+        let snapshotURL: URL
+        let journalURL: URL
+        var stamp: StoreFiles.Stamp?
+        var journalSize: Int
+        var generation: Int
+    }
 
     /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
     /// replays the journal. Missing files are an empty store; damaged ones throw, and are never
@@ -92,6 +105,78 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         generation = 0
     }
 
+    /// Opens the store in `directory` for reading only, as an app's widget or extension does
+    /// while the app writes: it takes no lock and writes no file, so the writer is never
+    /// locked out, and it never waits for the writer. It reads one consistent state: the
+    /// snapshot, then the journal's whole records (a last line still being written is left
+    /// for later), read again when the writer replaced the snapshot meanwhile. ``refresh()``
+    /// reads what the writer committed since. Missing files are an empty store.
+    init(readingFrom directory: URL, snapshot: String, journal: String) throws {
+        var reader = Reader(
+            snapshotURL: directory.appendingPathComponent(snapshot),
+            journalURL: directory.appendingPathComponent(journal), stamp: nil, journalSize: 0,
+            generation: 0)
+        values = try Self.readConsistently(&reader)
+        self.reader = reader
+        compactionFloor = 0
+        snapshotSize = 0
+        journalSize = 0
+        generation = reader.generation
+    }
+
+    /// Whether the store was opened with ``init(readingFrom:snapshot:journal:)``.
+    var isReadOnly: Bool { reader != nil }
+
+    /// For a store opened with ``init(readingFrom:snapshot:journal:)``: reads what the writer
+    /// committed since the last read, and returns it as changes, in order. The journal's new
+    /// records when the snapshot is the same; else the store is read again and the changes are
+    /// what differs. Nothing for the writer, which has every change already.
+    mutating func refresh() throws -> [StoreChange<Value>] {
+        guard isOpen else { throw Failure.closed }
+        guard var reader else { return [] }
+        if reader.stamp == StoreFiles.Stamp(reader.snapshotURL),
+            let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self),
+            data.count >= reader.journalSize
+        {
+            let read = try Self.records(
+                in: data, of: reader.journalURL, from: reader.journalSize,
+                generation: reader.generation, isReading: true)
+            // The snapshot may have been replaced while the journal was read.
+            if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
+                values.apply(contentsOf: read.changes)
+                reader.journalSize = read.validSize
+                self.reader = reader
+                return read.changes
+            }
+        }
+        let old = values
+        values = try Self.readConsistently(&reader)
+        self.reader = reader
+        generation = reader.generation
+        return old.changes(to: values)
+    }
+
+    /// The snapshot and the journal's whole records, read again until the snapshot is the same
+    /// before and after (the writer compacts between the two at most a few times in a row).
+    private static func readConsistently(_ reader: inout Reader) throws -> StoredValues<Value> {
+        for _ in 0..<20 {
+            let stamp = StoreFiles.Stamp(reader.snapshotURL)
+            let snapshot = try readSnapshot(reader.snapshotURL)
+            var values = snapshot.values
+            let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self)
+            let read = try records(
+                in: data ?? Data(), of: reader.journalURL, from: 0,
+                generation: snapshot.generation, isReading: true)
+            guard stamp == StoreFiles.Stamp(reader.snapshotURL) else { continue }
+            values.apply(contentsOf: read.changes)
+            reader.stamp = stamp
+            reader.journalSize = read.validSize
+            reader.generation = snapshot.generation
+            return values
+        }
+        throw Failure.locked(file: reader.snapshotURL)
+    }
+
     /// Whether ``close()`` was called.
     var isClosed: Bool { !isOpen }
 
@@ -107,6 +192,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// the snapshot). Either way the change is on disk before memory shows it.
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard isOpen else { throw Failure.closed }
+        if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
         guard let files else {
             values.apply(change)  // In memory only.
             return
@@ -141,6 +227,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Writes every value to a new snapshot and empties the journal.
     mutating func compact() throws {
+        if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
         try writeSnapshot(of: values)
     }
 
@@ -239,9 +326,22 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (0, 0)
         }
+        let read = try records(in: data, of: file, from: 0, generation: generation)
+        values.apply(contentsOf: read.changes)
+        return (read.validSize, data.count)
+    }
+
+    /// The changes of the records of `generation` or later in `data` (the journal `file`) from
+    /// byte `start` on, and the size of the whole records up to where they end.
+    ///
+    /// A last line without its newline is dropped: for the writer, an append a crash cut short,
+    /// whose save never returned; for a reader (`isReading`), possibly one being written now.
+    private static func records(
+        in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false
+    ) throws -> (changes: [StoreChange<Value>], validSize: Int) {
         let decoder = JSONDecoder()
         var changes: [StoreChange<Value>] = []
-        var offset = data.startIndex
+        var offset = data.startIndex + start
         while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
             let position = offset - data.startIndex
             let line = data[offset..<newline]
@@ -267,20 +367,18 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             }
             offset = newline + 1
         }
-        values.apply(contentsOf: changes)
-        // A crash in the middle of an append leaves a line without its newline. The save that
-        // wrote it never returned, so dropping it loses nothing anyone was promised. Unless it
-        // is a whole record whose newline was damaged: a cut-short append cannot end in
-        // anything but a prefix of its line.
+        // A cut-short append cannot end in anything but a prefix of its line; a whole record
+        // without its newline is a damaged line end. A reader may see a line being written.
         let body = data[offset...].dropLast()
-        if let space = body.lastIndex(of: UInt8(ascii: " ")), body.endIndex - space == 9,
+        if !isReading, let space = body.lastIndex(of: UInt8(ascii: " ")),
+            body.endIndex - space == 9,
             let checksum = CRC32.parse(body[(space + 1)...]),
             CRC32.checksum(body[..<space]) == checksum
         {
             throw Failure.corrupt(
                 file: file, offset: offset - data.startIndex, reason: "damaged line end")
         }
-        return (offset - data.startIndex, data.count)
+        return (changes, offset - data.startIndex)
     }
 
     // MARK: - File formats

@@ -126,6 +126,20 @@ public actor ItemRepository {
         store = JournalStore(inMemory: values)
     }
 
+    /// Opens the store in `directory` for reading only, for an app's widget or extension while
+    /// the app writes there: it takes no lock and writes nothing, so the app's repository is
+    /// never locked out, and it reads one consistent state of the files. Call ``refresh()`` to
+    /// read what the app committed since. Writes throw
+    /// ``ItemRepositoryError/unwritable(file:reason:)``. Missing files are an empty store.
+    ///
+    /// - Throws: ``ItemRepositoryError`` when a file cannot be read or is damaged.
+    public init(readingFrom directory: URL) throws {
+        self.directory = directory
+        store = try JournalStore(
+            readingFrom: directory, snapshot: Self.snapshotFileName,
+            journal: Self.journalFileName)
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())
@@ -139,6 +153,19 @@ public actor ItemRepository {
                 for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
                 create: true
             )
+            .appendingPathComponent("Inventory", isDirectory: true)
+    }
+
+    /// The folder `Inventory` in the App Group container `group` (`group.com.example.notes`),
+    /// which an app shares with its widgets and extensions: the app writes there, and they read
+    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
+    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
+    /// `group/Inventory` in ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``ItemRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: ItemRepositoryError.self)
             .appendingPathComponent("Inventory", isDirectory: true)
     }
 
@@ -156,6 +183,19 @@ public actor ItemRepository {
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
+
+    /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
+    /// since the last read, applies it, and publishes it to ``changes()`` (and so to
+    /// view-models). Call it when the widget or extension wakes, or on a timer; nothing happens
+    /// for a repository that writes, which has every change already.
+    ///
+    /// - Throws: ``ItemRepositoryError`` when a file cannot be read or is damaged; the values
+    ///   read before stay.
+    public func refresh() throws {
+        let changes = try store.refresh()
+        guard !changes.isEmpty else { return }
+        for change in changes { observers.publish(change) }
+    }
 
     /// Appends `change` to the journal (or, when the journal has grown long, writes a new
     /// snapshot), applies it, and publishes it to `changes()`: the change is on disk before

@@ -239,6 +239,15 @@ nonisolated struct StoredValues<Value: StoredValue> {
         if !saved.isEmpty { merge(Array(saved.values)) }
     }
 
+    /// The changes that turn these values into `new`: ids deleted, then values added or
+    /// changed. What a store opened for reading publishes when it reads the files again.
+    func changes(to new: Self) -> [StoreChange<Value>] {
+        let deleted = items.map(\.id).filter { new[$0] == nil }
+        let saved = new.items.filter { self[$0.id] != $0 }
+        return (deleted.isEmpty ? [] : [.deleted(deleted)])
+            + (saved.isEmpty ? [] : [.saved(saved)])
+    }
+
     /// A copy with `change` applied.
     func applying(_ change: StoreChange<Value>) -> Self {
         var changed = self
@@ -436,6 +445,13 @@ nonisolated struct FieldIndexes<Value: StoredValue> {
 
     init(_ fields: [Field]) {
         self.fields = fields
+    }
+
+    /// Forgets every index, to be built again on next use: after the values changed in ways
+    /// not told one by one (a store opened for reading read its files again).
+    mutating func invalidate() {
+        isBuilt = false
+        for index in fields.indices { fields[index].ids = [:] }
     }
 
     /// Builds the indexes from `values` the first time.

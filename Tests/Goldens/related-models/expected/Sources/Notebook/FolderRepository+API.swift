@@ -165,6 +165,7 @@ extension FolderRepository {
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
         hearOtherWrites()
+        followOtherProcesses()
         return observers.changes { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
@@ -181,6 +182,7 @@ extension FolderRepository {
     ) {
         // Heard from before the page is read: a cascade that commits meanwhile is not missed.
         hearOtherWrites()
+        followOtherProcesses()
         let page = try table.values(query.limit(size + 1))
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
@@ -203,9 +205,74 @@ extension FolderRepository {
         }
     }
 
+    /// Starts a task that, every ``otherProcessesInterval`` while ``changes()`` has a reader,
+    /// publishes what other processes committed to this table since it started.
+    private func followOtherProcesses() {
+        guard !followsOtherProcesses, !database.isInMemory else { return }
+        followsOtherProcesses = true
+        // From the log's last row now: what a page read after this shows may come again,
+        // which changes nothing, but nothing committed after it is missed.
+        lastLogRowHeard = (try? table.lastLogged()) ?? lastLogRowHeard
+        dataVersionHeard = try? database.dataVersion()
+        Task { [weak self] in
+            while true {
+                try? await Task.sleep(nanoseconds: FolderRepository.otherProcessesInterval)
+                guard let self, await self.hearOtherProcesses() else { return }
+            }
+        }
+    }
+
+    /// Publishes what other processes committed since the last look, when `data_version` says
+    /// another connection committed. Returns false, ending the task, once nothing observes.
+    private func hearOtherProcesses() -> Bool {
+        guard observers.count > 0, !database.isClosed else {
+            followsOtherProcesses = false
+            return false
+        }
+        guard !database.isSuspended, let version = try? database.dataVersion(),
+            version != dataVersionHeard
+        else { return true }
+        // Read, or tried again at the next look.
+        if (try? hearWhatOtherProcessesChanged()) != nil { dataVersionHeard = version }
+        return true
+    }
+
+    /// Publishes the rows other processes changed after the last log row heard, and every
+    /// value again (after ``StoreChange/removedAll``) when the log no longer reaches that far.
+    private func hearWhatOtherProcessesChanged() throws {
+        let (keys, last) = try table.keysChangedElsewhere(after: lastLogRowHeard)
+        if let keys {
+            hear(keys)
+        } else {
+            var values: [Folder] = []
+            while case let page = try table.page(after: values.last?.id, limit: 1_000),
+                !page.isEmpty
+            {
+                values += page
+            }
+            observers.publish(.removedAll)
+            if !values.isEmpty { observers.publish(.saved(values)) }
+        }
+        lastLogRowHeard = last
+    }
+
+    /// After ``resume()``: what other repositories in this process wrote meanwhile, and what
+    /// other processes committed.
+    func hearWhatWasMissed() {
+        let missed = heardWhileSuspended
+        heardWhileSuspended = []
+        hear(missed)
+        if followsOtherProcesses { _ = try? hearWhatOtherProcessesChanged() }
+    }
+
     /// Publishes the rows `keys` of this table, which another repository's write changed, as
-    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read.
+    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read;
+    /// while the repository is suspended, the keys wait for ``resume()``.
     private func hear(_ keys: [SQLiteArgument]) {
+        guard !database.isSuspended else {
+            heardWhileSuspended += keys
+            return
+        }
         var saved: [Folder] = []
         var deleted: [UUID] = []
         for id in keys.compactMap(UUID.init(argument:)) {

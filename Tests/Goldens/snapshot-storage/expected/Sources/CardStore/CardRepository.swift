@@ -115,6 +115,18 @@ public actor CardRepository {
         fileURL = store.fileURL
     }
 
+    /// Opens the store in `directory` for reading only, for an app's widget or extension while
+    /// the app writes there: it takes no lock and writes nothing, so the app's repository is
+    /// never locked out, and it reads one consistent state of the files. Call ``refresh()`` to
+    /// read what the app committed since. Writes throw
+    /// ``CardRepositoryError/unwritable(file:reason:)``. Missing files are an empty store.
+    ///
+    /// - Throws: ``CardRepositoryError`` when a file cannot be read or is damaged.
+    public init(readingFrom directory: URL) throws {
+        store = try SnapshotStore(readingFrom: directory, file: Self.fileName)
+        fileURL = store.fileURL
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())
@@ -131,6 +143,19 @@ public actor CardRepository {
             .appendingPathComponent("CardStore", isDirectory: true)
     }
 
+    /// The folder `CardStore` in the App Group container `group` (`group.com.example.notes`),
+    /// which an app shares with its widgets and extensions: the app writes there, and they read
+    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
+    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
+    /// `group/CardStore` in ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``CardRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: CardRepositoryError.self)
+            .appendingPathComponent("CardStore", isDirectory: true)
+    }
+
     /// Releases the folder's lock, and makes later writes throw ``CardRepositoryError/closed``.
     /// Reads still answer from memory.
     public func close() {
@@ -139,6 +164,19 @@ public actor CardRepository {
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
+
+    /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
+    /// since the last read, applies it, and publishes it to ``changes()`` (and so to
+    /// view-models). Call it when the widget or extension wakes, or on a timer; nothing happens
+    /// for a repository that writes, which has every change already.
+    ///
+    /// - Throws: ``CardRepositoryError`` when a file cannot be read or is damaged; the values
+    ///   read before stay.
+    public func refresh() throws {
+        let changes = try store.refresh()
+        guard !changes.isEmpty else { return }
+        for change in changes { observers.publish(change) }
+    }
 
     /// Applies `change` to a copy of the values, writes the copy to the file, and only then
     /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
