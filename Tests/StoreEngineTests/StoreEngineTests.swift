@@ -176,7 +176,9 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         try writer.commit(.saved([Item(id: 2, title: "changed", count: 1)]))
 
         #expect(
-            try reader.refresh() == [.deleted([1]), .saved([Item(id: 2, title: "changed", count: 1)])])
+            try reader.refresh() == [
+                .deleted([1]), .saved([Item(id: 2, title: "changed", count: 1)]),
+            ])
         #expect(throws: ItemError.self) { try reader.commit(.removedAll) }
     }
 

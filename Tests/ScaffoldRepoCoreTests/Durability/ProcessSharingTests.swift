@@ -1,0 +1,228 @@
+import BenchJournal
+import BenchSQLite
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The ids a child process printed, each with the moment this process read it: the moment its
+/// save returned, give or take the pipe.
+final class Acknowledgements: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(id: String, at: Date)] = []
+    private var ended = false
+
+    /// Reads `pipe` on a thread of its own until the child's output ends.
+    init(reading pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            var pending = ""
+            while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
+                let now = Date()
+                pending += String(decoding: data, as: UTF8.self)
+                var lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
+                pending = String(lines.removeLast())
+                lock.withLock { entries += lines.map { (String($0), now) } }
+            }
+            lock.withLock { ended = true }
+        }
+    }
+
+    var all: [(id: String, at: Date)] { lock.withLock { entries } }
+    var count: Int { lock.withLock { entries.count } }
+    var hasEnded: Bool { lock.withLock { ended } }
+
+    /// Waits until at least `count` ids were read, or the output ended.
+    func wait(for count: Int) async throws {
+        while self.count < count, !hasEnded { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+extension SlowSuites {
+    /// An app and its extension on one store: the child process writes (StoreCrashChild, which
+    /// saves until it is killed and prints each id once its save returned), and this process
+    /// is the other one.
+    @Suite struct ProcessSharingTests {
+        func startChild(_ arguments: [String]) throws -> (Process, Acknowledgements) {
+            let process = Process()
+            process.executableURL = try TestPaths.builtExecutable("StoreCrashChild")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            return (process, Acknowledgements(reading: output))
+        }
+
+        func stop(_ process: Process) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        @Test func aSecondProcessFollowsEveryAcknowledgedSaveAndSavesItsOwnWithoutFailing()
+            async throws
+        {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let (child, acknowledged) = try startChild([folder.path, "0", "sqlite"])
+            defer { stop(child) }
+            try await acknowledged.wait(for: 1)  // The database and its table exist.
+
+            let repository = try BenchSQLite.EntryRepository(directory: folder)
+            let heard = Acknowledgements.Heard()
+            let stream = await repository.changes()
+            let following = Task {
+                for await change in stream {
+                    if case .saved(let values) = change {
+                        heard.add(values.map(\.id.uuidString))
+                    }
+                }
+            }
+            // The saves acknowledged from a moment after the stream began: one acknowledged
+            // just after it began may have committed just before.
+            let followedFrom = Date().addingTimeInterval(0.2)
+            var mine: [BenchSQLite.Entry] = []
+            for number in 0..<50 {
+                let entry = BenchSQLite.Entry(
+                    id: UUID(), title: "from the second process", body: "", score: 0,
+                    createdAt: Date(timeIntervalSince1970: Double(number)))
+                try await repository.save(entry)  // Never `.locked`: the writes take turns.
+                mine.append(entry)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await acknowledged.wait(for: 1_000)
+            stop(child)
+            // The last acknowledged saves reach this process within the documented delay.
+            let deadline = Date().addingTimeInterval(2)
+            let expected = acknowledged.all.filter { $0.at > followedFrom }
+            while Date() < deadline, !expected.allSatisfy({ heard.time(of: $0.id) != nil }) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            following.cancel()
+
+            #expect(acknowledged.count >= 1_000)
+            var delays: [TimeInterval] = []
+            for (id, at) in expected {
+                guard let seen = heard.time(of: id) else {
+                    Issue.record("\(id) was acknowledged but never reached changes()")
+                    continue
+                }
+                delays.append(max(0, seen.timeIntervalSince(at)))
+            }
+            delays.sort()
+            if let slowest = delays.last {
+                print(
+                    "changes() in a second process: \(delays.count) saves, median "
+                        + "\(Int(delays[delays.count / 2] * 1_000)) ms, slowest "
+                        + "\(Int(slowest * 1_000)) ms")
+            }
+            for (id, _) in acknowledged.all {
+                guard let uuid = UUID(uuidString: id) else { continue }
+                #expect(try await repository.find(by: uuid) != nil, "\(id) is missing")
+            }
+            for entry in mine {
+                #expect(try await repository.find(by: entry.id) == entry)
+            }
+            #expect(expected.count > 500, "few saves were followed; the test proves little")
+        }
+
+        @Test func aJournalStoreIsReadByAnotherProcessWhileItsWriterRuns() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let (child, acknowledged) = try startChild([folder.path, "0"])
+            defer { stop(child) }
+            try await acknowledged.wait(for: 1)
+
+            // The child's saves compact the store every hundred or so: the reader reads across
+            // the snapshot being replaced, and never waits for, or locks out, the writer.
+            let reader = try BenchJournal.EntryRepository(readingFrom: folder)
+            var refreshes = 0
+            while acknowledged.count < 600, !acknowledged.hasEnded {
+                let before = acknowledged.all
+                try await reader.refresh()
+                refreshes += 1
+                for (id, _) in before where await reader.find(by: id) == nil {
+                    Issue.record("\(id) was acknowledged before the refresh, and is not read")
+                }
+                try await Task.sleep(for: .milliseconds(15))
+            }
+            stop(child)
+            try await reader.refresh()
+            for (id, _) in acknowledged.all where await reader.find(by: id) == nil {
+                Issue.record("\(id) was acknowledged and is not read")
+            }
+            #expect(refreshes > 10)
+            #expect(acknowledged.count >= 600)
+        }
+
+        #if os(Linux)
+            /// iOS ends an app that is suspended while it holds a lock on a file in a shared
+            /// container. An idle repository holds only SQLite's shared (read) locks, and a
+            /// suspended one none.
+            @Test func anIdleSQLiteRepositoryHoldsNoExclusiveLockAndASuspendedOneNone()
+                async throws
+            {
+                let folder = try TestPaths.makeTemporaryFolder()
+                defer { TestPaths.removeTemporaryFolder(folder) }
+                let repository = try BenchSQLite.EntryRepository(directory: folder)
+                let entry = BenchSQLite.Entry(
+                    id: UUID(), title: "idle", body: "", score: 1,
+                    createdAt: Date(timeIntervalSince1970: 0))
+                try await repository.save(entry)
+                _ = try await repository.find(by: entry.id)
+
+                let files = ["", "-wal", "-shm"].map {
+                    folder.appendingPathComponent(BenchSQLite.EntryRepository.databaseFileName + $0)
+                }
+                let held = try locks(on: files)
+                #expect(!held.isEmpty, "no lock at all: /proc/locks was not read right")
+                #expect(held.allSatisfy { $0.contains(" READ ") }, "\(held)")
+
+                await repository.suspend()
+                #expect(try locks(on: files).isEmpty)
+                await #expect(throws: BenchSQLite.EntryRepositoryError.suspended) {
+                    try await repository.find(by: entry.id)
+                }
+                try await repository.resume()
+                #expect(try await repository.find(by: entry.id) == entry)
+            }
+
+            /// The lines of /proc/locks that this process holds on `files`.
+            func locks(on files: [URL]) throws -> [String] {
+                let inodes = Set(
+                    files.compactMap {
+                        (try? FileManager.default.attributesOfItem(atPath: $0.path))?[
+                            .systemFileNumber] as? Int
+                    })
+                let pid = String(getpid())
+                return try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+                    .split(separator: "\n").map(String.init).filter { line in
+                        let fields = line.split(separator: " ")
+                        guard fields.count > 5, fields[4] == pid,
+                            let inode = fields[5].split(separator: ":").last.flatMap({ Int($0) })
+                        else { return false }
+                        return inodes.contains(inode)
+                    }
+            }
+        #endif
+    }
+}
+
+extension Acknowledgements {
+    /// The ids a repository's `changes()` published, each with the moment it arrived first.
+    final class Heard: @unchecked Sendable {
+        private let lock = NSLock()
+        private var times: [String: Date] = [:]
+
+        func add(_ ids: [String]) {
+            let now = Date()
+            lock.withLock {
+                for id in ids where times[id] == nil { times[id] = now }
+            }
+        }
+
+        func time(of id: String) -> Date? { lock.withLock { times[id] } }
+    }
+}
