@@ -182,6 +182,48 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(throws: ItemError.self) { try reader.commit(.removedAll) }
     }
 
+    @Test func aSuspendedJournalStoreReleasesItsLockAndResumesWithWhatAnotherWriterSaved()
+        throws
+    {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved([item(1), item(2)]))
+        store.suspend()
+        #expect(store.values.items.map(\.id) == [1, 2])  // Reads answer from memory.
+        #expect(throws: ItemError.suspended) { try store.commit(.saved([item(3)])) }
+        #expect(try store.resume() == [])  // Nothing changed: the files are taken back.
+        try store.commit(.saved([item(3)]))
+
+        store.suspend()
+        do {
+            var other = try open()  // The lock is free while suspended.
+            try other.commit(.deleted([1]))
+            #expect(throws: ItemError.self) { _ = try store.resume() }  // `other` holds it.
+            #expect(store.isSuspended)
+        }
+        #expect(try store.resume() == [.deleted([1])])
+        try store.commit(.saved([item(4)]))
+        #expect(store.values.items.map(\.id) == [2, 3, 4])
+        #expect(throws: ItemError.self) { try open() }  // The lock is held again.
+    }
+
+    @Test func aSuspendedSnapshotStoreReleasesItsLockAndReadsWhatChangedMeanwhile() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func openSnapshot() throws -> SnapshotStore<Item, ItemError> {
+            try SnapshotStore(directory: folder, file: "items.json", lock: "items.lock")
+        }
+        var store = try openSnapshot()
+        try store.commit(.saved([item(1)]))
+        store.suspend()
+        #expect(throws: ItemError.suspended) { try store.commit(.removedAll) }
+        do {
+            var other = try openSnapshot()
+            try other.commit(.saved([item(2)]))
+        }
+        #expect(try store.resume() == [.saved([item(2)])])
+        #expect(throws: ItemError.self) { try openSnapshot() }
+    }
+
     @Test func anInMemoryStoreKeepsItsChangesAndWritesNothing() throws {
         var store = JournalStore<Item, ItemError>(inMemory: [item(2), item(1)])
 

@@ -403,6 +403,57 @@ nonisolated final class LessonRepositoryXCTests: XCTestCase {
         _ = try LessonRepository(directory: directory)
     }
 
+    func testAReaderOpensBesideTheWriterAndRefreshesToWhatItCommitted() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let writer = try LessonRepository(directory: directory)
+        try await writer.save(Support.sample(1))
+
+        // As a widget or an extension would, in another process: no lock, so no `.locked`.
+        let reader = try LessonRepository(readingFrom: directory)
+        let changes = await reader.changes()
+        expectEqual(await reader.loadAll(), [Support.sample(1)])
+        try await writer.save(Support.sample(2))
+        try await writer.delete(Support.sample(1).id)
+        expectEqual(await reader.loadAll(), [Support.sample(1)])  // Until it refreshes.
+
+        try await reader.refresh()
+
+        expectEqual(await reader.loadAll(), [Support.sample(2)])
+        let expected: Set<LessonRepository.Change> = [
+            .saved([Support.sample(2)]), .deleted([Support.sample(1).id]),
+        ]
+        expectEqual(Set(await Support.first(2, of: changes)), expected)
+        let error = await thrownError { try await reader.save(Support.sample(3)) }
+        switch error as? LessonRepositoryError {
+        case .unwritable: break
+        default: fail("expected an unwritable error, got \(String(describing: error))")
+        }
+    }
+
+    func testASuspendedRepositoryReleasesTheFolderAndResumesWithItsChanges()
+        async throws
+    {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LessonRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+
+        await repository.suspend()
+        expectEqual(await repository.loadAll(), [Support.sample(1)])  // From memory.
+        let error = await thrownError { try await repository.save(Support.sample(2)) }
+        expectEqual(error as? LessonRepositoryError, .suspended)
+        // The lock is free: another repository (an extension that writes) takes it meanwhile.
+        let other = try LessonRepository(directory: directory)
+        try await other.save(Support.sample(2))
+        await other.close()
+
+        try await repository.resume()
+
+        expectEqual(await repository.loadAll(), [Support.sample(1), Support.sample(2)])
+        try await repository.save(Support.sample(3))
+    }
+
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

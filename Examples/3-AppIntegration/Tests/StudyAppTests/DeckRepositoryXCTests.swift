@@ -375,6 +375,28 @@ nonisolated final class DeckRepositoryXCTests: XCTestCase {
         expectEqual(try await second.find(by: Support.sample(1).id), Support.sample(1))
     }
 
+    func testASuspendedRepositoryHoldsNoConnectionAndResumesWithItsChanges()
+        async throws
+    {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try DeckRepository(directory: directory)
+        try await repository.save(Support.sample(1))
+        let changes = await repository.changes()
+
+        await repository.suspend()
+        let error = await thrownError { try await repository.find(by: Support.sample(1).id) }
+        expectEqual(error as? DeckRepositoryError, .suspended)
+        let other = try DeckRepository(directory: directory)
+        try await other.save(Support.sample(2))
+
+        try await repository.resume()
+
+        expectEqual(try await repository.count, 2)
+        // What another repository saved meanwhile reaches changes() once it resumes.
+        expectEqual(await Support.first(1, of: changes), [.saved([Support.sample(2)])])
+    }
+
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

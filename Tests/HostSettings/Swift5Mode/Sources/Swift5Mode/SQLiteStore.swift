@@ -707,14 +707,17 @@ where Value.ID: SQLiteKey {
 
     /// Writes `change` in a transaction of its own: on disk when this returns, or not at all.
     /// One value saved or deleted with no rule to keep is one statement, which SQLite commits by
-    /// itself. Returns what changed, with what the delete rules changed in other tables.
+    /// itself. Returns what changed, in this table (for another repository of it in this
+    /// process) and in others, by the delete rules.
     @discardableResult
     func commit(_ change: StoreChange<Value>) throws -> SQLiteEffects {
         let keepsRules = !schema.unique.isEmpty || !schema.references.isEmpty
+        var saved = SQLiteEffects()
+        if case .saved(let values) = change { saved.change(values.map(\.id.argument), in: name) }
         switch change {
         case .saved(let values) where values.count == 1 && !keepsRules:
             try save(values)
-            return SQLiteEffects()
+            return saved
         default: break
         }
         if case .deleted(let ids) = change, ids.count == 1, try !hasReferrers() {
@@ -724,7 +727,7 @@ where Value.ID: SQLiteKey {
             switch change {
             case .saved(let values):
                 try save(values)
-                return SQLiteEffects()
+                return saved
             case .deleted(let ids): return try delete(ids)
             case .removedAll: return try removeAll()
             }
@@ -781,12 +784,14 @@ where Value.ID: SQLiteKey {
     /// tables that refer to them. Returns what changed.
     @discardableResult
     func removeAll() throws -> SQLiteEffects {
-        guard try hasReferrers() else {
-            try database.execute("DELETE FROM \"\(name)\"")
-            return SQLiteEffects()
-        }
         var keys: [SQLiteRowKey] = []
         try database.run("SELECT id FROM \"\(name)\"") { keys.append($0.argument(at: 0)) }
+        guard try hasReferrers() else {
+            try database.execute("DELETE FROM \"\(name)\"")
+            var effects = SQLiteEffects()
+            effects.delete(keys, in: name)
+            return effects
+        }
         var effects = SQLiteEffects()
         var visited: Set<[SQLiteArgument]> = []
         try remove(keys, from: name, effects: &effects, visited: &visited)

@@ -29,6 +29,9 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     private var isOpen = true
     /// For a store opened with ``init(readingFrom:file:)``: the stamp of the file it read last.
     private var readStamp: StoreFiles.Stamp??
+    /// The lock file, and the file's stamp, when ``suspend()`` released the lock.
+    private var suspension: (lock: URL, file: StoreFiles.Stamp?)?
+    private var lockURL: URL?
 
     /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
     /// when there is one. A missing file is an empty store; one that exists but cannot be read
@@ -38,6 +41,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         isOnDisk = true
         fileURL = directory.appendingPathComponent(file)
         try StoreFiles.createFolder(directory, reporting: Failure.self)
+        lockURL = directory.appendingPathComponent(lockName)
         lock = try StoreFiles.Lock(
             directory.appendingPathComponent(lockName), reporting: Failure.self)
         let file = try Self.readFile(fileURL)
@@ -89,16 +93,51 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// Whether ``close()`` was called.
     var isClosed: Bool { !isOpen }
 
+    /// Whether ``suspend()`` released the lock, and no ``resume()`` took it again.
+    var isSuspended: Bool { suspension != nil }
+
+    /// Releases the folder's lock until ``resume()``: iOS ends an app that is suspended while
+    /// it holds a lock on a file in a shared container (`0xdead10cc`). Reads still answer from
+    /// memory; writes throw `suspended`. A store in memory, a reader and a closed store stay as
+    /// they are.
+    mutating func suspend() {
+        guard isOpen, lock != nil, let lockURL else { return }
+        suspension = (lockURL, StoreFiles.Stamp(fileURL))
+        lock = nil
+    }
+
+    /// Takes the lock again after ``suspend()``, and reads the file again when another writer
+    /// replaced it meanwhile, returning what differs as changes.
+    ///
+    /// - Throws: `locked` while another repository holds the folder (the store stays
+    ///   suspended), or what reading the file throws.
+    mutating func resume() throws -> [StoreChange<Value>] {
+        guard let suspension else { return [] }
+        let lock = try StoreFiles.Lock(suspension.lock, reporting: Failure.self)
+        var changes: [StoreChange<Value>] = []
+        if StoreFiles.Stamp(fileURL) != suspension.file {
+            // Suspended still, and the lock released again, when the file does not read.
+            let read = try Self.readFile(fileURL).values
+            changes = values.changes(to: read)
+            values = read
+        }
+        self.lock = lock
+        self.suspension = nil
+        return changes
+    }
+
     /// Releases the folder's lock; later writes throw `closed`.
     mutating func close() {
         isOpen = false
         lock = nil
+        suspension = nil
     }
 
     /// Applies `change` to a copy of the values, writes the copy to the file, and only then
     /// keeps it: when the write fails, the store keeps its previous contents.
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard !isClosed else { throw Failure.closed }
+        guard !isSuspended else { throw Failure.suspended }
         if isReadOnly { throw StoreFiles.readOnly(fileURL, reporting: Failure.self) }
         let changed = values.applying(change)
         if isOnDisk { try Self.write(changed, to: fileURL) }

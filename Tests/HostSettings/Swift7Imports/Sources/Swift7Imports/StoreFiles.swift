@@ -28,6 +28,8 @@ nonisolated enum StoreFiles {
         static func notMigrated(file: URL, field: String, migration: String, reason: String)
             -> Self
         static var closed: Self { get }
+        /// The repository was suspended (`suspend()`), and is not resumed yet.
+        static var suspended: Self { get }
     }
 
     /// The error for stored JSON that did not decode. A file whose checksum matched is intact,
@@ -268,6 +270,7 @@ nonisolated enum StoreFiles {
         let journalURL: URL
         /// Where a new snapshot is written before it replaces the old one.
         let temporaryURL: URL
+        let lockURL: URL
         private let lock: Lock
         private let journal: Int32
 
@@ -279,7 +282,8 @@ nonisolated enum StoreFiles {
             temporaryURL = snapshotURL.appendingPathExtension("tmp")
             journalURL = directory.appendingPathComponent(journalName)
             try createFolder(directory, reporting: Reported.self)
-            lock = try Lock(directory.appendingPathComponent(lockName), reporting: Reported.self)
+            lockURL = directory.appendingPathComponent(lockName)
+            lock = try Lock(lockURL, reporting: Reported.self)
             journal = try openFile(journalURL, reporting: Reported.self)
             // A snapshot that a crash cut short; the lock makes sure no one is writing it.
             _ = unlink(temporaryURL.path)

@@ -46,6 +46,17 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// Where a store opened with ``init(readingFrom:snapshot:journal:)`` has read to; nil for
     /// the writer.
     private var reader: Reader?
+    /// The files that ``suspend()`` closed, as they were then.
+    private var suspension: Suspension?
+
+    private nonisolated struct Suspension {
+        let directory: URL
+        let snapshotURL: URL
+        let journalURL: URL
+        let lockURL: URL
+        let snapshot: StoreFiles.Stamp?
+        let journal: StoreFiles.Stamp?
+    }
 
     /// What a reader has read: the snapshot (told apart from its replacement by its stamp),
     /// and the journal up to `journalSize` bytes.
@@ -63,8 +74,14 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     init(
         directory: URL, snapshot: String, journal: String, lock: String, compactionFloor: Int
     ) throws {
-        let files = try StoreFiles.Journal<Failure>(
-            directory: directory, snapshot: snapshot, journal: journal, lock: lock)
+        try self.init(
+            files: StoreFiles.Journal<Failure>(
+                directory: directory, snapshot: snapshot, journal: journal, lock: lock),
+            compactionFloor: compactionFloor)
+    }
+
+    /// Reads the store from `files`, whose lock is taken.
+    private init(files: StoreFiles.Journal<Failure>, compactionFloor: Int) throws {
         let snapshot = try Self.readSnapshot(files.snapshotURL)
         var values = snapshot.values
         var replayed = try Self.replayJournal(
@@ -180,10 +197,53 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// Whether ``close()`` was called.
     var isClosed: Bool { !isOpen }
 
+    /// Whether ``suspend()`` released the files, and no ``resume()`` took them again.
+    var isSuspended: Bool { suspension != nil }
+
+    /// Releases the folder's lock and closes the journal until ``resume()``: iOS ends an app
+    /// that is suspended while it holds a lock on a file in a shared container (`0xdead10cc`).
+    /// Reads still answer from memory; writes throw `suspended`. A store in memory, a reader
+    /// and a closed store stay as they are.
+    mutating func suspend() {
+        guard isOpen, let files else { return }
+        suspension = Suspension(
+            directory: files.directory, snapshotURL: files.snapshotURL,
+            journalURL: files.journalURL, lockURL: files.lockURL,
+            snapshot: StoreFiles.Stamp(files.snapshotURL),
+            journal: StoreFiles.Stamp(files.journalURL))
+        self.files = nil
+    }
+
+    /// Takes the lock again after ``suspend()``. When the files changed meanwhile (another
+    /// writer held the folder), the store is read again, and the changes that differ are
+    /// returned. Nothing happens when the store is not suspended.
+    ///
+    /// - Throws: `locked` while another repository holds the folder (the store stays
+    ///   suspended: call it again later), or what opening the files throws.
+    mutating func resume() throws -> [StoreChange<Value>] {
+        guard let suspension else { return [] }
+        let files = try StoreFiles.Journal<Failure>(
+            directory: suspension.directory, snapshot: suspension.snapshotURL.lastPathComponent,
+            journal: suspension.journalURL.lastPathComponent,
+            lock: suspension.lockURL.lastPathComponent)
+        if StoreFiles.Stamp(files.snapshotURL) == suspension.snapshot,
+            StoreFiles.Stamp(files.journalURL) == suspension.journal
+        {
+            self.files = files
+            self.suspension = nil
+            return []
+        }
+        // Suspended still, and the lock released again, when the files do not read.
+        let old = values
+        self = try JournalStore(files: files, compactionFloor: compactionFloor)
+        return old.changes(to: values)
+    }
+
     /// Releases the folder's lock and files; later writes throw `closed`.
     mutating func close() {
         isOpen = false
         files = nil
+        suspension = nil
     }
 
     /// Appends `change` to the journal as one record, then applies it. Writes a snapshot of the
@@ -192,6 +252,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// the snapshot). Either way the change is on disk before memory shows it.
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard isOpen else { throw Failure.closed }
+        guard !isSuspended else { throw Failure.suspended }
         if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
         guard let files else {
             values.apply(change)  // In memory only.
@@ -227,6 +288,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Writes every value to a new snapshot and empties the journal.
     mutating func compact() throws {
+        guard !isSuspended else { throw Failure.suspended }
         if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
         try writeSnapshot(of: values)
     }

@@ -20,8 +20,6 @@ nonisolated protocol SQLiteFailure: StoreFiles.Failure {
     static func missingReference(field: String, id: String) -> Self
     /// A `restrict` reference: `count` values of `model` still refer to a deleted value.
     static func stillReferenced(by model: String, count: Int) -> Self
-    /// The repository was suspended (`suspend()`), and is not resumed yet.
-    static var suspended: Self { get }
 }
 
 /// What deleting a value does to the values of other models that refer to it.

@@ -26,6 +26,10 @@ public nonisolated enum BadgeRepositoryError: Error, Equatable, CustomStringConv
     case notUnique(field: String, value: String)
     /// ``BadgeRepository/close()`` was called; open a new repository to write again.
     case closed
+    /// ``BadgeRepository/suspend()`` released the folder's lock, and
+    /// ``BadgeRepository/resume()`` has not taken it again: reads answer from memory, writes
+    /// throw this.
+    case suspended
 
     public var description: String {
         switch self {
@@ -53,6 +57,8 @@ public nonisolated enum BadgeRepositoryError: Error, Equatable, CustomStringConv
             "another value already has \(field) \(value), which must be unique"
         case .closed:
             "the BadgeRepository was closed"
+        case .suspended:
+            "the BadgeRepository is suspended; call resume() first"
         }
     }
 }
@@ -175,6 +181,25 @@ public actor BadgeRepository {
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
 
+    /// Releases the folder's lock and files until ``resume()``, so that iOS can suspend an app
+    /// whose store is in an App Group container (it ends an app that holds a file lock there
+    /// while suspended: `0xdead10cc`). Call it when the scene goes to the background. Reads
+    /// still answer from memory; writes throw ``BadgeRepositoryError/suspended``. A repository
+    /// in memory, a reader and a closed repository stay as they are.
+    public func suspend() {
+        store.suspend()
+    }
+
+    /// Takes the folder's lock again after ``suspend()``. When another repository wrote the
+    /// folder meanwhile, the files are read again and what differs is published to
+    /// ``changes()``. Nothing happens when the repository is not suspended.
+    ///
+    /// - Throws: ``BadgeRepositoryError/locked(file:)`` while another repository holds the
+    ///   folder (this one stays suspended; call it again later), or what reading throws.
+    public func resume() throws {
+        publish(try store.resume())
+    }
+
     /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
     /// since the last read, applies it, and publishes it to ``changes()`` (and so to
     /// view-models). Call it when the widget or extension wakes, or on a timer; nothing happens
@@ -183,7 +208,11 @@ public actor BadgeRepository {
     /// - Throws: ``BadgeRepositoryError`` when a file cannot be read or is damaged; the values
     ///   read before stay.
     public func refresh() throws {
-        let changes = try store.refresh()
+        publish(try store.refresh())
+    }
+
+    /// Publishes changes read from the files, which the indexes were not told of one by one.
+    private func publish(_ changes: [Change]) {
         guard !changes.isEmpty else { return }
         indexes.invalidate()
         for change in changes { observers.publish(change) }
