@@ -8,6 +8,9 @@
 // `created <id>`, then deletes the first stored folder (its notes and attachments by cascade),
 // printing `deleting <id>` before and `deleted <id>` after.
 //
+// With STORE_CHILD_PAUSE_MS set, it pauses that long after each save: a writer at an app's
+// pace rather than as fast as the disk allows (the sharing tests).
+//
 // Usage: StoreCrashChild DIRECTORY START [sqlite], or StoreCrashChild DIRECTORY cascade
 
 import BenchJournal
@@ -48,6 +51,12 @@ guard (3...4).contains(arguments.count), let start = Int(arguments[2]) else {
     exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[1])
+let pause = ProcessInfo.processInfo.environment["STORE_CHILD_PAUSE_MS"].flatMap { UInt64($0) }
+
+/// Waits STORE_CHILD_PAUSE_MS after a save, when it is set.
+func pauseAfterSave() async throws {
+    if let pause { try await Task.sleep(nanoseconds: pause * 1_000_000) }
+}
 // Long values make the journal outgrow its floor every hundred saves or so, so kills also land
 // in the middle of compactions.
 let body = String(repeating: "durable ", count: 60)
@@ -71,6 +80,7 @@ if arguments.count == 4 {
         // Unbuffered: the ids are out of this process as soon as the save has returned.
         FileHandle.standardOutput.write(Data(values.map { "\($0.id.uuidString)\n" }.joined().utf8))
         number += count
+        try await pauseAfterSave()
     }
 }
 
@@ -96,4 +106,5 @@ while true {
     // Unbuffered: the id is out of this process as soon as the save has returned.
     FileHandle.standardOutput.write(Data("entry-\(number)\n".utf8))
     number += 1
+    try await pauseAfterSave()
 }

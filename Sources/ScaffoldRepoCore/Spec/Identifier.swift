@@ -61,7 +61,7 @@ extension Identifier {
         "LiveWindow", "QueryCondition", "QueryField", "QueryableField", "SQLiteArgument",
         "StoreQuery", "StoreQueryText", "StoredRows", "DeleteRule", "SQLiteChangeCenter",
         "SQLiteConnection", "SQLiteDatabaseSharing", "SQLiteEffects", "SQLiteFailure",
-        "SQLiteReference", "SQLiteRowKey", "SQLiteSchema", "StoreTransaction",
+        "SQLiteReference", "SQLiteRowKey", "SQLiteSchema", "StoreTransaction", "SQLiteChangeLog",
         // The in-memory indexes of :index and :unique fields (StoredValues.swift).
         "FieldIndexes",
     ]

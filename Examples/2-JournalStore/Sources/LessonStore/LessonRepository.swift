@@ -169,7 +169,7 @@ public actor LessonRepository {
             .appendingPathComponent("LessonStore", isDirectory: true)
     }
 
-    /// The folder `LessonStore` in the App Group container `group` (`group.com.example.notes`),
+    /// The folder `LessonStore` in the App Group container `group` (`group.com.example.shared`),
     /// which an app shares with its widgets and extensions: the app writes there, and they read
     /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
     /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder

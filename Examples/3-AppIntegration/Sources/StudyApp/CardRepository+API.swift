@@ -291,19 +291,7 @@ extension CardRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Card] = []
-        var deleted: [UUID] = []
-        for id in keys.compactMap(UUID.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(UUID.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -273,19 +273,7 @@ extension DeckRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Deck] = []
-        var deleted: [UUID] = []
-        for id in keys.compactMap(UUID.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(UUID.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -258,19 +258,7 @@ extension MemoRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Memo] = []
-        var deleted: [Int] = []
-        for id in keys.compactMap(Int.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(Int.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -182,7 +182,7 @@ public actor MemoRepository {
             .appendingPathComponent("MainActorByDefault", isDirectory: true)
     }
 
-    /// The folder `MainActorByDefault` in the App Group container `group` (`group.com.example.notes`),
+    /// The folder `MainActorByDefault` in the App Group container `group` (`group.com.example.shared`),
     /// which an app shares with its widgets and extensions: each opens the same database there.
     /// On Apple platforms every target that opens it needs the App Groups capability with
     /// `group`; on Linux, which has no App Groups, it is the folder `group/MainActorByDefault` in

@@ -302,19 +302,7 @@ extension PinRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Pin] = []
-        var deleted: [Int] = []
-        for id in keys.compactMap(Int.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(Int.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -182,7 +182,7 @@ public actor MemoRepository {
             .appendingPathComponent("Swift6Defaults", isDirectory: true)
     }
 
-    /// The folder `Swift6Defaults` in the App Group container `group` (`group.com.example.notes`),
+    /// The folder `Swift6Defaults` in the App Group container `group` (`group.com.example.shared`),
     /// which an app shares with its widgets and extensions: each opens the same database there.
     /// On Apple platforms every target that opens it needs the App Groups capability with
     /// `group`; on Linux, which has no App Groups, it is the folder `group/Swift6Defaults` in

@@ -631,6 +631,47 @@ where Value.ID: SQLiteKey {
         return found
     }
 
+    /// The rows `ids` as they are now: the values stored, and the ids of those deleted, in
+    /// the order of `ids`, read 500 at a time. A row that cannot be read (damaged, or the
+    /// database busy) is in neither, left for a later read.
+    func current(_ ids: [Value.ID]) -> (saved: [Value], deleted: [Value.ID]) {
+        var saved: [Value] = []
+        var deleted: [Value.ID] = []
+        var start = ids.startIndex
+        while start < ids.endIndex {
+            let chunk = ids[start..<min(start + 500, ids.endIndex)]
+            start = chunk.endIndex
+            var found: [Value.ID: Value] = [:]
+            do {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                try database.run(
+                    "SELECT \(columns) FROM \"\(name)\" WHERE id IN (\(marks))",
+                    bind: { statement in
+                        for (index, id) in chunk.enumerated() {
+                            id.bind(to: statement, at: Int32(index + 1))
+                        }
+                    }, row: { row in
+                        let value = try value(of: row)
+                        found[value.id] = value
+                    })
+            } catch {
+                // One row at a time, so that only the unreadable ones are left out.
+                for id in chunk {
+                    guard let value = try? find(id) else {
+                        if (try? stored([id]).isEmpty) == true { deleted.append(id) }
+                        continue
+                    }
+                    saved.append(value)
+                }
+                continue
+            }
+            for id in chunk {
+                if let value = found[id] { saved.append(value) } else { deleted.append(id) }
+            }
+        }
+        return (saved, deleted)
+    }
+
     /// Which of `ids` the table holds, in their order.
     func stored(_ ids: [Value.ID]) throws -> [Value.ID] {
         try ids.filter { id in

@@ -286,19 +286,7 @@ extension NoteRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Note] = []
-        var deleted: [UUID] = []
-        for id in keys.compactMap(UUID.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(UUID.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -272,19 +272,7 @@ extension ReminderRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Reminder] = []
-        var deleted: [String] = []
-        for id in keys.compactMap(String.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(String.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -280,19 +280,7 @@ extension TagRepository {
             heardWhileSuspended += keys
             return
         }
-        var saved: [Tag] = []
-        var deleted: [Int] = []
-        for id in keys.compactMap(Int.init(argument:)) {
-            do {
-                if let found = try table.find(id) {
-                    saved.append(found)
-                } else {
-                    deleted.append(id)
-                }
-            } catch {
-                continue
-            }
-        }
+        let (saved, deleted) = table.current(keys.compactMap(Int.init(argument:)))
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }
