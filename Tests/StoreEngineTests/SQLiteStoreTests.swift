@@ -123,14 +123,16 @@ import Testing
         #expect(try seen.count() == 2)
     }
 
-    /// Writes another process made: logged with its own writer number, here by a connection
-    /// that writes the log as that process's triggers would.
-    func logAsAnotherProcess(_ keys: [Int], in database: SQLiteDatabase<ItemError>) throws {
-        for key in keys {
-            try database.run(
-                "INSERT INTO store_changes (name, key, writer) VALUES ('items', ?, 7)",
-                bind: { $0.bind(Int64(key), at: 1) }, row: { _ in })
-        }
+    /// A transaction another process committed: logged with its own writer number.
+    func logAsAnotherProcess(
+        _ keys: String, table: String = "items", in database: SQLiteDatabase<ItemError>
+    ) throws {
+        try database.run(
+            "INSERT INTO store_changes (name, keys, writer) VALUES (?, ?, 7)",
+            bind: { statement in
+                statement.bind(table, at: 1)
+                statement.bind(keys, at: 2)
+            }, row: { _ in })
     }
 
     @Test func theChangeLogListsWhatOtherProcessesChangedOnceEachAndNotThisProcesssWrites()
@@ -140,21 +142,36 @@ import Testing
         let database = try SQLiteDatabase<ItemError>(file: file)
         let items = try table(database)
         let start = try items.lastLogged()
-        try database.transaction { try items.save([item(1), item(2)]) }
-        try items.delete([1])
-        #expect(try items.lastLogged() == start + 3)  // Two saves and a delete, logged...
-        #expect(try items.keysChangedElsewhere(after: start).keys == [])  // ...as this process's.
+        try items.commit(.saved([item(1), item(2)]))
+        try items.commit(.deleted([1]))
+        try items.commit(.removedAll)
+        #expect(try items.lastLogged() == start + 3)  // A row per transaction...
+        #expect(try items.idsChangedElsewhere(after: start).ids == [])  // ...of this process.
 
         let other = try SQLiteDatabase<ItemError>(file: file)
-        try logAsAnotherProcess([5, 6, 5], in: other)
+        try logAsAnotherProcess("[5,6]", in: other)
+        try logAsAnotherProcess("[99]", table: "others", in: other)
         let versionBefore = try database.dataVersion()
-        try logAsAnotherProcess([8], in: other)
+        try logAsAnotherProcess("[6,8]", in: other)
 
         #expect(try database.dataVersion() != versionBefore)
-        let (keys, last) = try items.keysChangedElsewhere(after: start)
-        #expect(keys == [.integer(5), .integer(6), .integer(8)])
-        #expect(last == start + 7)
-        #expect(try items.keysChangedElsewhere(after: last).keys == [])
+        let (ids, last) = try items.idsChangedElsewhere(after: start)
+        #expect(ids == [5, 6, 8])
+        #expect(last == start + 6)
+        #expect(try items.idsChangedElsewhere(after: last).ids == [])
+    }
+
+    @Test func aReaderThatFellBehindThePrunedLogOrCannotReadItIsToldToReadEverything() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.execute(
+            "INSERT INTO store_changes (seq, name, keys, writer) VALUES (10, 'items', '[1]', 7)")
+
+        #expect(try items.idsChangedElsewhere(after: 3).ids == nil)
+        #expect(try items.idsChangedElsewhere(after: 9).ids == [1])
+        try logAsAnotherProcess(#"["not an Int id"]"#, in: database)
+        #expect(try items.idsChangedElsewhere(after: 9).ids == nil)
     }
 
     @Test func theCurrentRowsAreReadInChunksAndADamagedOneIsLeftOut() throws {
@@ -174,18 +191,7 @@ import Testing
         #expect(damaged.deleted == [9_999])
     }
 
-    @Test func aReaderThatFellBehindThePrunedLogIsToldToReadEverything() throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try SQLiteDatabase<ItemError>(file: file)
-        let items = try table(database)
-        try database.execute(
-            "INSERT INTO store_changes (seq, name, key, writer) VALUES (10, 'items', 1, 7)")
-
-        #expect(try items.keysChangedElsewhere(after: 3).keys == nil)
-        #expect(try items.keysChangedElsewhere(after: 9).keys == [.integer(1)])
-    }
-
-    @Test func aSuspendedDatabaseHoldsNoConnectionAndResumesWithItsChangeLog() throws {
+    @Test func aSuspendedDatabaseHoldsNoConnectionAndResumesAsItWas() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try SQLiteDatabase<ItemError>(file: file)
         let items = try table(database)
@@ -197,10 +203,8 @@ import Testing
         #expect(throws: ItemError.suspended) { try items.save([item(2)]) }
         try database.resume()
 
-        let before = try items.lastLogged()
-        try items.save([item(2)])
-        #expect(try items.find(1) == item(1))
-        #expect(try items.lastLogged() == before + 1)  // The triggers came back with it.
+        try items.commit(.saved([item(2)]))
+        #expect(try items.find(2) == item(2))
         database.close()
         #expect(throws: ItemError.closed) { try items.find(1) }
     }

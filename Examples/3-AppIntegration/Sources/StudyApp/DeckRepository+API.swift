@@ -141,7 +141,11 @@ extension DeckRepository {
     ) throws -> Result {
         let transaction = StoreTransaction(database)
         defer { transaction.finish() }
-        let result = try database.transaction { try body(transaction) }
+        let result = try database.transaction {
+            let result = try body(transaction)
+            try SQLiteChangeLog.record(transaction.effects, in: database)
+            return result
+        }
         tellOtherRepositories(transaction.effects)
         hear(transaction.effects.keys(in: Self.tableName))
         return result
@@ -201,9 +205,9 @@ extension DeckRepository {
     }
 
     // Workshop: another process (a widget, an extension) has its own connection, so nothing
-    // in this process hears its writes. Each connection logs the keys its writes change, in
-    // the same transaction; an observed repository reads the keys other processes logged
-    // whenever SQLite's `data_version` says that another connection committed.
+    // in this process hears its writes. Each write logs the ids it changed, in the same
+    // transaction; an observed repository reads the ids other processes logged whenever
+    // SQLite's `data_version` says that another connection committed.
 
     /// Starts a task that, every ``otherProcessesInterval`` while ``changes()`` has a reader,
     /// publishes what other processes committed to this table since it started.
@@ -240,9 +244,9 @@ extension DeckRepository {
     /// Publishes the rows other processes changed after the last log row heard, and every
     /// value again (after ``StoreChange/removedAll``) when the log no longer reaches that far.
     private func hearWhatOtherProcessesChanged() throws {
-        let (keys, last) = try table.keysChangedElsewhere(after: lastLogRowHeard)
-        if let keys {
-            hear(keys)
+        let (ids, last) = try table.idsChangedElsewhere(after: lastLogRowHeard)
+        if let ids {
+            hear(ids.map(\.argument))
         } else {
             var values: [Deck] = []
             while case let page = try table.page(after: values.last?.id, limit: 1_000),

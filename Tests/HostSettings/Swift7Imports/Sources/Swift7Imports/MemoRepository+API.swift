@@ -134,7 +134,11 @@ extension MemoRepository {
     ) throws -> Result {
         let transaction = StoreTransaction(database)
         defer { transaction.finish() }
-        let result = try database.transaction { try body(transaction) }
+        let result = try database.transaction {
+            let result = try body(transaction)
+            try SQLiteChangeLog.record(transaction.effects, in: database)
+            return result
+        }
         tellOtherRepositories(transaction.effects)
         hear(transaction.effects.keys(in: Self.tableName))
         return result
@@ -225,9 +229,9 @@ extension MemoRepository {
     /// Publishes the rows other processes changed after the last log row heard, and every
     /// value again (after ``StoreChange/removedAll``) when the log no longer reaches that far.
     private func hearWhatOtherProcessesChanged() throws {
-        let (keys, last) = try table.keysChangedElsewhere(after: lastLogRowHeard)
-        if let keys {
-            hear(keys)
+        let (ids, last) = try table.idsChangedElsewhere(after: lastLogRowHeard)
+        if let ids {
+            hear(ids.map(\.argument))
         } else {
             var values: [Memo] = []
             while case let page = try table.page(after: values.last?.id, limit: 1_000),

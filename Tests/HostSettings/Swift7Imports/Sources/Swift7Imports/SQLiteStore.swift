@@ -62,7 +62,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     /// Opens the file in WAL mode, each commit synced: by ``init(file:busyTimeout:)``, and by
-    /// ``resume()`` after ``suspend()``, which also reinstalls the change log's triggers.
+    /// ``resume()`` after ``suspend()``.
     private func connect() throws {
         try open(fileURL.path, busyTimeout: link.busyTimeout)
         do {
@@ -71,7 +71,6 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
             try execute("PRAGMA fullfsync=ON")
             try execute("PRAGMA checkpoint_fullfsync=ON")
-            for sql in link.onConnect { try execute(sql) }
         } catch {
             close()
             throw error
@@ -119,6 +118,11 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Whether the database is in memory, for previews and tests.
     var isInMemory: Bool { fileURL.path == "/dev/null" }
 
+    /// The rowid of the row the last `INSERT` added.
+    var lastInsertedRow: Int64 {
+        connection.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
     /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     var changedRows: Int {
         connection.map { Int(sqlite3_changes($0)) } ?? 0
@@ -147,13 +151,6 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         guard link.isSuspended else { return }
         try connect()
         link.isSuspended = false
-    }
-
-    /// Runs `sql` now, and again each time the connection opens after a suspension: the
-    /// temporary triggers of the change log live as long as one connection.
-    func executeOnEachConnection(_ sql: String) throws {
-        try execute(sql)
-        link.onConnect.append(sql)
     }
 
     /// Runs `sql`, stepping through any rows it returns.
@@ -346,8 +343,6 @@ private nonisolated final class SQLiteConnection {
     var running = 0
     /// How long a write waits for another connection's, in milliseconds.
     var busyTimeout: Int32 = 0
-    /// What runs each time the connection opens (after a suspension too).
-    var onConnect: [String] = []
     /// Whether the connection is closed until it resumes.
     var isSuspended = false
 
@@ -484,7 +479,6 @@ where Value.ID: SQLiteKey {
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
         if try !isReady() { try create() }
-        try installChangeLog()
     }
 
     /// Creates the table, or migrates it, in one transaction.
@@ -746,32 +740,24 @@ where Value.ID: SQLiteKey {
 
     // MARK: - Writing, in the caller's transaction
 
-    /// Writes `change` in a transaction of its own: on disk when this returns, or not at all.
-    /// One value saved or deleted with no rule to keep is one statement, which SQLite commits by
-    /// itself. Returns what changed, in this table (for another repository of it in this
-    /// process) and in others, by the delete rules.
+    /// Writes `change` in a transaction of its own (a savepoint in the caller's): on disk when
+    /// this returns, or not at all. Returns what changed, in this table (for another repository
+    /// of it in this process) and in others, by the delete rules; the outermost transaction
+    /// also logs it for other processes (``SQLiteChangeLog``).
     @discardableResult
     func commit(_ change: StoreChange<Value>) throws -> SQLiteEffects {
-        let keepsRules = !schema.unique.isEmpty || !schema.references.isEmpty
-        var saved = SQLiteEffects()
-        if case .saved(let values) = change { saved.change(values.map(\.id.argument), in: name) }
-        switch change {
-        case .saved(let values) where values.count == 1 && !keepsRules:
-            try save(values)
-            return saved
-        default: break
-        }
-        if case .deleted(let ids) = change, ids.count == 1, try !hasReferrers() {
-            return try delete(ids)
-        }
+        let isOutermost = !database.isInTransaction
         return try database.transaction {
+            var effects = SQLiteEffects()
             switch change {
             case .saved(let values):
                 try save(values)
-                return saved
-            case .deleted(let ids): return try delete(ids)
-            case .removedAll: return try removeAll()
+                effects.change(values.map(\.id.argument), in: name)
+            case .deleted(let ids): effects = try delete(ids)
+            case .removedAll: effects = try removeAll()
             }
+            if isOutermost { try SQLiteChangeLog.record(effects, in: database) }
+            return effects
         }
     }
 
@@ -901,21 +887,21 @@ where Value.ID: SQLiteKey {
 /// What other processes (an app's widget, its extensions) commit to the database, for the
 /// `changes()` of a repository in this one.
 ///
-/// Each connection installs temporary triggers on its tables that add the key of every row a
-/// write inserts, updates or deletes to the table `store_changes`, in the write's own
-/// transaction, with this process's ``writer`` number: a save, a delete rule's cascade or a
-/// transaction is logged whichever repository made it. A repository that is observed polls
-/// `PRAGMA data_version` (which changes when another connection commits) and, when it has
-/// changed, reads the keys other processes logged since it last looked; writes made in this
-/// process reach it through ``SQLiteChangeCenter``. The log keeps its last ``capacity`` rows: a
-/// reader that falls further behind (a process suspended for long) reads every value again.
+/// Every write transaction adds a row per table it changed to the table `store_changes`, in the
+/// same transaction: the table's name, the keys of the rows it saved or deleted (with what the
+/// delete rules changed) as a JSON array, and this process's ``writer`` number. A repository that
+/// is observed polls `PRAGMA data_version` (which changes when another connection commits) and,
+/// when it has changed, reads the keys other processes logged since it last looked; writes made
+/// in this process reach it through ``SQLiteChangeCenter``. The log keeps the last ``capacity``
+/// transactions: a reader that falls further behind (a process suspended for long) reads every
+/// value again.
 nonisolated enum SQLiteChangeLog {
     /// The log's table in the database.
     static let table = "store_changes"
     /// This process in the log: its own writes are published as it makes them.
     static let writer = Int64.random(in: 1...Int64.max)
-    /// How many rows the log keeps.
-    static var capacity: Int64 { 100_000 }
+    /// How many transactions the log keeps.
+    static var capacity: Int64 { 10_000 }
 
     static func createTable<Failure>(in database: SQLiteDatabase<Failure>) throws {
         try database.execute(
@@ -923,10 +909,57 @@ nonisolated enum SQLiteChangeLog {
             CREATE TABLE IF NOT EXISTS \(table) (
                 seq INTEGER PRIMARY KEY,
                 name TEXT NOT NULL,
-                key NOT NULL,
+                keys TEXT NOT NULL,
                 writer INTEGER NOT NULL
             )
             """)
+    }
+
+    /// Logs the rows `effects` changed, a row per table, in the caller's transaction, and
+    /// drops the rows older than the last ``capacity``.
+    static func record<Failure>(
+        _ effects: SQLiteEffects, in database: SQLiteDatabase<Failure>
+    ) throws {
+        guard !effects.isEmpty, !database.isInMemory else { return }
+        let encoder = JSONEncoder()
+        for name in effects.tables.sorted() {
+            let keys: Data
+            do {
+                keys = try encoder.encode(effects.keys(in: name).map(LoggedKey.init))
+            } catch {
+                throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
+            }
+            try database.run(
+                "INSERT INTO \(table) (name, keys, writer) VALUES (?, ?, ?)",
+                bind: { statement in
+                    statement.bind(name, at: 1)
+                    statement.bind(utf8: keys, at: 2)
+                    statement.bind(writer, at: 3)
+                }, row: { _ in })
+        }
+        // Every hundredth transaction, the rows before the last `capacity` go.
+        let last = database.lastInsertedRow
+        if last % 100 == 0 {
+            try database.run(
+                "DELETE FROM \(table) WHERE seq <= ?", bind: { $0.bind(last - capacity, at: 1) },
+                row: { _ in })
+        }
+    }
+
+    /// A key as JSON: a number, or a string (a UUID's as its string), as the id type decodes.
+    private struct LoggedKey: Encodable {
+        let key: SQLiteRowKey
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch key.jsonForm {
+            case .integer(let number): try container.encode(number)
+            case .real(let number): try container.encode(number)
+            case .text(let text): try container.encode(text)
+            case .blob(let bytes): try container.encode(bytes)
+            case .null: try container.encodeNil()
+            }
+        }
     }
 }
 
@@ -947,28 +980,6 @@ nonisolated extension SQLiteDatabase {
 }
 
 nonisolated extension SQLiteTable {
-    /// Installs, on this connection, the triggers that log every write to the table.
-    func installChangeLog() throws {
-        guard !database.isInMemory else { return }
-        let log = SQLiteChangeLog.self
-        for (event, row) in [("INSERT", "new"), ("UPDATE", "new"), ("DELETE", "old")] {
-            try database.executeOnEachConnection(
-                """
-                CREATE TEMP TRIGGER IF NOT EXISTS "\(name).\(event.lowercased())"
-                AFTER \(event) ON main."\(name)" BEGIN
-                INSERT INTO \(log.table) (name, key, writer)
-                VALUES ('\(name)', \(row).id, \(log.writer)); END
-                """)
-        }
-        // Every thousandth row, the rows older than the last `capacity` go.
-        try database.executeOnEachConnection(
-            """
-            CREATE TEMP TRIGGER IF NOT EXISTS "\(log.table).prune"
-            AFTER INSERT ON main.\(log.table) WHEN new.seq % 1000 = 0 BEGIN
-            DELETE FROM \(log.table) WHERE seq <= new.seq - \(log.capacity); END
-            """)
-    }
-
     /// The last row of the log: where a reader that starts now begins.
     func lastLogged() throws -> Int64 {
         var last: Int64 = 0
@@ -978,10 +989,10 @@ nonisolated extension SQLiteTable {
         return last
     }
 
-    /// The keys of the rows of this table that other processes changed after the log's row
-    /// `seq`, each once, and the last row read; `keys` is nil when the log no longer reaches
+    /// The ids of the rows of this table that other processes changed after the log's row
+    /// `seq`, each once, and the last row read; `ids` is nil when the log no longer reaches
     /// back to `seq` (then any value may have changed).
-    func keysChangedElsewhere(after seq: Int64) throws -> (keys: [SQLiteRowKey]?, last: Int64) {
+    func idsChangedElsewhere(after seq: Int64) throws -> (ids: [Value.ID]?, last: Int64) {
         try database.reading {
             var (first, last): (Int64, Int64) = (0, 0)
             try database.run(
@@ -991,11 +1002,13 @@ nonisolated extension SQLiteTable {
             }
             guard last > seq else { return ([], max(last, seq)) }
             guard first <= seq + 1 else { return (nil, last) }
-            var keys: [SQLiteRowKey] = []
-            var seen: Set<SQLiteRowKey> = []
+            let decoder = JSONDecoder()
+            var ids: [Value.ID] = []
+            var seen: Set<Value.ID> = []
+            var isReadable = true
             try database.run(
                 """
-                SELECT key FROM \(SQLiteChangeLog.table)
+                SELECT keys FROM \(SQLiteChangeLog.table)
                 WHERE seq > ? AND seq <= ? AND name = ? AND writer != ? ORDER BY seq
                 """,
                 bind: { statement in
@@ -1005,10 +1018,12 @@ nonisolated extension SQLiteTable {
                     statement.bind(SQLiteChangeLog.writer, at: 4)
                 },
                 row: { row in
-                    let key = row.argument(at: 0)
-                    if seen.insert(key).inserted { keys.append(key) }
+                    guard let logged = try? decoder.decode([Value.ID].self, from: row.data(at: 0))
+                    else { return isReadable = false }
+                    for id in logged where seen.insert(id).inserted { ids.append(id) }
                 })
-            return (keys, last)
+            // A row this code cannot read (another version's ids): any value may have changed.
+            return (isReadable ? ids : nil, last)
         }
     }
 }
