@@ -1019,7 +1019,10 @@ nonisolated extension SQLiteTable {
                 },
                 row: { row in
                     guard let logged = try? decoder.decode([Value.ID].self, from: row.data(at: 0))
-                    else { return isReadable = false }
+                    else {
+                        isReadable = false
+                        return
+                    }
                     for id in logged where seen.insert(id).inserted { ids.append(id) }
                 })
             // A row this code cannot read (another version's ids): any value may have changed.
