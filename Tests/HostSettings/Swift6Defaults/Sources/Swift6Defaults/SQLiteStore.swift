@@ -644,7 +644,8 @@ where Value.ID: SQLiteKey {
                         for (index, id) in chunk.enumerated() {
                             id.bind(to: statement, at: Int32(index + 1))
                         }
-                    }, row: { row in
+                    },
+                    row: { row in
                         let value = try value(of: row)
                         found[value.id] = value
                     })
