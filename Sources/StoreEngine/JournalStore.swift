@@ -65,6 +65,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let journalURL: URL
         var stamp: StoreFiles.Stamp?
         var journalSize: Int
+        /// The journal as it was when read: unchanged, there is nothing to read.
+        var journal: StoreFiles.Stamp?
         var generation: Int
     }
 
@@ -132,7 +134,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var reader = Reader(
             snapshotURL: directory.appendingPathComponent(snapshot),
             journalURL: directory.appendingPathComponent(journal), stamp: nil, journalSize: 0,
-            generation: 0)
+            journal: nil, generation: 0)
         values = try Self.readConsistently(&reader)
         self.reader = reader
         compactionFloor = 0
@@ -151,19 +153,24 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     mutating func refresh() throws -> [StoreChange<Value>] {
         guard isOpen else { throw Failure.closed }
         guard var reader else { return [] }
-        if reader.stamp == StoreFiles.Stamp(reader.snapshotURL),
-            let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self),
-            data.count >= reader.journalSize
-        {
-            let read = try Self.records(
-                in: data, of: reader.journalURL, from: reader.journalSize,
-                generation: reader.generation, isReading: true)
-            // The snapshot may have been replaced while the journal was read.
-            if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
-                values.apply(contentsOf: read.changes)
-                reader.journalSize = read.validSize
-                self.reader = reader
-                return read.changes
+        let journal = StoreFiles.Stamp(reader.journalURL)
+        if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
+            if journal == reader.journal { return [] }  // Nothing was written: one stat each.
+            // Only the bytes after the records read before.
+            if let tail = try StoreFiles.read(
+                reader.journalURL, from: reader.journalSize, reporting: Failure.self)
+            {
+                let read = try Self.records(
+                    in: tail, of: reader.journalURL, from: 0, generation: reader.generation,
+                    isReading: true)
+                // The snapshot may have been replaced while the journal was read.
+                if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
+                    values.apply(contentsOf: read.changes)
+                    reader.journalSize += read.validSize
+                    reader.journal = journal
+                    self.reader = reader
+                    return read.changes
+                }
             }
         }
         let old = values
@@ -178,6 +185,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     private static func readConsistently(_ reader: inout Reader) throws -> StoredValues<Value> {
         for _ in 0..<20 {
             let stamp = StoreFiles.Stamp(reader.snapshotURL)
+            let journal = StoreFiles.Stamp(reader.journalURL)
             let snapshot = try readSnapshot(reader.snapshotURL)
             var values = snapshot.values
             let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self)
@@ -187,6 +195,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             guard stamp == StoreFiles.Stamp(reader.snapshotURL) else { continue }
             values.apply(contentsOf: read.changes)
             reader.stamp = stamp
+            reader.journal = journal
             reader.journalSize = read.validSize
             reader.generation = snapshot.generation
             return values

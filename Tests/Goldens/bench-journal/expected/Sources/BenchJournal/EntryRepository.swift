@@ -105,6 +105,14 @@ public actor EntryRepository {
     var values: StoredValues<Entry> { store.values }
     /// The open streams of `changes()`.
     var observers = Observers<Entry>()
+    /// Whether a task refreshes this reader (``init(readingFrom:)``) while ``changes()`` has a
+    /// reader.
+    var followsWriter = false
+    /// How often, in nanoseconds, an observed reader (``init(readingFrom:)``) reads what the
+    /// writer committed: a change reaches its ``changes()`` within about this long.
+    public static let otherProcessesInterval: UInt64 = 100_000_000
+    /// Whether this repository was opened with ``init(readingFrom:)``.
+    var isReader: Bool { store.isReadOnly }
 
     /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
     /// replays the journal. Missing files are an empty store.

@@ -75,6 +75,38 @@ nonisolated enum StoreFiles {
         }
     }
 
+    /// The bytes of `file` from `offset` to its end; nil when the file is missing or shorter
+    /// than `offset` (it was cut: the caller reads it whole again).
+    static func read<Reported: Failure>(
+        _ file: URL, from offset: Int, reporting _: Reported.Type
+    ) throws -> Data? {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Reported.unreadable(file: file, reason: lastError())
+        }
+        defer { closeDescriptor(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var position = offset
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                pread(descriptor, bytes.baseAddress, bytes.count, off_t(position))
+            }
+            if count < 0 {
+                guard errno == EINTR else {
+                    throw Reported.unreadable(file: file, reason: lastError())
+                }
+                continue
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            position += count
+        }
+        if data.isEmpty, lseek(descriptor, 0, SEEK_END) < off_t(offset) { return nil }
+        return data
+    }
+
     /// The error a write to a store opened for reading (`init(readingFrom:)`) throws.
     static func readOnly<Reported: Failure>(_ file: URL, reporting _: Reported.Type) -> Reported {
         Reported.unwritable(

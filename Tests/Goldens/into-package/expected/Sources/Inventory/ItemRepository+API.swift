@@ -91,9 +91,34 @@ extension ItemRepository {
     /// read the stream: a change may then appear in both, and applying it again changes
     /// nothing, but none is missed.
     public func changes() -> AsyncStream<Change> {
-        observers.changes { [weak self] key in
+        followWriter()
+        return observers.changes { [weak self] key in
             Task { await self?.stopObserving(key) }
         }
+    }
+
+    /// For a repository opened with ``init(readingFrom:)``: starts a task that calls
+    /// ``refresh()`` every ``otherProcessesInterval`` while ``changes()`` has a reader, so that
+    /// observers and view-models follow the writer by themselves.
+    private func followWriter() {
+        guard isReader, !followsWriter else { return }
+        followsWriter = true
+        Task { [weak self] in
+            while true {
+                try? await Task.sleep(nanoseconds: ItemRepository.otherProcessesInterval)
+                guard let self, await self.refreshWhileObserved() else { return }
+            }
+        }
+    }
+
+    /// Refreshes; false, ending the task, once nothing observes or the repository is closed.
+    private func refreshWhileObserved() -> Bool {
+        guard observers.count > 0, !isClosed else {
+            followsWriter = false
+            return false
+        }
+        try? refresh()  // Tried again at the next look.
+        return true
     }
 
     /// ``changes()`` with the revision each change made, and the values and revision as of now,
@@ -102,6 +127,7 @@ extension ItemRepository {
     func valuesAndChanges(
         where isIncluded: (@Sendable (Item) -> Bool)?
     ) -> (values: [Item], revision: Int, changes: AsyncStream<Revised<Item>>) {
+        followWriter()
         let stream = observers.revisions { [weak self] key in
             Task { await self?.stopObserving(key) }
         }

@@ -109,6 +109,14 @@ public actor MemberRepository {
     var values: StoredValues<Member> { store.values }
     /// The open streams of `changes()`.
     var observers = Observers<Member>()
+    /// Whether a task refreshes this reader (``init(readingFrom:)``) while ``changes()`` has a
+    /// reader.
+    var followsWriter = false
+    /// How often, in nanoseconds, an observed reader (``init(readingFrom:)``) reads what the
+    /// writer committed: a change reaches its ``changes()`` within about this long.
+    public static let otherProcessesInterval: UInt64 = 100_000_000
+    /// Whether this repository was opened with ``init(readingFrom:)``.
+    var isReader: Bool { store.isReadOnly }
     /// The `:index` and `:unique` fields, each an index of the values in memory, built on first
     /// use and kept with every change (`StoredValues.swift`).
     var indexes = FieldIndexes<Member>([

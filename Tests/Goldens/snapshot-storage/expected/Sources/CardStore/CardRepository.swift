@@ -95,6 +95,14 @@ public actor CardRepository {
     var values: StoredValues<Card> { store.values }
     /// The open streams of `changes()`.
     var observers = Observers<Card>()
+    /// Whether a task refreshes this reader (``init(readingFrom:)``) while ``changes()`` has a
+    /// reader.
+    var followsWriter = false
+    /// How often, in nanoseconds, an observed reader (``init(readingFrom:)``) reads what the
+    /// writer committed: a change reaches its ``changes()`` within about this long.
+    public static let otherProcessesInterval: UInt64 = 100_000_000
+    /// Whether this repository was opened with ``init(readingFrom:)``.
+    var isReader: Bool { store.isReadOnly }
 
     /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
     /// when there is one. A missing file is an empty store.
