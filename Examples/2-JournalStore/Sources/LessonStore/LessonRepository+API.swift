@@ -118,9 +118,10 @@ extension LessonRepository {
     private func followWriter() {
         guard isReader, !followsWriter else { return }
         followsWriter = true
+        let interval = Self.otherProcessesInterval
         Task { [weak self] in
             while true {
-                try? await Task.sleep(nanoseconds: LessonRepository.otherProcessesInterval)
+                try? await Task.sleep(nanoseconds: interval)
                 guard let self, await self.refreshWhileObserved() else { return }
             }
         }

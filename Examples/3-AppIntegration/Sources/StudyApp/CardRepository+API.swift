@@ -236,9 +236,10 @@ extension CardRepository {
         // which changes nothing, but nothing committed after it is missed.
         lastLogRowHeard = (try? table.lastLogged()) ?? lastLogRowHeard
         dataVersionHeard = try? database.dataVersion()
+        let interval = Self.otherProcessesInterval
         Task { [weak self] in
             while true {
-                try? await Task.sleep(nanoseconds: CardRepository.otherProcessesInterval)
+                try? await Task.sleep(nanoseconds: interval)
                 guard let self, await self.hearOtherProcesses() else { return }
             }
         }

@@ -108,9 +108,10 @@ extension NoteRepository {
     private func followWriter() {
         guard isReader, !followsWriter else { return }
         followsWriter = true
+        let interval = Self.otherProcessesInterval
         Task { [weak self] in
             while true {
-                try? await Task.sleep(nanoseconds: NoteRepository.otherProcessesInterval)
+                try? await Task.sleep(nanoseconds: interval)
                 guard let self, await self.refreshWhileObserved() else { return }
             }
         }

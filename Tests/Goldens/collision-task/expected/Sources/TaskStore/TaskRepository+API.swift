@@ -103,9 +103,10 @@ extension TaskRepository {
     private func followWriter() {
         guard isReader, !followsWriter else { return }
         followsWriter = true
+        let interval = Self.otherProcessesInterval
         _Concurrency.Task { [weak self] in
             while true {
-                try? await _Concurrency.Task.sleep(nanoseconds: TaskRepository.otherProcessesInterval)
+                try? await _Concurrency.Task.sleep(nanoseconds: interval)
                 guard let self, await self.refreshWhileObserved() else { return }
             }
         }

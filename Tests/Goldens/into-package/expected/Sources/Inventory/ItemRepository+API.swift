@@ -103,9 +103,10 @@ extension ItemRepository {
     private func followWriter() {
         guard isReader, !followsWriter else { return }
         followsWriter = true
+        let interval = Self.otherProcessesInterval
         Task { [weak self] in
             while true {
-                try? await Task.sleep(nanoseconds: ItemRepository.otherProcessesInterval)
+                try? await Task.sleep(nanoseconds: interval)
                 guard let self, await self.refreshWhileObserved() else { return }
             }
         }

@@ -217,9 +217,10 @@ extension EntryRepository {
         // which changes nothing, but nothing committed after it is missed.
         lastLogRowHeard = (try? table.lastLogged()) ?? lastLogRowHeard
         dataVersionHeard = try? database.dataVersion()
+        let interval = Self.otherProcessesInterval
         Task { [weak self] in
             while true {
-                try? await Task.sleep(nanoseconds: EntryRepository.otherProcessesInterval)
+                try? await Task.sleep(nanoseconds: interval)
                 guard let self, await self.hearOtherProcesses() else { return }
             }
         }
