@@ -88,18 +88,20 @@ extension SlowSuites {
             // The saves acknowledged from a moment after the stream began: one acknowledged
             // just after it began may have committed just before.
             let followedFrom = Date().addingTimeInterval(0.2)
-            // The child writes at an app's pace (a save, then 2 ms), 1,000 saves in all; this
-            // process saves one value for every 20 of the child's meanwhile.
+            // The child writes at an app's pace (a save, then 2 ms): 1,000 saves from now on,
+            // however long this process took to get here (the rest of the suite shares the
+            // machine); this process saves one value for every 20 of the child's meanwhile.
+            let base = acknowledged.count
             var mine: [BenchSQLite.Entry] = []
             for number in 0..<50 {
-                try await acknowledged.wait(for: 20 * number)
+                try await acknowledged.wait(for: base + 20 * number)
                 let entry = BenchSQLite.Entry(
                     id: UUID(), title: "from the second process", body: "", score: 0,
                     createdAt: Date(timeIntervalSince1970: Double(number)))
                 try await repository.save(entry)  // Never `.locked`: the writes take turns.
                 mine.append(entry)
             }
-            try await acknowledged.wait(for: 1_000)
+            try await acknowledged.wait(for: base + 1_000)
             stop(child)
             // A bound for a loaded machine: the test checks that every save arrives; the delay
             // it prints is the measurement.
@@ -133,7 +135,7 @@ extension SlowSuites {
             for entry in mine {
                 #expect(try await repository.find(by: entry.id) == entry)
             }
-            #expect(expected.count > 500, "few saves were followed; the test proves little")
+            #expect(expected.count > 900, "few saves were followed; the test proves little")
         }
 
         @Test func aJournalStoreIsReadByAnotherProcessWhileItsWriterRuns() async throws {
