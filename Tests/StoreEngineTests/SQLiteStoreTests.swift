@@ -181,14 +181,16 @@ import Testing
         try database.transaction { try items.save((1...1_200).map(item)) }
         let asked = Array(1...1_300).reversed() + [5]
 
-        let (saved, deleted) = items.current(asked)
+        let (saved, deleted, unread) = items.current(asked)
         #expect(saved.map(\.id) == Array(1...1_200).reversed() + [5])
         #expect(deleted == Array(1_201...1_300).reversed())
+        #expect(unread.isEmpty)
 
         try database.execute("UPDATE items SET checksum = checksum + 1 WHERE id = 7")
         let damaged = items.current([6, 7, 8, 9_999])
         #expect(damaged.saved.map(\.id) == [6, 8])
         #expect(damaged.deleted == [9_999])
+        #expect(damaged.unread == [7])  // For a later read.
     }
 
     @Test func aSuspendedDatabaseHoldsNoConnectionAndResumesAsItWas() throws {

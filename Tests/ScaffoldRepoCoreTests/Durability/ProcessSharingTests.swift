@@ -62,6 +62,7 @@ extension SlowSuites {
         }
 
         func stop(_ process: Process) {
+            guard process.isRunning else { return }  // Its pid may be another process's now.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }

@@ -156,13 +156,15 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let journal = StoreFiles.Stamp(reader.journalURL)
         if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
             if journal == reader.journal { return [] }  // Nothing was written: one stat each.
-            // Only the bytes after the records read before.
-            if let tail = try StoreFiles.read(
-                reader.journalURL, from: reader.journalSize, reporting: Failure.self)
-            {
-                let read = try Self.records(
+            // Only the bytes after the records read before. When they do not read as records
+            // (the writer compacted meanwhile, or took back a record it could not sync), the
+            // store is read again below, whole.
+            if let tail = try? StoreFiles.read(
+                reader.journalURL, from: reader.journalSize, reporting: Failure.self),
+                let read = try? Self.records(
                     in: tail, of: reader.journalURL, from: 0, generation: reader.generation,
                     isReading: true)
+            {
                 // The snapshot may have been replaced while the journal was read.
                 if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
                     values.apply(contentsOf: read.changes)

@@ -96,15 +96,17 @@ extension EntryRepository {
         id: UUID, _ change: @Sendable (inout Entry) -> Void
     ) throws -> Bool {
         // Read and written in one transaction: another connection's write cannot fall between.
-        let updated = try table.database.transaction { () throws -> Entry? in
+        let updated = try table.database.transaction { () throws -> (Entry, SQLiteEffects)? in
             guard var value = try table.find(id) else { return nil }
             change(&value)
             value.id = id
-            try table.save([value])
-            return value
+            let effects = try table.commit(.saved([value]))
+            try SQLiteChangeLog.record(effects, in: table.database)  // For other processes.
+            return (value, effects)
         }
-        guard let updated else { return false }
-        observers.publish(.saved([updated]))
+        guard let (value, effects) = updated else { return false }
+        observers.publish(.saved([value]))
+        tellOtherRepositories(effects)
         return true
     }
 
@@ -204,11 +206,18 @@ extension EntryRepository {
     /// publishes what other processes committed to this table since it started.
     private func followOtherProcesses() {
         guard !followsOtherProcesses, !database.isInMemory else { return }
-        followsOtherProcesses = true
-        // From the log's last row now: what a page read after this shows may come again,
-        // which changes nothing, but nothing committed after it is missed.
-        lastLogRowHeard = (try? table.lastLogged()) ?? lastLogRowHeard
+        // From now: what a page read after this shows may come again, which changes nothing,
+        // but nothing committed after it is missed (the version first: a commit between the
+        // two reads is then read from the log).
         dataVersionHeard = try? database.dataVersion()
+        lastLogRowHeard = (try? table.lastLogged()) ?? lastLogRowHeard
+        pollOtherProcesses()
+    }
+
+    /// The task of ``followOtherProcesses()``, which ``resume()`` starts again.
+    private func pollOtherProcesses() {
+        guard !followsOtherProcesses else { return }
+        followsOtherProcesses = true
         let interval = Self.otherProcessesInterval
         Task { [weak self] in
             while true {
@@ -219,15 +228,18 @@ extension EntryRepository {
     }
 
     /// Publishes what other processes committed since the last look, when `data_version` says
-    /// another connection committed. Returns false, ending the task, once nothing observes.
+    /// another connection committed, and the rows that could not be read before. Returns
+    /// false, ending the task, once nothing observes.
     private func hearOtherProcesses() -> Bool {
+        guard !database.isSuspended else { return true }
         guard observers.count > 0, !database.isClosed else {
             followsOtherProcesses = false
             return false
         }
-        guard !database.isSuspended, let version = try? database.dataVersion(),
-            version != dataVersionHeard
-        else { return true }
+        if !keysNotHeardYet.isEmpty { hear([]) }
+        guard let version = try? database.dataVersion(), version != dataVersionHeard else {
+            return true
+        }
         // Read, or tried again at the next look.
         if (try? hearWhatOtherProcessesChanged()) != nil { dataVersionHeard = version }
         return true
@@ -255,21 +267,25 @@ extension EntryRepository {
     /// After ``resume()``: what other repositories in this process wrote meanwhile, and what
     /// other processes committed.
     func hearWhatWasMissed() {
-        let missed = heardWhileSuspended
-        heardWhileSuspended = []
-        hear(missed)
-        if followsOtherProcesses { _ = try? hearWhatOtherProcessesChanged() }
+        hear([])
+        // The new connection counts `data_version` afresh.
+        dataVersionHeard = nil
+        guard observers.count > 0, !database.isInMemory else { return }
+        _ = try? hearWhatOtherProcessesChanged()
+        pollOtherProcesses()
     }
 
     /// Publishes the rows `keys` of this table, which another repository's write changed, as
-    /// they are now: saved, or deleted. A row that cannot be read now is left for the next read;
-    /// while the repository is suspended, the keys wait for ``resume()``.
+    /// they are now: saved, or deleted, with the rows that could not be read before. A row that
+    /// cannot be read now waits for the next look; while the repository is suspended, every
+    /// key waits for ``resume()``.
     private func hear(_ keys: [SQLiteArgument]) {
-        guard !database.isSuspended else {
-            heardWhileSuspended += keys
-            return
-        }
-        let (saved, deleted) = table.current(keys.compactMap(UUID.init(argument:)))
+        keysNotHeardYet += keys
+        guard !database.isSuspended, !keysNotHeardYet.isEmpty else { return }
+        let ids = keysNotHeardYet.compactMap(UUID.init(argument:))
+        keysNotHeardYet = []
+        let (saved, deleted, unread) = table.current(ids)
+        keysNotHeardYet = unread.map(\.argument)
         if !deleted.isEmpty { observers.publish(.deleted(deleted)) }
         if !saved.isEmpty { observers.publish(.saved(saved)) }
     }

@@ -112,8 +112,8 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         link = database.link
     }
 
-    /// Whether ``close()`` was called.
-    var isClosed: Bool { connection == nil }
+    /// Whether ``close()`` was called (a suspended database is not closed).
+    var isClosed: Bool { connection == nil && !link.isSuspended }
 
     /// Whether the database is in memory, for previews and tests.
     var isInMemory: Bool { fileURL.path == "/dev/null" }
@@ -149,7 +149,13 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Opens the connection that ``suspend()`` closed; nothing when it is not suspended.
     func resume() throws {
         guard link.isSuspended else { return }
-        try connect()
+        do {
+            try connect()
+        } catch {
+            // Suspended still: a later resume() tries again.
+            link.isSuspended = true
+            throw error
+        }
         link.isSuspended = false
     }
 
@@ -626,11 +632,12 @@ where Value.ID: SQLiteKey {
     }
 
     /// The rows `ids` as they are now: the values stored, and the ids of those deleted, in
-    /// the order of `ids`, read 500 at a time. A row that cannot be read (damaged, or the
-    /// database busy) is in neither, left for a later read.
-    func current(_ ids: [Value.ID]) -> (saved: [Value], deleted: [Value.ID]) {
+    /// the order of `ids`, read 500 at a time; and the ids of rows that cannot be read now
+    /// (damaged, or the database busy), for a later read.
+    func current(_ ids: [Value.ID]) -> (saved: [Value], deleted: [Value.ID], unread: [Value.ID]) {
         var saved: [Value] = []
         var deleted: [Value.ID] = []
+        var unread: [Value.ID] = []
         var start = ids.startIndex
         while start < ids.endIndex {
             let chunk = ids[start..<min(start + 500, ids.endIndex)]
@@ -653,7 +660,11 @@ where Value.ID: SQLiteKey {
                 // One row at a time, so that only the unreadable ones are left out.
                 for id in chunk {
                     guard let value = try? find(id) else {
-                        if (try? stored([id]).isEmpty) == true { deleted.append(id) }
+                        if (try? stored([id]).isEmpty) == true {
+                            deleted.append(id)
+                        } else {
+                            unread.append(id)
+                        }
                         continue
                     }
                     saved.append(value)
@@ -664,7 +675,7 @@ where Value.ID: SQLiteKey {
                 if let value = found[id] { saved.append(value) } else { deleted.append(id) }
             }
         }
-        return (saved, deleted)
+        return (saved, deleted, unread)
     }
 
     /// Which of `ids` the table holds, in their order.
@@ -901,7 +912,7 @@ nonisolated enum SQLiteChangeLog {
     static let table = "store_changes"
     /// This process in the log: its own writes are published as it makes them.
     static let writer = Int64.random(in: 1...Int64.max)
-    /// How many transactions the log keeps.
+    /// How many rows (a row per table a transaction changed) the log keeps.
     static var capacity: Int64 { 10_000 }
 
     static func createTable<Failure>(in database: SQLiteDatabase<Failure>) throws {
@@ -923,7 +934,8 @@ nonisolated enum SQLiteChangeLog {
     ) throws {
         guard !effects.isEmpty, !database.isInMemory else { return }
         let encoder = JSONEncoder()
-        for name in effects.tables.sorted() {
+        let tables = effects.tables.sorted()
+        for name in tables {
             let keys: Data
             do {
                 keys = try encoder.encode(effects.keys(in: name).map(LoggedKey.init))
@@ -938,9 +950,9 @@ nonisolated enum SQLiteChangeLog {
                     statement.bind(writer, at: 3)
                 }, row: { _ in })
         }
-        // Every hundredth transaction, the rows before the last `capacity` go.
+        // Each time the rows pass a hundred more, the rows before the last `capacity` go.
         let last = database.lastInsertedRow
-        if last % 100 == 0 {
+        if (last - Int64(tables.count)) / 100 != last / 100 {
             try database.run(
                 "DELETE FROM \(table) WHERE seq <= ?", bind: { $0.bind(last - capacity, at: 1) },
                 row: { _ in })
@@ -975,7 +987,10 @@ nonisolated extension SQLiteDatabase {
     /// Runs `body`'s reads in one read transaction: they see one state of the database.
     func reading<Result>(_ body: () throws -> Result) throws -> Result {
         try execute("BEGIN")
-        defer { try? execute("COMMIT") }
+        defer {
+            // Never left open: a later write would run inside it, uncommitted.
+            if (try? execute("COMMIT")) == nil, isInTransaction { try? execute("ROLLBACK") }
+        }
         return try body()
     }
 }

@@ -130,9 +130,10 @@ public actor FolderRepository {
     var followsOtherProcesses = false
     var lastLogRowHeard: Int64 = 0
     var dataVersionHeard: Int64?
-    /// The rows that other repositories in this process changed while this one was
-    /// suspended: read when it resumes.
-    var heardWhileSuspended: [SQLiteRowKey] = []
+    /// The rows that changed elsewhere and are not published yet: changed while this
+    /// repository was suspended (read when it resumes), or unreadable when heard (busy, or
+    /// damaged: tried again at the next look).
+    var keysNotHeardYet: [SQLiteRowKey] = []
     /// How often, in nanoseconds, an observed repository looks for what other processes
     /// committed: a change made there reaches ``changes()`` within about this long.
     public static let otherProcessesInterval: UInt64 = 100_000_000
