@@ -96,6 +96,13 @@ extension SlowSuites {
             var mine: [BenchSQLite.Entry] = []
             for number in 0..<50 {
                 try await acknowledged.wait(for: base + 20 * number)
+                if number == 25 {
+                    // As an app in the background: what the child saves meanwhile arrives
+                    // after resume(), and following goes on.
+                    await repository.suspend()
+                    try await acknowledged.wait(for: base + 20 * number + 40)
+                    try await repository.resume()
+                }
                 let entry = BenchSQLite.Entry(
                     id: UUID(), title: "from the second process", body: "", score: 0,
                     createdAt: Date(timeIntervalSince1970: Double(number)))
