@@ -164,6 +164,15 @@ public actor FlashcardRepository {
             .appendingPathComponent("FlashcardStore", isDirectory: true)
     }
 
+    /// Releases the folder's lock, and makes later writes throw ``FlashcardRepositoryError/closed``.
+    /// Reads still answer from memory.
+    public func close() {
+        store.close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { store.isClosed }
+
     /// The folder `FlashcardStore` in the App Group container `group` (`group.com.example.shared`),
     /// which an app shares with its widgets and extensions: the app writes there, and they read
     /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
@@ -176,18 +185,6 @@ public actor FlashcardRepository {
         try StoreFiles.appGroupFolder(group, reporting: FlashcardRepositoryError.self)
             .appendingPathComponent("FlashcardStore", isDirectory: true)
     }
-
-    /// Releases the folder's lock, and makes later writes throw ``FlashcardRepositoryError/closed``.
-    /// Reads still answer from memory.
-    public func close() {
-        store.close()
-    }
-
-    /// Whether ``close()`` was called.
-    var isClosed: Bool { store.isClosed }
-
-    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
-    // learns of new writes only when it reads the files again, here.
 
     /// Releases the folder's lock and files until ``resume()``, so that iOS can suspend an app
     /// whose store is in an App Group container (it ends an app that holds a file lock there
@@ -207,6 +204,9 @@ public actor FlashcardRepository {
     public func resume() throws {
         publish(try store.resume())
     }
+
+    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
+    // learns of new writes only when it reads the files again, here.
 
     /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
     /// since the last read, applies it, and publishes it to ``changes()`` (and so to

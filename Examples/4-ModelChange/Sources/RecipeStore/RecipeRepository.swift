@@ -177,19 +177,6 @@ public actor RecipeRepository {
             .appendingPathComponent("RecipeStore", isDirectory: true)
     }
 
-    /// The folder `RecipeStore` in the App Group container `group` (`group.com.example.shared`),
-    /// which an app shares with its widgets and extensions: the app writes there, and they read
-    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
-    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
-    /// `group/RecipeStore` in ``defaultDirectory()``'s parent.
-    ///
-    /// - Throws: ``RecipeRepositoryError/unreadable(file:reason:)`` when the target does not
-    ///   have the App Group.
-    public static func defaultDirectory(appGroup group: String) throws -> URL {
-        try StoreFiles.appGroupFolder(group, reporting: RecipeRepositoryError.self)
-            .appendingPathComponent("RecipeStore", isDirectory: true)
-    }
-
     /// Writes every value to a new snapshot and empties the journal. Writes do this by
     /// themselves when the journal grows too long; call it to do it now.
     public func compact() throws {
@@ -205,8 +192,18 @@ public actor RecipeRepository {
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
 
-    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
-    // learns of new writes only when it reads the files again, here.
+    /// The folder `RecipeStore` in the App Group container `group` (`group.com.example.shared`),
+    /// which an app shares with its widgets and extensions: the app writes there, and they read
+    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
+    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
+    /// `group/RecipeStore` in ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``RecipeRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: RecipeRepositoryError.self)
+            .appendingPathComponent("RecipeStore", isDirectory: true)
+    }
 
     /// Releases the folder's lock and files until ``resume()``, so that iOS can suspend an app
     /// whose store is in an App Group container (it ends an app that holds a file lock there
@@ -226,6 +223,9 @@ public actor RecipeRepository {
     public func resume() throws {
         publish(try store.resume())
     }
+
+    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
+    // learns of new writes only when it reads the files again, here.
 
     /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
     /// since the last read, applies it, and publishes it to ``changes()`` (and so to

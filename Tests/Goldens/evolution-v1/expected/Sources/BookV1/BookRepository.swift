@@ -170,19 +170,6 @@ public actor BookRepository {
             .appendingPathComponent("BookV1", isDirectory: true)
     }
 
-    /// The folder `BookV1` in the App Group container `group` (`group.com.example.shared`),
-    /// which an app shares with its widgets and extensions: the app writes there, and they read
-    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
-    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
-    /// `group/BookV1` in ``defaultDirectory()``'s parent.
-    ///
-    /// - Throws: ``BookRepositoryError/unreadable(file:reason:)`` when the target does not
-    ///   have the App Group.
-    public static func defaultDirectory(appGroup group: String) throws -> URL {
-        try StoreFiles.appGroupFolder(group, reporting: BookRepositoryError.self)
-            .appendingPathComponent("BookV1", isDirectory: true)
-    }
-
     /// Writes every value to a new snapshot and empties the journal. Writes do this by
     /// themselves when the journal grows too long; call it to do it now.
     public func compact() throws {
@@ -197,6 +184,19 @@ public actor BookRepository {
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { store.isClosed }
+
+    /// The folder `BookV1` in the App Group container `group` (`group.com.example.shared`),
+    /// which an app shares with its widgets and extensions: the app writes there, and they read
+    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
+    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
+    /// `group/BookV1` in ``defaultDirectory()``'s parent.
+    ///
+    /// - Throws: ``BookRepositoryError/unreadable(file:reason:)`` when the target does not
+    ///   have the App Group.
+    public static func defaultDirectory(appGroup group: String) throws -> URL {
+        try StoreFiles.appGroupFolder(group, reporting: BookRepositoryError.self)
+            .appendingPathComponent("BookV1", isDirectory: true)
+    }
 
     /// Releases the folder's lock and files until ``resume()``, so that iOS can suspend an app
     /// whose store is in an App Group container (it ends an app that holds a file lock there

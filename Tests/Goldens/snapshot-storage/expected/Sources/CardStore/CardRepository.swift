@@ -157,6 +157,15 @@ public actor CardRepository {
             .appendingPathComponent("CardStore", isDirectory: true)
     }
 
+    /// Releases the folder's lock, and makes later writes throw ``CardRepositoryError/closed``.
+    /// Reads still answer from memory.
+    public func close() {
+        store.close()
+    }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { store.isClosed }
+
     /// The folder `CardStore` in the App Group container `group` (`group.com.example.shared`),
     /// which an app shares with its widgets and extensions: the app writes there, and they read
     /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
@@ -169,15 +178,6 @@ public actor CardRepository {
         try StoreFiles.appGroupFolder(group, reporting: CardRepositoryError.self)
             .appendingPathComponent("CardStore", isDirectory: true)
     }
-
-    /// Releases the folder's lock, and makes later writes throw ``CardRepositoryError/closed``.
-    /// Reads still answer from memory.
-    public func close() {
-        store.close()
-    }
-
-    /// Whether ``close()`` was called.
-    var isClosed: Bool { store.isClosed }
 
     /// Releases the folder's lock and files until ``resume()``, so that iOS can suspend an app
     /// whose store is in an App Group container (it ends an app that holds a file lock there
