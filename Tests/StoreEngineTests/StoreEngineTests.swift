@@ -87,6 +87,38 @@ enum ItemError: Error, Equatable, SQLiteFailure {
 
     func item(_ number: Int) -> Item { Item(id: number, title: "Item \(number)", count: 7) }
 
+    /// Commits `change`, then compacts when the journal asks for it, as a journal repository
+    /// does: the compaction's task writes the snapshot, and its result is put in place.
+    func commit(_ change: StoreChange<Item>, to store: inout JournalStore<Item, ItemError>)
+        async throws
+    {
+        try store.commit(change)
+        if store.needsCompaction, let compaction = try store.beginCompaction() {
+            try store.finishCompaction(compaction, result: await compaction.task.result)
+        }
+    }
+
+    /// The lines of the journal: one per record.
+    func journalLines() throws -> [Substring] {
+        let text = try String(
+            contentsOf: folder.appendingPathComponent("items.journal"), encoding: .utf8)
+        return text.split(separator: "\n")
+    }
+
+    /// The snapshot's bytes as encoding the whole file at once gives them.
+    func wholeSnapshot(of items: [Item], generation: Int) throws -> Data {
+        struct Whole: Encodable {
+            let generation: Int
+            let items: [Item]
+            let schemaVersion: Int
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return StoreFiles.CRC32.sealed(
+            try encoder.encode(
+                Whole(generation: generation, items: items, schemaVersion: Item.schemaVersion)))
+    }
+
     @Test func valuesStayInIDOrderWhateverTheOrderOfTheChanges() {
         var values = StoredValues<Item>()
 
@@ -100,11 +132,12 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(values.isEmpty)
     }
 
-    @Test func aJournalStoreReopensWithEveryChangeThroughItsCompactions() throws {
+    @Test func aJournalStoreReopensWithEveryChangeThroughItsCompactions() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var store = try open()
-        for number in 0..<40 { try store.commit(.saved([item(number)])) }
-        try store.commit(.deleted([0, 1]))
+        for number in 0..<40 { try await commit(.saved([item(number)]), to: &store) }
+        try await commit(.deleted([0, 1]), to: &store)
+        #expect(try journalLines().count < 20)  // Compacted on the way.
         store.close()
 
         var reopened = try open()
@@ -118,7 +151,9 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         }
     }
 
-    @Test func aReaderFollowsTheWriterThroughCompactionsWithoutItsLockAndCannotWrite() throws {
+    @Test func aReaderFollowsTheWriterThroughCompactionsWithoutItsLockAndCannotWrite()
+        async throws
+    {
         defer { try? FileManager.default.removeItem(at: folder) }
         var writer = try open()
         try writer.commit(.saved([item(1), item(2)]))
@@ -131,8 +166,8 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(try reader.refresh() == [.deleted([1]), .saved([item(3)])])  // The new records.
         #expect(try reader.refresh() == [])
 
-        for number in 4...40 { try writer.commit(.saved([item(number)])) }  // Compactions.
-        try writer.commit(.deleted([2]))
+        for number in 4...40 { try await commit(.saved([item(number)]), to: &writer) }
+        try await commit(.deleted([2]), to: &writer)
         let changes = try reader.refresh()  // Read again, as what differs.
         #expect(changes == [.deleted([2]), .saved((4...40).map(item))])
         #expect(reader.values.items == writer.values.items)
@@ -222,6 +257,73 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         }
         #expect(try store.resume() == [.saved([item(2)])])
         #expect(throws: ItemError.self) { try openSnapshot() }
+    }
+
+    @Test func aCompactionOffTheTurnKeepsTheWritesMadeWhileItRanAndTheirJournalOnly()
+        async throws
+    {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        // More values than a run holds, so the snapshot is written in several parts.
+        try store.commit(.saved((0..<600).map(item)))
+        for number in 600..<620 { try store.commit(.saved([item(number)])) }
+        let before = store.values.items
+        let compaction = try #require(try store.beginCompaction())
+        #expect(try store.beginCompaction() == nil)  // One at a time.
+
+        // The repository goes on writing while the task writes the snapshot.
+        try store.commit(.saved([item(700)]))
+        try store.commit(.deleted([3]))
+        try store.commit(.saved([Item(id: 5, title: "changed", count: 1)]))
+        let expected = store.values.items
+        // A crash now: the old snapshot, and the journal with the records of both generations.
+        let crashed = folder.appendingPathComponent("crashed")
+        try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
+        for file in ["items.json", "items.journal"] {
+            try FileManager.default.copyItem(
+                at: folder.appendingPathComponent(file), to: crashed.appendingPathComponent(file))
+        }
+        let afterCrash = try JournalStore<Item, ItemError>(
+            directory: crashed, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock", compactionFloor: 256)
+        #expect(afterCrash.values.items == expected)
+
+        try store.finishCompaction(compaction, result: await compaction.task.result)
+
+        // The snapshot holds the values of when the compaction began, byte for byte as one
+        // encoding of them all; the journal only the three records written since.
+        let snapshot = try Data(contentsOf: folder.appendingPathComponent("items.json"))
+        #expect(snapshot == (try wholeSnapshot(of: before, generation: compaction.generation)))
+        #expect(try journalLines().count == 3)
+        #expect(store.values.items == expected)
+        store.close()
+        #expect(try open().values.items == expected)
+    }
+
+    @Test func aCompactionThatFailsOrIsClosedLosesNothingAndLeavesNoFile() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((0..<10).map(item)))
+        for number in 10..<30 { try store.commit(.saved([item(number)])) }
+        #expect(store.needsCompaction)
+        let temporary = folder.appendingPathComponent("items.json.tmp")
+
+        // A write that failed (a full disk): nothing changes, and no save starts another at once.
+        let failed = try #require(try store.beginCompaction())
+        _ = await failed.task.result
+        let full = ItemError.unwritable(file: temporary, reason: "No space left on device")
+        #expect(throws: full) { try store.finishCompaction(failed, result: .failure(full)) }
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+        try store.commit(.saved([item(30)]))
+        #expect(!store.needsCompaction)
+
+        // Closed while the snapshot is written: its file goes, and the store opens as it was.
+        let closed = try #require(try store.beginCompaction())
+        try store.commit(.deleted([0]))
+        store.close()
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+        try store.finishCompaction(closed, result: await closed.task.result)  // Nothing to do.
+        #expect(try open().values.items.map(\.id) == Array(1...30))
     }
 
     @Test func anInMemoryStoreKeepsItsChangesAndWritesNothing() throws {
