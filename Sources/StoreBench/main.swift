@@ -14,6 +14,8 @@
 // Last, the sqlite store at `--sqlite-sizes` (default 10000,100000,1000000), UUID ids, beside
 // raw SQLite: the same rows through the C API, without the generated layer (SQLiteBench.swift),
 // and related models at the same sizes: lookups by an index, a cascade (RelationsBench.swift).
+// Before it, the journal store's worst moments at `--stall-sizes` (StallBench.swift): calls made
+// while a compaction runs, its memory, and how long the view-model holds the main actor.
 
 import BenchJournal
 import BenchJournalUUID
@@ -401,6 +403,7 @@ func pad(_ text: String, _ width: Int) -> String {
 func runParent(arguments: [String]) throws {
     var sizes = [100, 10_000, 100_000]
     var sqliteSizes = [10_000, 100_000, 1_000_000]
+    var stallSizes = [200_000, 1_000_000]
     var saves = 31
     var index = 0
     while index < arguments.count {
@@ -414,10 +417,13 @@ func runParent(arguments: [String]) throws {
         case "--sqlite-sizes":
             index += 1
             sqliteSizes = arguments[index].split(separator: ",").compactMap { Int($0) }
+        case "--stall-sizes":
+            index += 1
+            stallSizes = arguments[index].split(separator: ",").compactMap { Int($0) }
         default:
             throw BenchError(
                 "unknown argument \(arguments[index]); use --sizes 100,10000,100000 --saves 31 "
-                    + "--sqlite-sizes 10000,100000,1000000")
+                    + "--sqlite-sizes 10000,100000,1000000 --stall-sizes 200000,1000000")
         }
         index += 1
     }
@@ -471,6 +477,7 @@ func runParent(arguments: [String]) throws {
         print("- \(name): \(String(format: "%.2f", value)) [\(target)] \(met ? "met" : "NOT met")")
     }
     try runLive(size: large, saves: saves)
+    try runStalls(sizes: stallSizes, saves: saves)
     try runSQLite(sizes: sqliteSizes, saves: saves, journal: journal)
     try runRelations(sizes: sqliteSizes, saves: saves)
 }
@@ -482,6 +489,10 @@ do {
     {
         if arguments[1].hasPrefix("sqlite-") || arguments[1].hasPrefix("raw-") {
             try await runSQLiteChild(arguments[1], size: size, saves: saves)
+        } else if arguments[1] == "stall-import" {
+            try await runStallImport(size: size)
+        } else if arguments[1] == "stall-use" {
+            try await runStallUse(size: size, saves: saves)
         } else if arguments[1].hasPrefix("live-") {
             try await runLiveChild(uuid: arguments[1] == "live-uuid", size: size, saves: saves)
         } else {

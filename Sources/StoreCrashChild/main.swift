@@ -8,10 +8,15 @@
 // `created <id>`, then deletes the first stored folder (its notes and attachments by cascade),
 // printing `deleting <id>` before and `deleted <id>` after.
 //
+// With `compacting`, it works on the journal store as without, but first stores 20,000 values
+// when the store is empty, and compacts over and over in a task of its own while it saves: the
+// kills land in the middle of compactions that run beside the saves.
+//
 // With STORE_CHILD_PAUSE_MS set, it pauses that long after each save: a writer at an app's
 // pace rather than as fast as the disk allows (the sharing tests).
 //
-// Usage: StoreCrashChild DIRECTORY START [sqlite], or StoreCrashChild DIRECTORY cascade
+// Usage: StoreCrashChild DIRECTORY START [sqlite|compacting], or StoreCrashChild DIRECTORY
+// cascade
 
 import BenchJournal
 import BenchSQLite
@@ -47,7 +52,9 @@ if arguments.count == 3, arguments[2] == "cascade" {
 }
 guard (3...4).contains(arguments.count), let start = Int(arguments[2]) else {
     FileHandle.standardError.write(
-        Data("usage: StoreCrashChild DIRECTORY START [sqlite] | DIRECTORY cascade\n".utf8))
+        Data(
+            "usage: StoreCrashChild DIRECTORY START [sqlite|compacting] | DIRECTORY cascade\n"
+                .utf8))
     exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[1])
@@ -66,7 +73,7 @@ func sqliteID(_ number: Int) -> UUID {
     UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", number)) ?? UUID()
 }
 
-if arguments.count == 4 {
+if arguments.count == 4, arguments[3] == "sqlite" {
     let repository = try BenchSQLite.EntryRepository(directory: directory)
     var number = start
     while true {
@@ -85,6 +92,19 @@ if arguments.count == 4 {
 }
 
 let repository = try BenchJournal.EntryRepository(directory: directory)
+if arguments.count == 4, arguments[3] == "compacting" {
+    if await repository.count == 0 {
+        try await repository.save(
+            contentsOf: (0..<20_000).map {
+                BenchJournal.Entry(
+                    id: String(format: "base-%05d", $0), title: "base", body: body, score: 0,
+                    createdAt: Date(timeIntervalSince1970: 0))
+            })
+    }
+    Task.detached {
+        while true { try? await repository.compact() }
+    }
+}
 var number = start
 while true {
     if number % 97 == 0 {

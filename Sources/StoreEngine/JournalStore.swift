@@ -338,7 +338,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         fileprivate let journalStart: Int
         /// Writes and syncs the snapshot; returns its size. Cancelled when the store closes or
         /// is suspended.
-        let task: Task<Int, any Error>
+        let task: _Concurrency.Task<Int, any Error>
     }
 
     /// Starts a compaction: a task writes every value, as they are now, to a new snapshot file,
@@ -356,9 +356,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let (values, generation) = (values, generation)
         let compaction = Compaction(
             generation: generation, journalStart: journalSize,
-            task: Task.detached {
+            task: _Concurrency.Task.detached {
                 try Self.writeSnapshot(
-                    of: values, generation: generation, to: file, isCancelled: { Task.isCancelled })
+                    of: values, generation: generation, to: file,
+                    isCancelled: { _Concurrency.Task.isCancelled })
             })
         compacting = compaction
         return compaction

@@ -51,6 +51,50 @@ extension SlowSuites {
                 acknowledged.count > 24, "the child saved almost nothing; the test proves little")
         }
 
+        /// The child compacts over and over in a task of its own while it saves, so most kills
+        /// land while a snapshot is being written beside the saves: every returned save, made
+        /// before or during the compaction, is there after it.
+        @Test func everyReturnedSaveSurvivesSIGKILLInTheMiddleOfACompaction() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let child = try TestPaths.builtExecutable("StoreCrashChild")
+            var random = SplitMix64(seed: Self.seed &+ 1)
+            var acknowledged: [String] = []
+            var killedWhileCompacting = 0
+            let temporary = folder.appendingPathComponent(
+                BenchJournal.EntryRepository.snapshotFileName + ".tmp")
+            for round in 0..<12 {
+                let process = Process()
+                process.executableURL = child
+                process.arguments = [folder.path, String(round * 1_000_000), "compacting"]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                // The first round also stores the 20,000 values the compactions write.
+                let delay = (round == 0 ? 1_500 : 100) + random.next() % 400
+                try await Task.sleep(for: .milliseconds(delay))
+                kill(process.processIdentifier, SIGKILL)
+                let printed = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                acknowledged += String(decoding: printed, as: UTF8.self).split(separator: "\n").map(
+                    String.init)
+                // A snapshot being written when the kill came; opening removes it.
+                if FileManager.default.fileExists(atPath: temporary.path) {
+                    killedWhileCompacting += 1
+                }
+
+                let repository = try BenchJournal.EntryRepository(directory: folder)
+                for id in acknowledged where await repository.find(by: id) == nil {
+                    Issue.record(
+                        "round \(round): \(id) was acknowledged but is missing (seed \(Self.seed))")
+                }
+                await repository.close()
+            }
+            #expect(
+                acknowledged.count > 12, "the child saved almost nothing; the test proves little")
+            #expect(killedWhileCompacting > 3, "few kills landed in a compaction")
+        }
+
         @Test func anotherProcessWritingTheFolderLocksThisOneOut() async throws {
             let folder = try TestPaths.makeTemporaryFolder()
             defer { TestPaths.removeTemporaryFolder(folder) }

@@ -115,11 +115,13 @@ extension SlowSuites {
 
         // MARK: - A full disk
 
-        /// Below the journal's 64 KiB floor the journal's append fails first; above it, the
-        /// compaction's new snapshot does. The snapshot store rewrites its one file.
+        /// Below the journal's 64 KiB floor the journal's append fails first. Above it, a
+        /// compaction's new snapshot fails first, in its own task, while saves go on into the
+        /// journal until it fills too: none of them is lost, and the failed snapshot leaves no
+        /// file. The snapshot store rewrites its one file.
         @Test(arguments: [
             ("journal", 40_000, JournalStore.journalFileName),
-            ("journal", 150_000, JournalStore.snapshotFileName),
+            ("journal", 150_000, JournalStore.journalFileName),
             ("snapshot", 40_000, SnapshotStore.fileName),
         ])
         func aFullDiskLosesNoSaveLeavesNoTemporaryFileAndSavingWorksAgain(

@@ -69,8 +69,9 @@ nonisolated extension NoteRepositoryError: StoreFiles.Failure {}
 /// `NoteRepository+API.swift`; how values reach the disk is in `JournalStore.swift`, which
 /// every journal repository in this module shares. Reads come from memory. Every change is
 /// appended to the journal as one record and synced before the call returns, so a save costs
-/// the same in a store of 100 values as in one of 100,000; when the journal would grow past the
-/// snapshot (and past ``compactionFloor``), the whole store is written as a new snapshot.
+/// the same in a store of 100 values as in one of 100,000. Once the journal has grown past the
+/// snapshot (and past ``compactionFloor``), a task writes the whole store as a new snapshot
+/// while this repository goes on answering calls (``compact()``).
 ///
 /// On disk, in ``directory``: the snapshot `notes.snapshot.json` and the journal
 /// `notes.journal`, whose every line carries a CRC-32, so that a damaged byte throws
@@ -86,7 +87,7 @@ public actor NoteRepository {
     public static let journalFileName = "notes.journal"
     public static let lockFileName = "notes.lock"
     /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger,
-    /// before the store is compacted into a new snapshot.
+    /// before a compaction writes a new snapshot.
     public static let compactionFloor = 64 * 1024
 
     /// The folder that holds the repository's files.
@@ -170,10 +171,28 @@ public actor NoteRepository {
             .appendingPathComponent("Swift6Defaults", isDirectory: true)
     }
 
-    /// Writes every value to a new snapshot and empties the journal. Writes do this by
-    /// themselves when the journal grows too long; call it to do it now.
-    public func compact() throws {
-        try store.compact()
+    /// Writes every value to a new snapshot and empties the journal of what the snapshot
+    /// holds. Saves start this by themselves when the journal grows long; call it to do it now.
+    /// The snapshot is written off this repository's turn: reads and writes go on meanwhile,
+    /// and the journal keeps the changes they make. Returns once the new snapshot is in place.
+    ///
+    /// - Throws: ``NoteRepositoryError/unwritable(file:reason:)`` when the snapshot cannot be
+    ///   written (a full disk, say): every change stays in the journal, and nothing is lost.
+    public func compact() async throws {
+        // One under way holds only the values of when it began: let it end, then start anew.
+        while let running = store.runningCompaction {
+            try? await finishCompaction(running)
+        }
+        guard let compaction = try store.beginCompaction() else { return }
+        try await finishCompaction(compaction)
+    }
+
+    /// Waits for `compaction`'s snapshot to be written, then puts it in place.
+    private func finishCompaction(
+        _ compaction: JournalStore<Note, NoteRepositoryError>.Compaction
+    ) async throws {
+        let written = await compaction.task.result
+        try store.finishCompaction(compaction, result: written)
     }
 
     /// Releases the folder's lock and files. Reads still answer from memory; writes throw
@@ -240,5 +259,9 @@ public actor NoteRepository {
     func commit(_ change: Change) throws {
         try store.commit(change)
         observers.publish(change)
+        if store.needsCompaction, let compaction = try? store.beginCompaction() {
+            // A failure leaves every change in the journal; the next one is tried later.
+            Task { try? await finishCompaction(compaction) }
+        }
     }
 }

@@ -5,13 +5,15 @@ import Foundation
 ///
 /// scaffold-repo writes one copy of this file per module, however many models the module
 /// stores, and `scaffold-repo destroy` removes it with the last of them.
-public nonisolated struct ListOrdering<Value> {
+///
+/// The rule is `@Sendable`: a view-model sorts a large list off the main actor.
+public nonisolated struct ListOrdering<Value>: Sendable {
     /// The rule, or nil for the repository's own order, by id.
-    let areInIncreasingOrder: ((Value, Value) -> Bool)?
+    let areInIncreasingOrder: (@Sendable (Value, Value) -> Bool)?
 
     /// Sorted by `areInIncreasingOrder`, which must behave like `<`: a value never comes before
     /// itself, and if `a` comes before `b` and `b` before `c`, `a` comes before `c`.
-    public init(_ areInIncreasingOrder: @escaping (Value, Value) -> Bool) {
+    public init(_ areInIncreasingOrder: @escaping @Sendable (Value, Value) -> Bool) {
         self.areInIncreasingOrder = areInIncreasingOrder
     }
 
@@ -23,10 +25,12 @@ public nonisolated struct ListOrdering<Value> {
     public static var byID: Self { Self(byID: ()) }
 
     /// By `field`, smallest first, or largest first when `descending`.
-    public static func by<Field: Comparable>(
+    public static func by<Field: Comparable & Sendable>(
         _ field: KeyPath<Value, Field>, descending: Bool = false
     ) -> Self {
-        Self { first, second in
+        // A key path is immutable, and safe to read from any thread.
+        nonisolated(unsafe) let field = field
+        return Self { first, second in
             descending
                 ? second[keyPath: field] < first[keyPath: field]
                 : first[keyPath: field] < second[keyPath: field]
@@ -34,10 +38,11 @@ public nonisolated struct ListOrdering<Value> {
     }
 
     /// By an optional `field`; values without one come first, or last when `descending`.
-    public static func by<Field: Comparable>(
+    public static func by<Field: Comparable & Sendable>(
         _ field: KeyPath<Value, Field?>, descending: Bool = false
     ) -> Self {
-        let ascending = { (first: Field?, second: Field?) -> Bool in
+        nonisolated(unsafe) let field = field  // Immutable, as above.
+        let ascending = { @Sendable (first: Field?, second: Field?) -> Bool in
             guard let second else { return false }
             guard let first else { return true }
             return first < second
@@ -52,7 +57,7 @@ public nonisolated struct ListOrdering<Value> {
 
 /// The values a view-model shows, kept in order as changes arrive: each change moves the values
 /// it names, in place, without reading the list again.
-nonisolated struct LiveList<Value: StoredValue> {
+nonisolated struct LiveList<Value: StoredValue>: Sendable {
     /// The values shown: those that ``filter`` accepts, sorted by ``order``.
     private(set) var values: [Value] = []
     let order: ListOrdering<Value>
@@ -73,6 +78,19 @@ nonisolated struct LiveList<Value: StoredValue> {
         shownByID = Dictionary(self.values.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// A list of `order` and `filter` showing `values` (in id order, each accepted by the
+    /// filter): sorted and indexed off the caller's actor, so that a view-model's main actor
+    /// only takes the finished list. Its cost grows with the values; taking it does not.
+    @concurrent
+    static func arranged(
+        _ values: [Value], order: ListOrdering<Value>, filter: (@Sendable (Value) -> Bool)?
+    ) async -> Self {
+        var list = Self(order: order)
+        list.filter = filter
+        list.show(values, inIDOrder: true)
+        return list
+    }
+
     /// Whether `change` changes what is shown: views are told only of changes that do.
     func affects(_ change: StoreChange<Value>) -> Bool {
         switch change {
@@ -87,15 +105,12 @@ nonisolated struct LiveList<Value: StoredValue> {
         }
     }
 
-    /// Applies one committed change in place. A large one sorts once instead of moving each
-    /// value.
+    /// Applies one committed change in place. A large one is sorted by itself and merged into
+    /// the list in one pass, instead of moving values once per value, or sorting them all.
     mutating func apply(_ change: StoreChange<Value>) {
         switch change {
         case .saved(let saved) where saved.count > 16:
-            for value in saved {
-                shownByID[value.id] = (filter?(value) ?? true) ? value : nil
-            }
-            show(Array(shownByID.values), inIDOrder: false)
+            merge(saved)
         case .saved(let saved):
             for value in saved { place(value) }
         case .deleted(let ids) where ids.count > 16:
@@ -112,6 +127,30 @@ nonisolated struct LiveList<Value: StoredValue> {
             values = []
             shownByID = [:]
         }
+    }
+
+    /// Replaces the shown values that `saved` holds new values of, and puts the new ones that
+    /// the filter accepts in their sorted places: one pass over the list.
+    private mutating func merge(_ saved: [Value]) {
+        var latest: [Value.ID: Value] = [:]
+        for value in saved { latest[value.id] = value }
+        let replaced = latest.keys.filter { shownByID[$0] != nil }
+        for id in replaced { shownByID[id] = nil }
+        let added = latest.values.filter { filter?($0) ?? true }.sorted(by: precedes)
+        for value in added { shownByID[value.id] = value }
+        let kept = replaced.isEmpty ? values : values.filter { latest[$0.id] == nil }
+        var merged: [Value] = []
+        merged.reserveCapacity(kept.count + added.count)
+        var next = added.startIndex
+        for value in kept {
+            while next < added.endIndex, precedes(added[next], value) {
+                merged.append(added[next])
+                next += 1
+            }
+            merged.append(value)
+        }
+        merged += added[next...]
+        values = merged
     }
 
     /// Moves `value` to its sorted place, or out of the list when the filter rejects it.

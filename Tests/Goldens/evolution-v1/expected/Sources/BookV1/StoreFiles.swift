@@ -217,7 +217,12 @@ nonisolated enum StoreFiles {
 
         /// `json`, then the line `crc32 <8 hex digits>` with its checksum.
         static func sealed(_ json: Data) -> Data {
-            json + Data("\ncrc32 \(format(checksum(json)))\n".utf8)
+            json + seal(checksum(json))
+        }
+
+        /// The line that follows the JSON whose checksum is `checksum`, newline before it.
+        static func seal(_ checksum: UInt32) -> Data {
+            Data("\ncrc32 \(format(checksum))\n".utf8)
         }
 
         /// The JSON of a file that `sealed` wrote, checked. A file without the checksum line
@@ -245,9 +250,11 @@ nonisolated enum StoreFiles {
             }
         }
 
-        static func checksum(_ bytes: Data) -> UInt32 {
+        /// The checksum of `bytes`; with `previous`, the checksum of the bytes that gave
+        /// `previous` followed by `bytes`, so a file written in parts is summed as it goes.
+        static func checksum(_ bytes: Data, continuing previous: UInt32 = 0) -> UInt32 {
             let table = Self.table  // Read once: a snapshot has millions of bytes.
-            var crc = ~UInt32(0)
+            var crc = ~previous
             bytes.withUnsafeBytes { buffer in
                 for byte in buffer {
                     crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
@@ -302,9 +309,12 @@ nonisolated enum StoreFiles {
         let journalURL: URL
         /// Where a new snapshot is written before it replaces the old one.
         let temporaryURL: URL
+        /// Where a compaction writes the journal's records that its snapshot does not hold,
+        /// before they replace the journal.
+        let journalTemporaryURL: URL
         let lockURL: URL
         private let lock: Lock
-        private let journal: Int32
+        private var journal: Int32
 
         init(directory: URL, snapshot: String, journal journalName: String, lock lockName: String)
             throws
@@ -313,12 +323,14 @@ nonisolated enum StoreFiles {
             snapshotURL = directory.appendingPathComponent(snapshot)
             temporaryURL = snapshotURL.appendingPathExtension("tmp")
             journalURL = directory.appendingPathComponent(journalName)
+            journalTemporaryURL = journalURL.appendingPathExtension("tmp")
             try createFolder(directory, reporting: Reported.self)
             lockURL = directory.appendingPathComponent(lockName)
             lock = try Lock(lockURL, reporting: Reported.self)
             journal = try openFile(journalURL, reporting: Reported.self)
-            // A snapshot that a crash cut short; the lock makes sure no one is writing it.
+            // Files that a crash cut short; the lock makes sure no one is writing them.
             _ = unlink(temporaryURL.path)
+            _ = unlink(journalTemporaryURL.path)
             // The journal may have just been created: make its entry in the folder durable
             // before any save that writes to it returns.
             syncFolder(directory)
@@ -349,28 +361,110 @@ nonisolated enum StoreFiles {
             _ = try? sync(journal)
         }
 
-        /// Writes a temporary file, syncs it, renames it over the snapshot and syncs the folder.
-        /// When any step fails, the temporary file is removed: on a full disk it would hold on
-        /// to the very space that ran out. rename(2) replaces a file atomically, so readers, and
-        /// a crash, see the old snapshot or the new one, never half of one.
+        /// A new, empty file at ``temporaryURL``, for a snapshot that ``install()`` then
+        /// puts in place. Only the repository that holds the lock may call this.
+        func newSnapshot() throws -> NewFile {
+            NewFile(
+                url: snapshotURL,
+                descriptor: try openFile(temporaryURL, reporting: Reported.self, truncating: true)
+            )
+        }
+
+        /// Renames the file that ``newSnapshot()`` made, written and synced, over the snapshot and syncs the folder.
+        /// rename(2) replaces a file atomically, so readers, and a crash, see the old snapshot
+        /// or the new one, never half of one. When the rename fails, the file is removed: on a
+        /// full disk it would hold on to the very space that ran out.
         ///
         /// Returns whether the folder was synced too. Once the rename is done the new snapshot
         /// is in place, so a failure to sync the folder is not thrown (the caller's memory must
         /// match the disk); the caller then keeps the journal, in case the rename is lost.
-        func replaceSnapshot(with data: Data) throws -> Bool {
+        func install() throws -> Bool {
+            guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
+                let reason = lastError()
+                discardNewSnapshot()
+                throw Reported.unwritable(file: snapshotURL, reason: reason)
+            }
+            return syncFolder(directory)
+        }
+
+        /// Removes the file that ``newSnapshot()`` made, when it will not be installed.
+        func discardNewSnapshot() {
+            _ = unlink(temporaryURL.path)
+        }
+
+        /// Replaces the journal with its bytes from `start` to `end`: the records written while
+        /// a compaction ran, which its snapshot does not hold. They are written to
+        /// ``journalTemporaryURL`` and synced, and the file is renamed over the journal, so a
+        /// crash leaves the old journal (whose earlier records the new snapshot skips) or the
+        /// new one. Only call it once the new snapshot's rename is synced. When it throws, the
+        /// journal is as it was.
+        func keepJournal(from start: Int, to end: Int) throws {
+            let kept = try openFile(journalTemporaryURL, reporting: Reported.self, truncating: true)
             do {
-                let file = try openFile(temporaryURL, reporting: Reported.self, truncating: true)
-                defer { closeDescriptor(file) }
-                try write(data, to: file, at: 0)
-                try sync(file)
-                guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                var position = start
+                while position < end {
+                    let count = buffer.withUnsafeMutableBytes { bytes in
+                        pread(
+                            journal, bytes.baseAddress, min(bytes.count, end - position),
+                            off_t(position))
+                    }
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else {
+                        throw POSIXFailure(count == 0 ? "the journal ended early" : lastError())
+                    }
+                    try write(Data(buffer[0..<count]), to: kept, at: position - start)
+                    position += count
+                }
+                try sync(kept)
+                guard rename(journalTemporaryURL.path, journalURL.path) == 0 else {
                     throw POSIXFailure(lastError())
                 }
             } catch {
-                _ = unlink(temporaryURL.path)
-                throw Reported.unwritable(file: snapshotURL, reason: "\(error)")
+                closeDescriptor(kept)
+                _ = unlink(journalTemporaryURL.path)
+                throw Reported.unwritable(file: journalURL, reason: "\(error)")
             }
-            return syncFolder(directory)
+            // The renamed file is the journal now, and this its descriptor.
+            closeDescriptor(journal)
+            journal = kept
+            syncFolder(directory)
+        }
+    }
+
+    /// A file being written whole before it replaces another. Its writes go to its open
+    /// descriptor, so a compaction writes it off the repository's turn without a path or the
+    /// lock; the descriptor closes when the last reference goes.
+    nonisolated final class NewFile: Sendable {
+        /// The file it will replace, which errors name.
+        let url: URL
+        private let descriptor: Int32
+
+        fileprivate init(url: URL, descriptor: Int32) {
+            self.url = url
+            self.descriptor = descriptor
+        }
+
+        deinit {
+            closeDescriptor(descriptor)
+        }
+
+        func write<Reported: Failure>(
+            _ data: Data, at offset: Int, reporting _: Reported.Type
+        ) throws {
+            do {
+                try StoreFiles.write(data, to: descriptor, at: offset)
+            } catch {
+                throw Reported.unwritable(file: url, reason: "\(error)")
+            }
+        }
+
+        func sync<Reported: Failure>(reporting _: Reported.Type) throws {
+            do {
+                try StoreFiles.sync(descriptor)
+            } catch {
+                throw Reported.unwritable(file: url, reason: "\(error)")
+            }
         }
     }
 

@@ -178,6 +178,12 @@ nonisolated struct StoredValues<Value: StoredValue> {
         return all
     }
 
+    /// The values in id order, a run at a time: what a snapshot is written from, without a
+    /// copy of every value.
+    func forEachRun(_ body: ([Value]) throws -> Void) rethrows {
+        for run in runs { try body(run) }
+    }
+
     /// The values `isIncluded` accepts, in id order.
     func filter(_ isIncluded: (Value) -> Bool) -> [Value] {
         runs.flatMap { $0.filter(isIncluded) }

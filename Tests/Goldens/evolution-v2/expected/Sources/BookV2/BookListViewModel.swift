@@ -67,7 +67,8 @@ public final class BookListViewModel {
     }
 
     /// Reads the values, then follows the repository: each change committed from now on, by
-    /// anyone, is applied to ``books`` in place.
+    /// anyone, is applied to ``books`` in place. The values are read, filtered,
+    /// sorted and indexed off the main actor; it only takes the finished list.
     public func load() async {
         loads += 1
         let load = loads
@@ -76,9 +77,13 @@ public final class BookListViewModel {
         // between, and none is applied twice.
         let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
         guard load == loads else { return }  // A later load() shows its own values.
+        // Sorting and indexing take longer as the store grows: they are done off the main
+        // actor, which only takes the finished list, so no frame waits for them.
+        let arranged = await LiveList.arranged(values, order: order, filter: filter)
+        guard load == loads else { return }
         isLoading = false
         stopFollowing()
-        shownList.show(values, inIDOrder: true)
+        shownList = arranged
         shownRevisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Reads come from memory. Every change is appended to the journal as one record and synced to
 /// disk before the call returns, so a save costs the same in a store of 100 values as in one of
-/// 100,000. When the journal would grow past the snapshot (and past the compaction floor), the
-/// whole store is written as a new snapshot instead, and the journal is emptied.
+/// 100,000. Once the journal has grown past the snapshot (and past the compaction floor), a
+/// compaction writes the whole store as a new snapshot, off the repository's turn: reads and
+/// writes go on meanwhile, and the journal then keeps only the records written since it began.
 ///
 /// On disk:
 /// - the snapshot: `{"items":[…],"schemaVersion":N}` on one line, then the line
@@ -43,6 +44,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// (a crash, or a failed truncation, after a compaction) are skipped, not replayed over
     /// newer values.
     private var generation: Int
+    /// The compaction under way, if one is.
+    private var compacting: Compaction?
+    /// The journal's size at which a compaction starts by itself; raised after one fails, so a
+    /// full disk does not start another with every save.
+    private var compactionSize: Int
     /// Where a store opened with ``init(readingFrom:snapshot:journal:)`` has read to; nil for
     /// the writer.
     private var reader: Reader?
@@ -94,12 +100,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         // is rewritten now, when the folder can be written, and by the next compaction
         // otherwise (journal records say their version, so replaying them needs no rewrite).
         if !snapshot.isCurrent,
-            let data = try? Self.snapshotData(of: values, generation: generation + 1),
-            let folderSynced = try? files.replaceSnapshot(with: data)
+            let written = try? Self.writeSnapshot(of: values, generation: generation + 1, to: files)
         {
-            snapshotSize = data.count
+            snapshotSize = written.size
             generation += 1
-            if folderSynced, (try? files.truncate(to: 0)) != nil { replayed.validSize = 0 }
+            if written.folderSynced, (try? files.truncate(to: 0)) != nil {
+                replayed.validSize = 0
+            }
         }
         if replayed.validSize < replayed.fileSize {
             try files.truncate(to: replayed.validSize)
@@ -110,6 +117,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         self.snapshotSize = snapshotSize
         self.journalSize = replayed.validSize
         self.generation = generation
+        compactionSize = max(snapshotSize, compactionFloor)
     }
 
     /// A store that keeps `values` in memory only, for previews and an app's tests: it has no
@@ -122,6 +130,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         snapshotSize = 0
         journalSize = 0
         generation = 0
+        compactionSize = 0
     }
 
     /// Opens the store in `directory` for reading only, as an app's widget or extension does
@@ -141,6 +150,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         snapshotSize = 0
         journalSize = 0
         generation = reader.generation
+        compactionSize = 0
     }
 
     /// Whether the store was opened with ``init(readingFrom:snapshot:journal:)``.
@@ -217,6 +227,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// and a closed store stay as they are.
     mutating func suspend() {
         guard isOpen, let files else { return }
+        abandonCompaction()
         suspension = Suspension(
             directory: files.directory, snapshotURL: files.snapshotURL,
             journalURL: files.journalURL, lockURL: files.lockURL,
@@ -252,15 +263,17 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Releases the folder's lock and files; later writes throw `closed`.
     mutating func close() {
+        abandonCompaction()
         isOpen = false
         files = nil
         suspension = nil
     }
 
-    /// Appends `change` to the journal as one record, then applies it. Writes a snapshot of the
-    /// changed store instead when the journal would outgrow the snapshot, or when the change
-    /// saves at least as many values as the store holds (encoding them costs about as much as
-    /// the snapshot). Either way the change is on disk before memory shows it.
+    /// Appends `change` to the journal as one record, then applies it: the change is on disk
+    /// before memory shows it. A change that saves at least as many values as the store holds
+    /// is written as a new snapshot instead (encoding it as a record would cost as much), unless
+    /// a compaction is under way. Once the journal has grown past ``needsCompaction``'s size,
+    /// the caller starts a compaction with ``beginCompaction()``.
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard isOpen else { throw Failure.closed }
         guard !isSuspended else { throw Failure.suspended }
@@ -270,37 +283,140 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             return
         }
         let record = JournalRecord(change, generation: generation)
+        // A failed append took its bytes back; once the journal is cut to its last whole
+        // record again, appending after it is safe.
+        if !journalIsSound, (try? files.truncate(to: journalSize)) != nil { journalIsSound = true }
         var isLargeBatch = false
         if case .saved(let saved) = change { isLargeBatch = saved.count >= values.count }
-        // Encoding a large batch as a record would cost as much as the snapshot it becomes.
-        let line = isLargeBatch || !journalIsSound ? nil : try record.encodedLine()
-        if let line, journalSize + line.count <= max(snapshotSize, compactionFloor) {
-            do {
-                try files.append(line, at: journalSize)
-            } catch {
-                // A failed append may have left part of its record behind; the next write
-                // starts a new snapshot and an empty journal instead of appending after it.
-                journalIsSound = false
-                throw error
-            }
-            journalSize += line.count
-            values.apply(change)  // In place: a copy would cost O(n) per save.
-        } else {
-            let folderSynced = try writeSnapshot(of: values.applying(change))
+        if compacting == nil, isLargeBatch || !journalIsSound {
+            let changed = values.applying(change)
+            let written = try writeSnapshot(of: changed)
             // The rename may not survive a crash: the change goes in the journal too, under the
             // older generation, which the new snapshot skips and the old one replays.
-            if !folderSynced, journalIsSound, let line = line ?? (try? record.encodedLine()),
+            if !written.folderSynced, journalIsSound, let line = try? record.encodedLine(),
                 (try? files.append(line, at: journalSize)) != nil
             {
                 journalSize += line.count
             }
+            return
+        }
+        guard journalIsSound else {
+            throw Failure.unwritable(
+                file: files.journalURL,
+                reason: "an earlier write failed and the journal could not be cut back to its "
+                    + "last whole record; the next write after the compaction replaces it")
+        }
+        let line = try record.encodedLine()
+        do {
+            try files.append(line, at: journalSize)
+        } catch {
+            // A failed append may have left part of its record behind; the next write cuts
+            // the journal back, or writes a snapshot instead of appending after it.
+            journalIsSound = false
+            throw error
+        }
+        journalSize += line.count
+        values.apply(change)  // In place: a copy would cost O(n) per save.
+    }
+
+    /// Whether the journal has outgrown the snapshot (and the compaction floor), and no
+    /// compaction is under way: the caller should start one with ``beginCompaction()``.
+    var needsCompaction: Bool {
+        files != nil && compacting == nil && journalSize > compactionSize
+    }
+
+    /// The compaction under way, which ``finishCompaction(_:result:)`` has not finished yet.
+    var runningCompaction: Compaction? { compacting }
+
+    /// A new snapshot being written off the repository's turn: the values as they were when it
+    /// began, and the task that writes them to a new file. Records written meanwhile carry its
+    /// generation, so the new snapshot skips none of them, and the old one replays them all.
+    nonisolated struct Compaction: Sendable {
+        /// The generation of the new snapshot, and of the records written since it began.
+        let generation: Int
+        /// The journal's size when it began: the records after it are not in the snapshot.
+        fileprivate let journalStart: Int
+        /// Writes and syncs the snapshot; returns its size. Cancelled when the store closes or
+        /// is suspended.
+        let task: _Concurrency.Task<Int, any Error>
+    }
+
+    /// Starts a compaction: a task writes every value, as they are now, to a new snapshot file,
+    /// while this store goes on reading and writing. Costs only a copy of the values' runs
+    /// (whose contents are shared until a later change touches them). Pass the task's result
+    /// to ``finishCompaction(_:result:)``. Nil for a store in memory, or when one is under way.
+    mutating func beginCompaction() throws -> Compaction? {
+        guard isOpen else { throw Failure.closed }
+        guard !isSuspended else { throw Failure.suspended }
+        if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
+        guard let files, compacting == nil else { return nil }
+        let file = try files.newSnapshot()
+        // From now on records carry the new snapshot's generation: it will not hold them.
+        generation += 1
+        let (values, generation) = (values, generation)
+        let compaction = Compaction(
+            generation: generation, journalStart: journalSize,
+            task: _Concurrency.Task.detached {
+                try Self.writeSnapshot(
+                    of: values, generation: generation, to: file,
+                    isCancelled: { _Concurrency.Task.isCancelled })
+            })
+        compacting = compaction
+        return compaction
+    }
+
+    /// Puts the snapshot that `compaction`'s task wrote in place, then replaces the journal
+    /// with the records written since the compaction began. Nothing happens when the store
+    /// was closed or suspended meanwhile, or when the compaction was finished already.
+    ///
+    /// - Throws: what writing the snapshot threw; the store stays as it was, the journal
+    ///   holding every change, and the next compaction starts once the journal grows further.
+    mutating func finishCompaction(
+        _ compaction: Compaction, result: Result<Int, any Error>
+    ) throws {
+        guard let current = compacting, current.generation == compaction.generation,
+            let files
+        else { return }
+        compacting = nil
+        let size: Int
+        let folderSynced: Bool
+        do {
+            size = try result.get()
+            folderSynced = try files.install()
+        } catch {
+            files.discardNewSnapshot()
+            compactionSize = journalSize + max(snapshotSize, compactionFloor)
+            throw error
+        }
+        snapshotSize = size
+        compactionSize = max(snapshotSize, compactionFloor)
+        // Once the rename is durable, the journal's records before the compaction began are
+        // of older generations, which the new snapshot skips: keep only the later ones. When
+        // the folder could not be synced, the whole journal stays, in case the rename is lost.
+        guard folderSynced else { return }
+        if journalSize == compaction.journalStart {
+            if (try? files.truncate(to: 0)) != nil { journalSize = 0 }
+        } else if (try? files.keepJournal(from: compaction.journalStart, to: journalSize)) != nil {
+            journalSize -= compaction.journalStart
+            journalIsSound = true
         }
     }
 
-    /// Writes every value to a new snapshot and empties the journal.
+    /// Stops the compaction under way and removes its file, while this store still holds the
+    /// lock; its task ends at its next run of values.
+    private mutating func abandonCompaction() {
+        guard let compaction = compacting else { return }
+        compaction.task.cancel()
+        files?.discardNewSnapshot()
+        compacting = nil
+    }
+
+    /// Writes every value to a new snapshot and empties the journal, on this turn: the
+    /// repository's ``beginCompaction()`` does it off its turn.
     mutating func compact() throws {
         guard !isSuspended else { throw Failure.suspended }
         if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
+        abandonCompaction()
         try writeSnapshot(of: values)
     }
 
@@ -308,30 +424,83 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// between leaves the new snapshot and the old journal, whose records belong to the older
     /// generation and are skipped when the store opens, so nothing is lost or applied twice.
     @discardableResult
-    private mutating func writeSnapshot(of values: StoredValues<Value>) throws -> Bool {
+    private mutating func writeSnapshot(
+        of values: StoredValues<Value>
+    ) throws -> (size: Int, folderSynced: Bool) {
         guard isOpen else { throw Failure.closed }
         guard let files else {
             self.values = values  // In memory only.
-            return true
+            return (0, true)
         }
-        let data: Data
-        do {
-            data = try Self.snapshotData(of: values, generation: generation + 1)
-        } catch {
-            throw Failure.unwritable(file: files.snapshotURL, reason: "\(error)")
-        }
-        let folderSynced = try files.replaceSnapshot(with: data)
+        let written = try Self.writeSnapshot(of: values, generation: generation + 1, to: files)
         self.values = values
-        snapshotSize = data.count
+        snapshotSize = written.size
+        compactionSize = max(snapshotSize, compactionFloor)
         generation += 1
         // The new snapshot is in place. The journal's records are of the older generation now:
         // skipped when the store opens, so a failure to empty it loses nothing. It is kept when
         // the folder could not be synced, in case the rename itself does not survive a crash.
-        if folderSynced, (try? files.truncate(to: 0)) != nil {
+        if written.folderSynced, (try? files.truncate(to: 0)) != nil {
             journalSize = 0
             journalIsSound = true
         }
-        return folderSynced
+        return written
+    }
+
+    /// Writes `values` to a new snapshot of `generation` and puts it in place.
+    private static func writeSnapshot(
+        of values: StoredValues<Value>, generation: Int, to files: StoreFiles.Journal<Failure>
+    ) throws -> (size: Int, folderSynced: Bool) {
+        let file = try files.newSnapshot()
+        do {
+            let size = try writeSnapshot(
+                of: values, generation: generation, to: file, isCancelled: { false })
+            return (size, try files.install())
+        } catch {
+            files.discardNewSnapshot()
+            throw error
+        }
+    }
+
+    /// Writes the snapshot of `values` to `file` a run of values at a time, so that no second
+    /// copy of the store, encoded or not, is ever held whole, and syncs it; returns its size.
+    /// The bytes are those of encoding the whole file at once: `{"generation":…,"items":[…],
+    /// "schemaVersion":…}` with sorted keys, then the checksum line.
+    private static func writeSnapshot(
+        of values: StoredValues<Value>, generation: Int, to file: StoreFiles.NewFile,
+        isCancelled: () -> Bool
+    ) throws -> Int {
+        var (size, checksum) = (0, UInt32(0))
+        func put(_ data: Data) throws {
+            try file.write(data, at: size, reporting: Failure.self)
+            checksum = CRC32.checksum(data, continuing: checksum)
+            size += data.count
+        }
+        let encoder = encoder()
+        var pending = Data("{\"generation\":\(generation),\"items\":[".utf8)
+        var isFirst = true
+        try values.forEachRun { run in
+            if isCancelled() { throw CancellationError() }
+            let json: Data
+            do {
+                json = try encoder.encode(run)
+            } catch {
+                throw Failure.unwritable(file: file.url, reason: "\(error)")
+            }
+            if !isFirst { pending.append(UInt8(ascii: ",")) }
+            pending.append(json.dropFirst().dropLast())  // The run's `[` and `]`.
+            isFirst = false
+            if pending.count >= 256 * 1024 {
+                try put(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        pending.append(contentsOf: "],\"schemaVersion\":\(Value.schemaVersion)}".utf8)
+        try put(pending)
+        let seal = CRC32.seal(checksum)
+        try file.write(seal, at: size, reporting: Failure.self)
+        try file.sync(reporting: Failure.self)
+        return size + seal.count
     }
 
     // MARK: - Loading
@@ -342,15 +511,6 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
-    }
-
-    /// The snapshot file's bytes for `values`: the JSON line, then its checksum line.
-    private static func snapshotData(
-        of values: StoredValues<Value>, generation: Int
-    ) throws -> Data {
-        let snapshot = SnapshotFile(
-            schemaVersion: Value.schemaVersion, generation: generation, items: values.items)
-        return CRC32.sealed(try encoder().encode(snapshot))
     }
 
     /// The snapshot's values (migrated to the current schema version) and size, and whether it
@@ -458,16 +618,15 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// The snapshot file. Its schema version is decoded first, so a newer layout is refused
     /// before its values are misread.
-    private nonisolated struct SnapshotFile: Codable {
+    /// ``writeSnapshot(of:generation:to:isCancelled:)`` writes it.
+    private nonisolated struct SnapshotFile: Decodable {
         var schemaVersion: Int
         /// Absent in snapshots written before generations: 0.
         var generation: Int?
         var items: [Value]
 
-        init(schemaVersion: Int, generation: Int, items: [Value]) {
-            self.schemaVersion = schemaVersion
-            self.generation = generation
-            self.items = items
+        private enum CodingKeys: String, CodingKey {
+            case schemaVersion, generation, items
         }
 
         init(from decoder: any Decoder) throws {
