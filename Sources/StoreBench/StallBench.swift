@@ -4,9 +4,10 @@
 // view-model's `load()` and `filter(by:)` hold the main actor.
 //
 // Each size runs two children: `stall-import` writes the store, and `stall-use` opens it (so the
-// import's memory is not counted) and measures. Memory is read from Linux's /proc: the resident
-// memory after opening (freed memory given back first) is the steady figure, and the peak is
-// reset before the compaction, so it is the compaction's own.
+// import's memory is not counted) and measures. Memory is read from Linux's /proc: the store's
+// steady memory is what opening it adds to the process (freed memory given back first), and
+// its peak during the compaction is the process's peak, reset just before, less what the
+// process held before opening the store.
 
 import BenchJournalUUID
 import Foundation
@@ -19,30 +20,42 @@ import Foundation
 
 /// What `stall-use` prints, in seconds and MiB.
 struct StallFigures {
+    /// `compact()` with no other call, and while other tasks call `find(by:)` and `save`.
+    var compactionAlone = 0.0
     var compaction = 0.0
     var calls = 0.0
     var longestFind = 0.0
     var longestSave = 0.0
     var medianSave = 0.0
+    /// What the open store adds to the process; then the peak during a compaction alone.
     var steadyMemory = 0.0
-    var compactionPeak = 0.0
+    var peakAlone = 0.0
+    /// What the store adds once the calls' saves are in; the peak during the compaction then.
+    var steadyAfterCalls = 0.0
+    var peakWithCalls = 0.0
+    /// The main actor's longest hold (processor time) and gap (wall clock) in each.
+    var loadHold = 0.0
     var loadGap = 0.0
+    var filterHold = 0.0
     var filterGap = 0.0
     var load = 0.0
 
     init() {}
 
     init(_ numbers: [Double]) {
-        (compaction, calls, longestFind) = (numbers[0], numbers[1], numbers[2])
-        longestSave = numbers[3]
-        (medianSave, steadyMemory, compactionPeak) = (numbers[4], numbers[5], numbers[6])
-        (loadGap, filterGap, load) = (numbers[7], numbers[8], numbers[9])
+        (compactionAlone, compaction, calls) = (numbers[0], numbers[1], numbers[2])
+        (longestFind, longestSave, medianSave) = (numbers[3], numbers[4], numbers[5])
+        (steadyMemory, peakAlone) = (numbers[6], numbers[7])
+        (steadyAfterCalls, peakWithCalls) = (numbers[8], numbers[9])
+        (loadHold, loadGap, filterHold) = (numbers[10], numbers[11], numbers[12])
+        (filterGap, load) = (numbers[13], numbers[14])
     }
 
     var numbers: [Double] {
         [
-            compaction, calls, longestFind, longestSave, medianSave, steadyMemory, compactionPeak,
-            loadGap, filterGap, load,
+            compactionAlone, compaction, calls, longestFind, longestSave, medianSave,
+            steadyMemory, peakAlone, steadyAfterCalls, peakWithCalls, loadHold, loadGap,
+            filterHold, filterGap, load,
         ]
     }
 }
@@ -88,32 +101,48 @@ private func procStatusMiB(_ field: String) -> Double {
     return kilobytes / 1024
 }
 
-/// The longest time the main actor went without running a 1 ms tick, while `work` ran: how
-/// long `work` held it at a stretch (a frame at 60 Hz is 16.7 ms).
+/// The main thread's processor time so far, in seconds.
+func mainThreadCPUSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// How long `work` held the main actor at a stretch, while a 1 ms tick ran there too: the
+/// longest processor time the main thread spent between two ticks (work done on the main
+/// actor), and the longest wall-clock time between two ticks (which also counts time the
+/// thread waited for a processor that other threads had). A frame at 60 Hz is 16.7 ms.
 @MainActor
-func longestMainActorGap(during work: () async -> Void) async -> Double {
+func longestMainActorHold(during work: () async -> Void) async -> (held: Double, gap: Double) {
     final class Ticks {
         var last = ContinuousClock.now
+        var lastCPU = 0.0
         var longest = Duration.zero
+        var longestCPU = 0.0
         var isRunning = true
+
+        func tick() {
+            let (now, cpu) = (ContinuousClock.now, mainThreadCPUSeconds())
+            longest = max(longest, now - last)
+            longestCPU = max(longestCPU, cpu - lastCPU)
+            (last, lastCPU) = (now, cpu)
+        }
     }
     let ticks = Ticks()
     let ticker = Task { @MainActor in
         while ticks.isRunning {
-            let now = ContinuousClock.now
-            ticks.longest = max(ticks.longest, now - ticks.last)
-            ticks.last = now
+            ticks.tick()
             try? await Task.sleep(for: .milliseconds(1))
         }
     }
     await Task.yield()
-    ticks.last = ContinuousClock.now
+    (ticks.last, ticks.lastCPU) = (ContinuousClock.now, mainThreadCPUSeconds())
+    (ticks.longest, ticks.longestCPU) = (.zero, 0)
     await work()
-    let now = ContinuousClock.now
-    ticks.longest = max(ticks.longest, now - ticks.last)
+    ticks.tick()
     ticks.isRunning = false
     await ticker.value
-    return seconds(ticks.longest)
+    return (ticks.longestCPU, seconds(ticks.longest))
 }
 
 /// `stall-import`: writes `size` values to the store in `STORE_BENCH_DIR`.
@@ -125,16 +154,21 @@ func runStallImport(size: Int) async throws {
     print(0)
 }
 
-/// `stall-use`: opens the store, then compacts it while other tasks call `find(by:)` and
-/// `save`, then times the view-model; prints ``StallFigures``.
+/// `stall-use`: opens the store, compacts it alone, then compacts it while other tasks call
+/// `find(by:)` and `save`, then times the view-model; prints ``StallFigures``.
 @MainActor
 func runStallUse(size: Int, saves: Int) async throws {
     let directory = try benchDirectory()
-    let repository = try BenchJournalUUID.EntryRepository(directory: directory)
-    var figures = StallFigures()
-    figures.steadyMemory = residentMemoryMiB()
     let ids = withUUIDs(sampleEntries(0..<size), salt: 0).map(\.id)
     let newValues = withUUIDs(spreadEntries(100_000, among: size), salt: 3)
+    // The store's memory is what opening it adds to this process.
+    let before = residentMemoryMiB()
+    let repository = try BenchJournalUUID.EntryRepository(directory: directory)
+    var figures = StallFigures()
+    figures.steadyMemory = residentMemoryMiB() - before
+    resetPeakMemory()
+    figures.compactionAlone = try await timeOnMain { try await repository.compact() }
+    figures.peakAlone = peakMemorySinceResetMiB() - before
 
     resetPeakMemory()
     let start = ContinuousClock.now
@@ -162,7 +196,8 @@ func runStallUse(size: Int, saves: Int) async throws {
     }
     try await compaction.value
     figures.compaction = seconds(ContinuousClock.now - start)
-    figures.compactionPeak = peakMemorySinceResetMiB()
+    figures.peakWithCalls = peakMemorySinceResetMiB() - before
+    figures.steadyAfterCalls = residentMemoryMiB() - before
     let (findCalls, longestFind) = await finds.value
     let (saveCalls, longestSave, medianSave) = try await writes.value
     figures.calls = Double(findCalls + saveCalls)
@@ -172,9 +207,9 @@ func runStallUse(size: Int, saves: Int) async throws {
     let viewModel = BenchJournalUUID.EntryListViewModel(
         repository: repository, order: .by(\.title))
     let loadStart = ContinuousClock.now
-    figures.loadGap = await longestMainActorGap { await viewModel.load() }
+    (figures.loadHold, figures.loadGap) = await longestMainActorHold { await viewModel.load() }
     figures.load = seconds(ContinuousClock.now - loadStart)
-    figures.filterGap = await longestMainActorGap {
+    (figures.filterHold, figures.filterGap) = await longestMainActorHold {
         await viewModel.filter(by: { $0.score >= 1_000 })
     }
     await repository.close()
@@ -187,9 +222,10 @@ func runStalls(sizes: [Int], saves: Int) throws {
     print("")
     print("The journal store's worst moments (UUID ids; times in ms, memory in MiB):")
     print(
-        "| values | compact() | calls during it | longest find(by:) | longest save "
-            + "| median save | steady memory | compaction peak | viewModel.load() "
-            + "| longest main-actor hold: load() | filter(by:) |")
+        "| values | compact() alone / with calls | calls during it | longest find(by:) "
+            + "| longest save | median save | memory: steady / compaction peak "
+            + "| with the calls' saves in: steady / peak | viewModel.load() "
+            + "| main actor's longest hold / gap: load() | filter(by:) |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var targets: [(String, Double, Double)] = []
     for size in sizes {
@@ -203,14 +239,20 @@ func runStalls(sizes: [Int], saves: Int) throws {
             environment: environment)
         let figures = StallFigures(
             try runChildProcess(
-                store: "stall-use", size: size, saves: saves, expecting: 10,
+                store: "stall-use", size: size, saves: saves, expecting: 15,
                 environment: environment))
+        let mebibytes = { (first: Double, second: Double) in
+            String(format: "%.0f / %.0f", first, second)
+        }
         let cells = [
-            milliseconds(figures.compaction), String(Int(figures.calls)),
-            milliseconds(figures.longestFind), milliseconds(figures.longestSave),
-            milliseconds(figures.medianSave), String(format: "%.0f", figures.steadyMemory),
-            String(format: "%.0f", figures.compactionPeak), milliseconds(figures.load),
-            milliseconds(figures.loadGap), milliseconds(figures.filterGap),
+            "\(milliseconds(figures.compactionAlone)) / \(milliseconds(figures.compaction))",
+            String(Int(figures.calls)), milliseconds(figures.longestFind),
+            milliseconds(figures.longestSave), milliseconds(figures.medianSave),
+            mebibytes(figures.steadyMemory, figures.peakAlone),
+            mebibytes(figures.steadyAfterCalls, figures.peakWithCalls),
+            milliseconds(figures.load),
+            "\(milliseconds(figures.loadHold)) / \(milliseconds(figures.loadGap))",
+            "\(milliseconds(figures.filterHold)) / \(milliseconds(figures.filterGap))",
         ]
         print("| \(size) | " + cells.joined(separator: " | ") + " |")
         targets += [
@@ -220,11 +262,16 @@ func runStalls(sizes: [Int], saves: Int) throws {
                 (figures.longestSave - figures.medianSave) * 1000, 20
             ),
             (
-                "\(size): compaction peak / steady memory",
-                figures.steadyMemory > 0 ? figures.compactionPeak / figures.steadyMemory : 0, 1.5
+                "\(size): compaction peak / steady memory, compact() alone",
+                figures.steadyMemory > 0 ? figures.peakAlone / figures.steadyMemory : 0, 1.5
             ),
-            ("\(size): main actor held by viewModel.load(), ms", figures.loadGap * 1000, 16),
-            ("\(size): main actor held by filter(by:), ms", figures.filterGap * 1000, 16),
+            (
+                "\(size): the same with the calls, their saves in the steady memory",
+                figures.steadyAfterCalls > 0
+                    ? figures.peakWithCalls / figures.steadyAfterCalls : 0, 1.5
+            ),
+            ("\(size): main actor held by viewModel.load(), ms", figures.loadHold * 1000, 16),
+            ("\(size): main actor held by filter(by:), ms", figures.filterHold * 1000, 16),
         ]
     }
     print("")

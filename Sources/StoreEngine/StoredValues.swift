@@ -184,6 +184,24 @@ nonisolated struct StoredValues<Value: StoredValue> {
         for run in runs { try body(run) }
     }
 
+    /// Up to a run's worth of values whose ids follow `id` (from the first when it is nil), in
+    /// id order: a compaction reads the store in these short steps while it changes.
+    func values(after id: Value.ID?) -> [Value] {
+        var (run, index) = (0, 0)
+        if let id, let (found, position) = location(of: id) {
+            (run, index) = (found, position)
+            if index < runs[run].endIndex, runs[run][index].id == id { index += 1 }
+        }
+        var next: [Value] = []
+        while run < runs.endIndex, next.count < Self.runCapacity {
+            let taken = runs[run][index...].prefix(Self.runCapacity - next.count)
+            next += taken
+            index += taken.count
+            if index == runs[run].endIndex { (run, index) = (run + 1, 0) }
+        }
+        return next
+    }
+
     /// The values `isIncluded` accepts, in id order.
     func filter(_ isIncluded: (Value) -> Bool) -> [Value] {
         runs.flatMap { $0.filter(isIncluded) }

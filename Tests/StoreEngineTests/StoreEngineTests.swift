@@ -93,9 +93,17 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         async throws
     {
         try store.commit(change)
-        if store.needsCompaction, let compaction = try store.beginCompaction() {
+        if store.needsCompaction,
+            let compaction = try store.beginCompaction(reading: Self.reading(store.values))
+        {
             try store.finishCompaction(compaction, result: await compaction.task.result)
         }
+    }
+
+    /// What a journal repository hands a compaction to read its values with: here, the values
+    /// as they are now, whatever the store does meanwhile.
+    static func reading(_ values: StoredValues<Item>) -> @Sendable (Int?) async -> [Item]? {
+        { values.values(after: $0) }
     }
 
     /// The lines of the journal: one per record.
@@ -268,8 +276,10 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         try store.commit(.saved((0..<600).map(item)))
         for number in 600..<620 { try store.commit(.saved([item(number)])) }
         let before = store.values.items
-        let compaction = try #require(try store.beginCompaction())
-        #expect(try store.beginCompaction() == nil)  // One at a time.
+        let compaction = try #require(
+            try store.beginCompaction(reading: Self.reading(store.values)))
+        // One at a time.
+        #expect(try store.beginCompaction(reading: Self.reading(store.values)) == nil)
 
         // The repository goes on writing while the task writes the snapshot.
         try store.commit(.saved([item(700)]))
@@ -300,7 +310,36 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(try open().values.items == expected)
     }
 
-    @Test func aCompactionThatFailsOrIsClosedLosesNothingAndLeavesNoFile() async throws {
+    @Test func aSnapshotThatReadValuesChangedSinceItBeganIsRightOnceTheJournalIsReplayed()
+        async throws
+    {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((0..<600).map(item)))
+        let before = store.values
+        let changes: [StoreChange<Item>] = [
+            .saved([Item(id: 560, title: "changed", count: 1)]), .deleted([550, 10]),
+            .saved([item(900)]),
+        ]
+        var changed = before
+        for change in changes { changed.apply(change) }
+        let after = changed
+        // The first few hundred values are read as they were, the rest as they are after the
+        // changes, as a repository's compaction reads them between saves.
+        let compaction = try #require(
+            try store.beginCompaction { last in
+                (last == nil ? before : after).values(after: last)
+            })
+        for change in changes { try store.commit(change) }
+        try store.finishCompaction(compaction, result: await compaction.task.result)
+        store.close()
+
+        #expect(try open().values.items == after.items)
+    }
+
+    /// Writes to /dev/full fail with ENOSPC, as on a full disk.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aCompactionThatFailsOrIsClosedLosesNothingAndLeavesNoFile() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var store = try open()
         try store.commit(.saved((0..<10).map(item)))
@@ -308,22 +347,28 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(store.needsCompaction)
         let temporary = folder.appendingPathComponent("items.json.tmp")
 
-        // A write that failed (a full disk): nothing changes, and no save starts another at once.
-        let failed = try #require(try store.beginCompaction())
-        _ = await failed.task.result
-        let full = ItemError.unwritable(file: temporary, reason: "No space left on device")
-        #expect(throws: full) { try store.finishCompaction(failed, result: .failure(full)) }
-        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+        // A full disk: the task fails, removes its file, and no save starts another at once.
+        try FileManager.default.createSymbolicLink(
+            at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/full"))
+        let failed = try #require(
+            try store.beginCompaction(reading: Self.reading(store.values)))
         try store.commit(.saved([item(30)]))
+        let result = await failed.task.result
+        #expect(throws: ItemError.self) { try store.finishCompaction(failed, result: result) }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: temporary.path)) == nil)
+        try store.commit(.saved([item(31)]))
         #expect(!store.needsCompaction)
 
-        // Closed while the snapshot is written: its file goes, and the store opens as it was.
-        let closed = try #require(try store.beginCompaction())
+        // Closed while the snapshot is written: the task removes its file, and the store opens
+        // with every value.
+        let closed = try #require(
+            try store.beginCompaction(reading: Self.reading(store.values)))
         try store.commit(.deleted([0]))
         store.close()
+        let ended = await closed.task.result
+        try store.finishCompaction(closed, result: ended)  // Nothing to do.
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
-        try store.finishCompaction(closed, result: await closed.task.result)  // Nothing to do.
-        #expect(try open().values.items.map(\.id) == Array(1...30))
+        #expect(try open().values.items.map(\.id) == Array(1...31))
     }
 
     @Test func anInMemoryStoreKeepsItsChangesAndWritesNothing() throws {

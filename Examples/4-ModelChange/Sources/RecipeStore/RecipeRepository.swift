@@ -179,9 +179,9 @@ public actor RecipeRepository {
     }
 
     // Workshop: a compaction encodes every value, which takes seconds at a million values. The
-    // actor runs one call at a time, so it is written by a task of its own, from a copy of the
-    // values (runs shared until a save changes one): reads and saves go on meanwhile, and only
-    // the rename at the end, in `finishCompaction`, takes the actor's turn.
+    // actor runs one call at a time, so a task of its own writes the snapshot, reading the
+    // values a few hundred at a time: reads and saves go on between those short turns, and
+    // only trimming the journal at the end, in `finishCompaction`, takes a turn of its own.
 
     /// Writes every value to a new snapshot and empties the journal of what the snapshot
     /// holds. Saves start this by themselves when the journal grows long; call it to do it now.
@@ -195,8 +195,16 @@ public actor RecipeRepository {
         while let running = store.runningCompaction {
             try? await finishCompaction(running)
         }
-        guard let compaction = try store.beginCompaction() else { return }
+        guard let compaction = try beginCompaction() else { return }
         try await finishCompaction(compaction)
+    }
+
+    /// Starts a compaction, whose task reads the values from this repository a few hundred at
+    /// a time, each read a short turn of its own.
+    private func beginCompaction() throws
+        -> JournalStore<Recipe, RecipeRepositoryError>.Compaction?
+    {
+        try store.beginCompaction { [weak self] id in await self?.values.values(after: id) }
     }
 
     /// Waits for `compaction`'s snapshot to be written, then puts it in place.
@@ -278,7 +286,7 @@ public actor RecipeRepository {
     func commit(_ change: Change) throws {
         try store.commit(change)
         observers.publish(change)
-        if store.needsCompaction, let compaction = try? store.beginCompaction() {
+        if store.needsCompaction, let compaction = try? beginCompaction() {
             // A failure leaves every change in the journal; the next one is tried later.
             Task { try? await finishCompaction(compaction) }
         }

@@ -183,8 +183,16 @@ public actor NoteRepository {
         while let running = store.runningCompaction {
             try? await finishCompaction(running)
         }
-        guard let compaction = try store.beginCompaction() else { return }
+        guard let compaction = try beginCompaction() else { return }
         try await finishCompaction(compaction)
+    }
+
+    /// Starts a compaction, whose task reads the values from this repository a few hundred at
+    /// a time, each read a short turn of its own.
+    private func beginCompaction() throws
+        -> JournalStore<Note, NoteRepositoryError>.Compaction?
+    {
+        try store.beginCompaction { [weak self] id in await self?.values.values(after: id) }
     }
 
     /// Waits for `compaction`'s snapshot to be written, then puts it in place.
@@ -259,7 +267,7 @@ public actor NoteRepository {
     func commit(_ change: Change) throws {
         try store.commit(change)
         observers.publish(change)
-        if store.needsCompaction, let compaction = try? store.beginCompaction() {
+        if store.needsCompaction, let compaction = try? beginCompaction() {
             // A failure leaves every change in the journal; the next one is tried later.
             Task { try? await finishCompaction(compaction) }
         }

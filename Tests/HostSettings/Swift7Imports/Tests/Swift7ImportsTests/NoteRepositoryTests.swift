@@ -354,6 +354,27 @@ import Testing
         expectEqual(after.count, 10_019)
     }
 
+    @Test func testSavesAndDeletesMadeWhileACompactionRunsAreKept() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<2_000).map { Support.sample($0) })
+
+        // The snapshot is written off the repository's turn: these calls run meanwhile.
+        async let compaction: Void = repository.compact()
+        for number in 2_000..<2_050 {
+            try await repository.save(Support.sample(number))
+        }
+        try await repository.delete(Support.sample(7).id)
+        try await compaction
+        let expected = await repository.loadAll()
+        expectEqual(expected.count, 2_049)
+        await repository.close()
+
+        let reopened = try NoteRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), expected)
+    }
+
     @Test func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -329,23 +329,36 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     var runningCompaction: Compaction? { compacting }
 
     /// A new snapshot being written off the repository's turn: the values as they were when it
-    /// began, and the task that writes them to a new file. Records written meanwhile carry its
-    /// generation, so the new snapshot skips none of them, and the old one replays them all.
+    /// began, and the task that writes them to a new file and renames it over the snapshot.
+    /// Records written meanwhile carry its generation, so the new snapshot skips none of them,
+    /// and the old one, until the rename, replays them all.
     nonisolated struct Compaction: Sendable {
         /// The generation of the new snapshot, and of the records written since it began.
         let generation: Int
         /// The journal's size when it began: the records after it are not in the snapshot.
         fileprivate let journalStart: Int
-        /// Writes and syncs the snapshot; returns its size. Cancelled when the store closes or
-        /// is suspended.
-        let task: _Concurrency.Task<Int, any Error>
+        /// Writes, syncs and installs the snapshot (its file holds the folder's lock until
+        /// then). Cancelled, before the rename, when the store closes or is suspended.
+        let task: _Concurrency.Task<Written, any Error>
     }
 
-    /// Starts a compaction: a task writes every value, as they are now, to a new snapshot file,
-    /// while this store goes on reading and writing. Costs only a copy of the values' runs
-    /// (whose contents are shared until a later change touches them). Pass the task's result
-    /// to ``finishCompaction(_:result:)``. Nil for a store in memory, or when one is under way.
-    mutating func beginCompaction() throws -> Compaction? {
+    /// A snapshot in place: its size, and whether the folder was synced after the rename.
+    nonisolated struct Written: Sendable {
+        let size: Int
+        let folderSynced: Bool
+    }
+
+    /// Starts a compaction: a task writes every value to a new snapshot file while this store
+    /// goes on reading and writing, and renames it over the snapshot. It asks `read` for the
+    /// values a few hundred at a time (those after the id it passes, in id order; nil when the
+    /// store is gone), so each read is a short turn of the repository, and the store is never
+    /// copied whole. A value that changes after the compaction began may be in the snapshot as
+    /// it was or as it is now: the journal's records since then, which the snapshot does not
+    /// skip, bring it to its latest state either way. Pass the task's result to
+    /// ``finishCompaction(_:result:)``. Nil for a store in memory, or when one is under way.
+    mutating func beginCompaction(
+        reading read: @escaping @Sendable (Value.ID?) async -> [Value]?
+    ) throws -> Compaction? {
         guard isOpen else { throw Failure.closed }
         guard !isSuspended else { throw Failure.suspended }
         if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
@@ -353,47 +366,60 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let file = try files.newSnapshot()
         // From now on records carry the new snapshot's generation: it will not hold them.
         generation += 1
-        let (values, generation) = (values, generation)
+        let generation = generation
         let compaction = Compaction(
             generation: generation, journalStart: journalSize,
             task: _Concurrency.Task.detached {
-                try Self.writeSnapshot(
-                    of: values, generation: generation, to: file,
-                    isCancelled: { _Concurrency.Task.isCancelled })
+                do {
+                    var writer = try SnapshotWriter(to: file, generation: generation)
+                    var last: Value.ID?
+                    while true {
+                        try _Concurrency.Task.checkCancellation()
+                        guard let values = await read(last) else { throw CancellationError() }
+                        guard let next = values.last?.id else { break }
+                        try writer.append(values)
+                        last = next
+                    }
+                    let size = try writer.finish()
+                    try _Concurrency.Task.checkCancellation()
+                    return Written(
+                        size: size, folderSynced: try file.install(reporting: Failure.self))
+                } catch {
+                    file.discard()
+                    throw error
+                }
             })
         compacting = compaction
         return compaction
     }
 
-    /// Puts the snapshot that `compaction`'s task wrote in place, then replaces the journal
-    /// with the records written since the compaction began. Nothing happens when the store
-    /// was closed or suspended meanwhile, or when the compaction was finished already.
+    /// Once `compaction`'s task has put the new snapshot in place, replaces the journal with
+    /// the records written since the compaction began: the short part of a compaction that
+    /// takes the repository's turn. Nothing happens when the store was closed or suspended
+    /// meanwhile, or when the compaction was finished already.
     ///
     /// - Throws: what writing the snapshot threw; the store stays as it was, the journal
     ///   holding every change, and the next compaction starts once the journal grows further.
     mutating func finishCompaction(
-        _ compaction: Compaction, result: Result<Int, any Error>
+        _ compaction: Compaction, result: Result<Written, any Error>
     ) throws {
         guard let current = compacting, current.generation == compaction.generation,
             let files
         else { return }
         compacting = nil
-        let size: Int
-        let folderSynced: Bool
+        let written: Written
         do {
-            size = try result.get()
-            folderSynced = try files.install()
+            written = try result.get()
         } catch {
-            files.discardNewSnapshot()
             compactionSize = journalSize + max(snapshotSize, compactionFloor)
             throw error
         }
-        snapshotSize = size
+        snapshotSize = written.size
         compactionSize = max(snapshotSize, compactionFloor)
         // Once the rename is durable, the journal's records before the compaction began are
         // of older generations, which the new snapshot skips: keep only the later ones. When
         // the folder could not be synced, the whole journal stays, in case the rename is lost.
-        guard folderSynced else { return }
+        guard written.folderSynced else { return }
         if journalSize == compaction.journalStart {
             if (try? files.truncate(to: 0)) != nil { journalSize = 0 }
         } else if (try? files.keepJournal(from: compaction.journalStart, to: journalSize)) != nil {
@@ -402,12 +428,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         }
     }
 
-    /// Stops the compaction under way and removes its file, while this store still holds the
-    /// lock; its task ends at its next run of values.
+    /// Stops the compaction under way: its task ends at its next run of values, unless it is
+    /// renaming its file already, and removes the file itself, with the folder's lock, which
+    /// it releases then.
     private mutating func abandonCompaction() {
-        guard let compaction = compacting else { return }
-        compaction.task.cancel()
-        files?.discardNewSnapshot()
+        compacting?.task.cancel()
         compacting = nil
     }
 
@@ -424,13 +449,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// between leaves the new snapshot and the old journal, whose records belong to the older
     /// generation and are skipped when the store opens, so nothing is lost or applied twice.
     @discardableResult
-    private mutating func writeSnapshot(
-        of values: StoredValues<Value>
-    ) throws -> (size: Int, folderSynced: Bool) {
+    private mutating func writeSnapshot(of values: StoredValues<Value>) throws -> Written {
         guard isOpen else { throw Failure.closed }
         guard let files else {
             self.values = values  // In memory only.
-            return (0, true)
+            return Written(size: 0, folderSynced: true)
         }
         let written = try Self.writeSnapshot(of: values, generation: generation + 1, to: files)
         self.values = values
@@ -447,60 +470,76 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return written
     }
 
-    /// Writes `values` to a new snapshot of `generation` and puts it in place.
+    /// Writes `values` to a new snapshot of `generation` and puts it in place, on this turn;
+    /// when anything fails, removes the new file and throws.
     private static func writeSnapshot(
         of values: StoredValues<Value>, generation: Int, to files: StoreFiles.Journal<Failure>
-    ) throws -> (size: Int, folderSynced: Bool) {
+    ) throws -> Written {
         let file = try files.newSnapshot()
         do {
-            let size = try writeSnapshot(
-                of: values, generation: generation, to: file, isCancelled: { false })
-            return (size, try files.install())
+            var writer = try SnapshotWriter(to: file, generation: generation)
+            try values.forEachRun { try writer.append($0) }
+            let size = try writer.finish()
+            return Written(size: size, folderSynced: try file.install(reporting: Failure.self))
         } catch {
-            files.discardNewSnapshot()
+            file.discard()
             throw error
         }
     }
 
-    /// Writes the snapshot of `values` to `file` a run of values at a time, so that no second
-    /// copy of the store, encoded or not, is ever held whole, and syncs it; returns its size.
-    /// The bytes are those of encoding the whole file at once: `{"generation":…,"items":[…],
-    /// "schemaVersion":…}` with sorted keys, then the checksum line.
-    private static func writeSnapshot(
-        of values: StoredValues<Value>, generation: Int, to file: StoreFiles.NewFile,
-        isCancelled: () -> Bool
-    ) throws -> Int {
-        var (size, checksum) = (0, UInt32(0))
-        func put(_ data: Data) throws {
-            try file.write(data, at: size, reporting: Failure.self)
-            checksum = CRC32.checksum(data, continuing: checksum)
-            size += data.count
+    /// Writes a snapshot to its file a few hundred values at a time, so that no second copy of
+    /// the store, encoded or not, is ever held whole. The bytes are those of encoding the whole
+    /// file at once: `{"generation":…,"items":[…],"schemaVersion":…}` with sorted keys, then
+    /// the checksum line. The file is synced every few megabytes as it goes, so the device
+    /// never has much of it to flush at once: a save's own sync, meanwhile, would wait for it.
+    private nonisolated struct SnapshotWriter {
+        private let file: StoreFiles.NewFile
+        private let encoder = JournalStore.encoder()
+        private var pending: Data
+        private var size = 0
+        private var synced = 0
+        private var checksum = UInt32(0)
+        private var isFirst = true
+
+        init(to file: StoreFiles.NewFile, generation: Int) throws {
+            self.file = file
+            pending = Data("{\"generation\":\(generation),\"items\":[".utf8)
         }
-        let encoder = encoder()
-        var pending = Data("{\"generation\":\(generation),\"items\":[".utf8)
-        var isFirst = true
-        try values.forEachRun { run in
-            if isCancelled() { throw CancellationError() }
+
+        /// Appends `values`, which follow the values appended before in id order.
+        mutating func append(_ values: [Value]) throws {
             let json: Data
             do {
-                json = try encoder.encode(run)
+                json = try encoder.encode(values)
             } catch {
                 throw Failure.unwritable(file: file.url, reason: "\(error)")
             }
             if !isFirst { pending.append(UInt8(ascii: ",")) }
-            pending.append(json.dropFirst().dropLast())  // The run's `[` and `]`.
+            pending.append(json.dropFirst().dropLast())  // The array's `[` and `]`.
             isFirst = false
-            if pending.count >= 256 * 1024 {
-                try put(pending)
-                pending.removeAll(keepingCapacity: true)
+            if pending.count >= 256 * 1024 { try flush() }
+        }
+
+        /// Ends the JSON, adds the checksum line and syncs the file; returns its size.
+        mutating func finish() throws -> Int {
+            pending.append(contentsOf: "],\"schemaVersion\":\(Value.schemaVersion)}".utf8)
+            try flush()
+            let seal = CRC32.seal(checksum)
+            try file.write(seal, at: size, reporting: Failure.self)
+            try file.sync(reporting: Failure.self)
+            return size + seal.count
+        }
+
+        private mutating func flush() throws {
+            try file.write(pending, at: size, reporting: Failure.self)
+            checksum = CRC32.checksum(pending, continuing: checksum)
+            size += pending.count
+            pending.removeAll(keepingCapacity: true)
+            if size - synced >= 4 * 1024 * 1024 {
+                try file.sync(reporting: Failure.self)
+                synced = size
             }
         }
-        pending.append(contentsOf: "],\"schemaVersion\":\(Value.schemaVersion)}".utf8)
-        try put(pending)
-        let seal = CRC32.seal(checksum)
-        try file.write(seal, at: size, reporting: Failure.self)
-        try file.sync(reporting: Failure.self)
-        return size + seal.count
     }
 
     // MARK: - Loading

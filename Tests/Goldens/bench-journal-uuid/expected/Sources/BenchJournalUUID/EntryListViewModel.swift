@@ -28,6 +28,8 @@ public final class EntryListViewModel {
     /// Which values ``entries`` shows; nil shows them all. Set it with
     /// ``filter(by:)``.
     public var filter: (@Sendable (Entry) -> Bool)? { shownList.filter }
+    /// The filter that the next ``load()`` shows.
+    @ObservationIgnored private var loadedFilter: (@Sendable (Entry) -> Bool)?
 
     private let repository: EntryRepository
     /// The values shown, in order; views observe it through ``entries``, and are told
@@ -75,6 +77,7 @@ public final class EntryListViewModel {
         isLoading = true
         // The values, and the changes after them, in one call on the repository: none falls
         // between, and none is applied twice.
+        let filter = loadedFilter
         let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
         guard load == loads else { return }  // A later load() shows its own values.
         // Sorting and indexing take longer as the store grows: they are done off the main
@@ -83,7 +86,11 @@ public final class EntryListViewModel {
         guard load == loads else { return }
         isLoading = false
         stopFollowing()
+        let shown = shownList
         shownList = arranged
+        // Freeing the list shown before takes longer than a frame at a few hundred thousand
+        // values: its last reference goes to a task off the main actor.
+        LiveList.release(consume shown)
         shownRevisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {
@@ -96,7 +103,7 @@ public final class EntryListViewModel {
     /// and reads them again. Changes that make a value match, or stop matching, move it in or
     /// out of the list.
     public func filter(by isIncluded: (@Sendable (Entry) -> Bool)?) async {
-        shownList.filter = isIncluded
+        loadedFilter = isIncluded
         await load()
     }
 

@@ -91,6 +91,12 @@ nonisolated struct LiveList<Value: StoredValue>: Sendable {
         return list
     }
 
+    /// Frees `list` in a task of its own, once this call has returned and dropped its own
+    /// reference: freeing a few hundred thousand values takes longer than a frame.
+    static func release(_ list: consuming Self) {
+        _Concurrency.Task.detached(priority: .background) { withExtendedLifetime(list) {} }
+    }
+
     /// Whether `change` changes what is shown: views are told only of changes that do.
     func affects(_ change: StoreChange<Value>) -> Bool {
         switch change {

@@ -281,7 +281,7 @@ nonisolated enum StoreFiles {
     /// An advisory lock on a file, held until this goes away. Two repositories writing one
     /// folder would overwrite each other's changes; the lock turns that mistake into an error
     /// when the second one opens.
-    nonisolated final class Lock {
+    nonisolated final class Lock: Sendable {
         private let descriptor: Int32
 
         init<Reported: Failure>(_ file: URL, reporting _: Reported.Type) throws {
@@ -361,35 +361,14 @@ nonisolated enum StoreFiles {
             _ = try? sync(journal)
         }
 
-        /// A new, empty file at ``temporaryURL``, for a snapshot that ``install()`` then
-        /// puts in place. Only the repository that holds the lock may call this.
+        /// A new, empty file at ``temporaryURL``, for a snapshot that its `install()` puts in
+        /// place. It holds the folder's lock until it is gone, so nothing else writes the folder
+        /// while it may still be renamed, even after this repository closed.
         func newSnapshot() throws -> NewFile {
             NewFile(
-                url: snapshotURL,
+                url: snapshotURL, temporaryURL: temporaryURL, directory: directory, lock: lock,
                 descriptor: try openFile(temporaryURL, reporting: Reported.self, truncating: true)
             )
-        }
-
-        /// Renames the file that ``newSnapshot()`` made, written and synced, over the snapshot and syncs the folder.
-        /// rename(2) replaces a file atomically, so readers, and a crash, see the old snapshot
-        /// or the new one, never half of one. When the rename fails, the file is removed: on a
-        /// full disk it would hold on to the very space that ran out.
-        ///
-        /// Returns whether the folder was synced too. Once the rename is done the new snapshot
-        /// is in place, so a failure to sync the folder is not thrown (the caller's memory must
-        /// match the disk); the caller then keeps the journal, in case the rename is lost.
-        func install() throws -> Bool {
-            guard rename(temporaryURL.path, snapshotURL.path) == 0 else {
-                let reason = lastError()
-                discardNewSnapshot()
-                throw Reported.unwritable(file: snapshotURL, reason: reason)
-            }
-            return syncFolder(directory)
-        }
-
-        /// Removes the file that ``newSnapshot()`` made, when it will not be installed.
-        func discardNewSnapshot() {
-            _ = unlink(temporaryURL.path)
         }
 
         /// Replaces the journal with its bytes from `start` to `end`: the records written while
@@ -432,17 +411,23 @@ nonisolated enum StoreFiles {
         }
     }
 
-    /// A file being written whole before it replaces another. Its writes go to its open
-    /// descriptor, so a compaction writes it off the repository's turn without a path or the
-    /// lock; the descriptor closes when the last reference goes.
+    /// A file being written whole before it replaces another: written to its temporary file,
+    /// through its open descriptor, then renamed over the other. It holds the folder's lock
+    /// (the last reference releases it), so a compaction can write and install it off the
+    /// repository's turn, and the temporary file stays its own until it is renamed or removed.
     nonisolated final class NewFile: Sendable {
-        /// The file it will replace, which errors name.
+        /// The file it replaces, which errors name.
         let url: URL
+        let temporaryURL: URL
+        private let directory: URL
+        private let lock: Lock
         private let descriptor: Int32
 
-        fileprivate init(url: URL, descriptor: Int32) {
-            self.url = url
-            self.descriptor = descriptor
+        fileprivate init(
+            url: URL, temporaryURL: URL, directory: URL, lock: Lock, descriptor: Int32
+        ) {
+            (self.url, self.temporaryURL, self.directory) = (url, temporaryURL, directory)
+            (self.lock, self.descriptor) = (lock, descriptor)
         }
 
         deinit {
@@ -459,12 +444,35 @@ nonisolated enum StoreFiles {
             }
         }
 
+        /// Flushes what was written to the storage device.
         func sync<Reported: Failure>(reporting _: Reported.Type) throws {
             do {
                 try StoreFiles.sync(descriptor)
             } catch {
                 throw Reported.unwritable(file: url, reason: "\(error)")
             }
+        }
+
+        /// Renames the written and synced file over ``url`` and syncs the folder. rename(2)
+        /// replaces a file atomically, so readers, and a crash, see the old file or the new
+        /// one, never half of one. When the rename fails, the file is removed: on a full disk
+        /// it would hold on to the very space that ran out.
+        ///
+        /// Returns whether the folder was synced too. Once the rename is done the new file is in
+        /// place, so a failure to sync the folder is not thrown (the caller's memory must match
+        /// the disk); the caller then keeps the journal, in case the rename is lost.
+        func install<Reported: Failure>(reporting _: Reported.Type) throws -> Bool {
+            guard rename(temporaryURL.path, url.path) == 0 else {
+                let reason = lastError()
+                discard()
+                throw Reported.unwritable(file: url, reason: reason)
+            }
+            return syncFolder(directory)
+        }
+
+        /// Removes the temporary file, which will not be installed.
+        func discard() {
+            _ = unlink(temporaryURL.path)
         }
     }
 

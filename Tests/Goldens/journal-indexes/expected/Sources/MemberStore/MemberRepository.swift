@@ -194,8 +194,16 @@ public actor MemberRepository {
         while let running = store.runningCompaction {
             try? await finishCompaction(running)
         }
-        guard let compaction = try store.beginCompaction() else { return }
+        guard let compaction = try beginCompaction() else { return }
         try await finishCompaction(compaction)
+    }
+
+    /// Starts a compaction, whose task reads the values from this repository a few hundred at
+    /// a time, each read a short turn of its own.
+    private func beginCompaction() throws
+        -> JournalStore<Member, MemberRepositoryError>.Compaction?
+    {
+        try store.beginCompaction { [weak self] id in await self?.values.values(after: id) }
     }
 
     /// Waits for `compaction`'s snapshot to be written, then puts it in place.
@@ -278,7 +286,7 @@ public actor MemberRepository {
         try store.commit(change)
         indexes.apply(change, replacing: replaced)
         observers.publish(change)
-        if store.needsCompaction, let compaction = try? store.beginCompaction() {
+        if store.needsCompaction, let compaction = try? beginCompaction() {
             // A failure leaves every change in the journal; the next one is tried later.
             Task { try? await finishCompaction(compaction) }
         }

@@ -28,6 +28,8 @@ public final class BadgeListViewModel {
     /// Which values ``badges`` shows; nil shows them all. Set it with
     /// ``filter(by:)``.
     public var filter: (@Sendable (Badge) -> Bool)? { shownList.filter }
+    /// The filter that the next ``load()`` shows.
+    @ObservationIgnored private var loadedFilter: (@Sendable (Badge) -> Bool)?
 
     private let repository: BadgeRepository
     /// The values shown, in order; views observe it through ``badges``, and are told
@@ -75,6 +77,7 @@ public final class BadgeListViewModel {
         isLoading = true
         // The values, and the changes after them, in one call on the repository: none falls
         // between, and none is applied twice.
+        let filter = loadedFilter
         let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
         guard load == loads else { return }  // A later load() shows its own values.
         // Sorting and indexing take longer as the store grows: they are done off the main
@@ -83,7 +86,11 @@ public final class BadgeListViewModel {
         guard load == loads else { return }
         isLoading = false
         stopFollowing()
+        let shown = shownList
         shownList = arranged
+        // Freeing the list shown before takes longer than a frame at a few hundred thousand
+        // values: its last reference goes to a task off the main actor.
+        LiveList.release(consume shown)
         shownRevisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {
@@ -96,7 +103,7 @@ public final class BadgeListViewModel {
     /// and reads them again. Changes that make a value match, or stop matching, move it in or
     /// out of the list.
     public func filter(by isIncluded: (@Sendable (Badge) -> Bool)?) async {
-        shownList.filter = isIncluded
+        loadedFilter = isIncluded
         await load()
     }
 
