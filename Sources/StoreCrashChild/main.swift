@@ -10,7 +10,10 @@
 //
 // With `compacting`, it works on the journal store as without, but first stores 20,000 values
 // when the store is empty, and compacts over and over in a task of its own while it saves: the
-// kills land in the middle of compactions that run beside the saves.
+// kills land in the middle of compactions that run beside the saves. After each save it also
+// saves the value `counter` with the save's number as its score, printing `counter N`, and
+// every tenth save it deletes a value saved before, printing `deleting ID` before and
+// `deleted ID` after: a value that changes, and one that goes, must not come back older.
 //
 // With STORE_CHILD_PAUSE_MS set, it pauses that long after each save: a writer at an app's
 // pace rather than as fast as the disk allows (the sharing tests).
@@ -92,7 +95,8 @@ if arguments.count == 4, arguments[3] == "sqlite" {
 }
 
 let repository = try BenchJournal.EntryRepository(directory: directory)
-if arguments.count == 4, arguments[3] == "compacting" {
+let isCompacting = arguments.count == 4 && arguments[3] == "compacting"
+if isCompacting {
     if await repository.count == 0 {
         try await repository.save(
             contentsOf: (0..<20_000).map {
@@ -125,6 +129,19 @@ while true {
     }
     // Unbuffered: the id is out of this process as soon as the save has returned.
     FileHandle.standardOutput.write(Data("entry-\(number)\n".utf8))
+    if isCompacting {
+        try await repository.save(
+            BenchJournal.Entry(
+                id: "counter", title: "counter", body: "", score: Double(number),
+                createdAt: Date(timeIntervalSince1970: 0)))
+        FileHandle.standardOutput.write(Data("counter \(number)\n".utf8))
+        if number % 10 == 9 {
+            let id = "entry-\(number - 5)"
+            FileHandle.standardOutput.write(Data("deleting \(id)\n".utf8))
+            try await repository.delete(id)
+            FileHandle.standardOutput.write(Data("deleted \(id)\n".utf8))
+        }
+    }
     number += 1
     try await pauseAfterSave()
 }

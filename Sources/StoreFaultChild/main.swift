@@ -8,7 +8,8 @@
 //     until a save fails, then lifts the limit and saves once more. Prints `saved ID` for each
 //     save that returned, `failed ID: ERROR`, `count N` (what the store holds after the
 //     failure), `files NAME,...` (the folder after the failure), then `recovered ID` or
-//     `still failing: ERROR`.
+//     `still failing: ERROR`. The journal store also compacts after the failure, and prints
+//     `compacted` or `compaction-failed ERROR` before `count`.
 //   StoreFaultChild open journal|snapshot|sqlite DIRECTORY
 //     Opens the store (as the user `nobody` when run as root, so that file permissions
 //     apply), prints `opened N` or `error: ERROR`, then saves one value and prints `saved ID`
@@ -104,6 +105,15 @@ case "fill":
         } catch {
             say("failed entry-\(number): \(error)")
             break
+        }
+    }
+    if let journal = store as? BenchJournal.EntryRepository {
+        // Waits for a compaction that a save started, then compacts on the full disk.
+        do {
+            try await journal.compact()
+            say("compacted")
+        } catch {
+            say("compaction-failed \(error)")
         }
     }
     say("count \((try? await store.count).map(String.init) ?? "unreadable")")

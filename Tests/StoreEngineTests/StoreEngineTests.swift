@@ -94,16 +94,42 @@ enum ItemError: Error, Equatable, SQLiteFailure {
     {
         try store.commit(change)
         if store.needsCompaction,
-            let compaction = try store.beginCompaction(reading: Self.reading(store.values))
+            let compaction = try store.beginCompaction(
+                from: Self.reading(store.values, journalEnd: store.journalEnd))
         {
             try store.finishCompaction(compaction, result: await compaction.task.result)
         }
     }
 
     /// What a journal repository hands a compaction to read its values with: here, the values
-    /// as they are now, whatever the store does meanwhile.
-    static func reading(_ values: StoredValues<Item>) -> @Sendable (Int?) async -> [Item]? {
-        { values.values(after: $0) }
+    /// as they are now, whatever the store does meanwhile, and the journal's end as `gate`
+    /// tells it, or `journalEnd` (nil: the journal is not copied, and stays whole).
+    static func reading(
+        _ values: StoredValues<Item>, after gate: Gate? = nil, journalEnd: Int? = nil
+    ) -> JournalStore<Item, ItemError>.CompactionSource {
+        JournalStore.CompactionSource(
+            values: { last in
+                await gate?.wait()
+                return values.values(after: last)
+            },
+            journalEnd: { await gate?.journalEnd ?? journalEnd })
+    }
+
+    /// Holds a compaction's task back until the test has made its changes, and then tells it
+    /// where the journal's records end.
+    actor Gate {
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        private(set) var journalEnd: Int?
+
+        func wait() async {
+            if journalEnd == nil { await withCheckedContinuation { waiting.append($0) } }
+        }
+
+        func open(journalEnd: Int) {
+            self.journalEnd = journalEnd
+            for call in waiting { call.resume() }
+            waiting = []
+        }
     }
 
     /// The lines of the journal: one per record.
@@ -181,7 +207,9 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(reader.values.items == writer.values.items)
 
         #expect(throws: ItemError.self) { try reader.commit(.saved([item(99)])) }
-        #expect(throws: ItemError.self) { try reader.compact() }
+        #expect(throws: ItemError.self) {
+            try reader.beginCompaction(from: Self.reading(reader.values))
+        }
         // The folder's lock is the writer's alone.
         #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
             try open()
@@ -276,16 +304,15 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         try store.commit(.saved((0..<600).map(item)))
         for number in 600..<620 { try store.commit(.saved([item(number)])) }
         let before = store.values.items
+        let gate = Gate()
         let compaction = try #require(
-            try store.beginCompaction(reading: Self.reading(store.values)))
+            try store.beginCompaction(from: Self.reading(store.values, after: gate)))
         // One at a time.
-        #expect(try store.beginCompaction(reading: Self.reading(store.values)) == nil)
+        #expect(try store.beginCompaction(from: Self.reading(store.values)) == nil)
 
         // The repository goes on writing while the task writes the snapshot.
         try store.commit(.saved([item(700)]))
         try store.commit(.deleted([3]))
-        try store.commit(.saved([Item(id: 5, title: "changed", count: 1)]))
-        let expected = store.values.items
         // A crash now: the old snapshot, and the journal with the records of both generations.
         let crashed = folder.appendingPathComponent("crashed")
         try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
@@ -296,8 +323,13 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         let afterCrash = try JournalStore<Item, ItemError>(
             directory: crashed, snapshot: "items.json", journal: "items.journal",
             lock: "items.lock", compactionFloor: 256)
-        #expect(afterCrash.values.items == expected)
+        #expect(afterCrash.values.items == store.values.items)
 
+        // The task copies the journal's records as far as they went then; the last one,
+        // written after, is added when the compaction finishes.
+        await gate.open(journalEnd: store.journalEnd)
+        try store.commit(.saved([Item(id: 5, title: "changed", count: 1)]))
+        let expected = store.values.items
         try store.finishCompaction(compaction, result: await compaction.task.result)
 
         // The snapshot holds the values of when the compaction began, byte for byte as one
@@ -327,14 +359,50 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         // The first few hundred values are read as they were, the rest as they are after the
         // changes, as a repository's compaction reads them between saves.
         let compaction = try #require(
-            try store.beginCompaction { last in
-                (last == nil ? before : after).values(after: last)
-            })
+            try store.beginCompaction(
+                from: JournalStore.CompactionSource(
+                    values: { last in (last == nil ? before : after).values(after: last) },
+                    journalEnd: { nil })))
         for change in changes { try store.commit(change) }
         try store.finishCompaction(compaction, result: await compaction.task.result)
         store.close()
 
         #expect(try open().values.items == after.items)
+    }
+
+    /// A compaction that never put its snapshot in place left records of its generation; the
+    /// store that opens next writes later ones, and its compaction a later generation still,
+    /// so the older records are never replayed over what they hold.
+    @Test func recordsOfACompactionThatNeverFinishedAreNotReplayedOverLaterSaves() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((0..<10).map(item)))
+        let gate = Gate()
+        let abandoned = try #require(
+            try store.beginCompaction(from: Self.reading(store.values, after: gate)))
+        try store.commit(.saved([Item(id: 1, title: "A", count: 1)]))
+        let stopped = store.close()
+        await gate.open(journalEnd: 0)
+        _ = await stopped?.result
+        _ = abandoned
+
+        var reopened = try open()
+        try reopened.commit(.saved([Item(id: 1, title: "B", count: 2)]))
+        let compaction = try #require(
+            try reopened.beginCompaction(from: Self.reading(reopened.values)))
+        _ = await compaction.task.result
+        // A crash now: the new snapshot is in place, the journal not replaced yet.
+        let crashed = folder.appendingPathComponent("crashed")
+        try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
+        for file in ["items.json", "items.journal"] {
+            try FileManager.default.copyItem(
+                at: folder.appendingPathComponent(file), to: crashed.appendingPathComponent(file))
+        }
+
+        let afterCrash = try JournalStore<Item, ItemError>(
+            directory: crashed, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock", compactionFloor: 256)
+        #expect(afterCrash.values[1]?.title == "B")
     }
 
     /// Writes to /dev/full fail with ENOSPC, as on a full disk.
@@ -351,7 +419,7 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         try FileManager.default.createSymbolicLink(
             at: temporary, withDestinationURL: URL(fileURLWithPath: "/dev/full"))
         let failed = try #require(
-            try store.beginCompaction(reading: Self.reading(store.values)))
+            try store.beginCompaction(from: Self.reading(store.values)))
         try store.commit(.saved([item(30)]))
         let result = await failed.task.result
         #expect(throws: ItemError.self) { try store.finishCompaction(failed, result: result) }
@@ -362,11 +430,11 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         // Closed while the snapshot is written: the task removes its file, and the store opens
         // with every value.
         let closed = try #require(
-            try store.beginCompaction(reading: Self.reading(store.values)))
+            try store.beginCompaction(from: Self.reading(store.values)))
         try store.commit(.deleted([0]))
         store.close()
         let ended = await closed.task.result
-        try store.finishCompaction(closed, result: ended)  // Nothing to do.
+        #expect(throws: ItemError.closed) { try store.finishCompaction(closed, result: ended) }
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
         #expect(try open().values.items.map(\.id) == Array(1...31))
     }
@@ -375,7 +443,7 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         var store = JournalStore<Item, ItemError>(inMemory: [item(2), item(1)])
 
         try store.commit(.saved([item(3)]))
-        try store.compact()
+        #expect(try store.beginCompaction(from: Self.reading(store.values)) == nil)
 
         #expect(store.values.items.map(\.id) == [1, 2, 3])
         #expect(!FileManager.default.fileExists(atPath: folder.path))

@@ -53,13 +53,16 @@ extension SlowSuites {
 
         /// The child compacts over and over in a task of its own while it saves, so most kills
         /// land while a snapshot is being written beside the saves: every returned save, made
-        /// before or during the compaction, is there after it.
+        /// before or during the compaction, is there after it; a value saved again and again
+        /// holds its last acknowledged number or a later one, and a deleted value stays gone.
         @Test func everyReturnedSaveSurvivesSIGKILLInTheMiddleOfACompaction() async throws {
             let folder = try TestPaths.makeTemporaryFolder()
             defer { TestPaths.removeTemporaryFolder(folder) }
             let child = try TestPaths.builtExecutable("StoreCrashChild")
             var random = SplitMix64(seed: Self.seed &+ 1)
-            var acknowledged: [String] = []
+            var acknowledged: Set<String> = []
+            var deleted: Set<String> = []
+            var counter = -1
             var killedWhileCompacting = 0
             let temporary = folder.appendingPathComponent(
                 BenchJournal.EntryRepository.snapshotFileName + ".tmp")
@@ -76,8 +79,16 @@ extension SlowSuites {
                 kill(process.processIdentifier, SIGKILL)
                 let printed = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                acknowledged += String(decoding: printed, as: UTF8.self).split(separator: "\n").map(
-                    String.init)
+                for line in String(decoding: printed, as: UTF8.self).split(separator: "\n") {
+                    let words = line.split(separator: " ").map(String.init)
+                    switch words.first {
+                    case "counter": counter = Int(words[1]) ?? counter
+                    // Gone or not: the kill may land before the delete or after it.
+                    case "deleting": acknowledged.remove(words[1])
+                    case "deleted": deleted.insert(words[1])
+                    default: acknowledged.insert(String(line))
+                    }
+                }
                 // A snapshot being written when the kill came; opening removes it.
                 if FileManager.default.fileExists(atPath: temporary.path) {
                     killedWhileCompacting += 1
@@ -88,10 +99,17 @@ extension SlowSuites {
                     Issue.record(
                         "round \(round): \(id) was acknowledged but is missing (seed \(Self.seed))")
                 }
+                for id in deleted where await repository.find(by: id) != nil {
+                    Issue.record(
+                        "round \(round): \(id) was deleted but is back (seed \(Self.seed))")
+                }
+                let stored = await repository.find(by: "counter").map { Int($0.score) } ?? -1
+                #expect(stored >= counter, "round \(round): the counter went back (\(Self.seed))")
                 await repository.close()
             }
             #expect(
                 acknowledged.count > 12, "the child saved almost nothing; the test proves little")
+            #expect(!deleted.isEmpty, "the child deleted nothing; the test proves less")
             #expect(killedWhileCompacting > 3, "few kills landed in a compaction")
         }
 

@@ -139,6 +139,12 @@ extension SlowSuites {
             #expect(
                 failed.contains("cannot write \(folder.appendingPathComponent(failingFile).path)"))
             #expect(failed.contains("File too large"), "the OS reason is in the message: \(failed)")
+            if storage == "journal", limit > JournalStore.compactionFloor {
+                // A compaction on the full disk fails, and leaves its files behind no more.
+                let compaction = report.values("compaction-failed").first ?? "it did not fail"
+                #expect(compaction.contains(JournalStore.snapshotFileName))
+                #expect(compaction.contains("File too large"))
+            }
             // Nothing changed in memory, and the folder holds the store's files and nothing else.
             #expect(report.values("count") == ["\(saved.count)"])
             let files = report.values("files").first?.split(separator: ",").map(String.init) ?? []

@@ -190,8 +190,9 @@ public actor FlashcardRepository {
     /// whose store is in an App Group container (it ends an app that holds a file lock there
     /// while suspended: `0xdead10cc`). Call it when the scene goes to the background. Reads
     /// still answer from memory; writes throw ``FlashcardRepositoryError/suspended``. A repository
-    /// in memory, a reader and a closed repository stay as they are.
-    public func suspend() {
+    /// in memory, a reader and a closed repository stay as they are. It returns once the lock
+    /// is released (a compaction under way is stopped first).
+    public func suspend() async {
         store.suspend()
     }
 

@@ -79,20 +79,23 @@ nonisolated struct LiveList<Value: StoredValue>: Sendable {
     }
 
     /// A list of `order` and `filter` showing `values` (in id order, each accepted by the
-    /// filter): sorted and indexed off the caller's actor, so that a view-model's main actor
-    /// only takes the finished list. Its cost grows with the values; taking it does not.
-    @concurrent
+    /// filter): sorted and indexed in a task off the caller's actor, so that a view-model's
+    /// main actor only takes the finished list. Its cost grows with the values; taking it
+    /// does not.
     static func arranged(
         _ values: [Value], order: ListOrdering<Value>, filter: (@Sendable (Value) -> Bool)?
     ) async -> Self {
-        var list = Self(order: order)
-        list.filter = filter
-        list.show(values, inIDOrder: true)
-        return list
+        await _Concurrency.Task.detached {
+            var list = Self(order: order)
+            list.filter = filter
+            list.show(values, inIDOrder: true)
+            return list
+        }.value
     }
 
-    /// Frees `list` in a task of its own, once this call has returned and dropped its own
-    /// reference: freeing a few hundred thousand values takes longer than a frame.
+    /// Frees `list` in a task of its own: freeing a few hundred thousand values takes longer
+    /// than a frame. The caller hands its reference over (`consume`); should the task end
+    /// before this call returns, the list is freed here instead, as it was before.
     static func release(_ list: consuming Self) {
         _Concurrency.Task.detached(priority: .background) { withExtendedLifetime(list) {} }
     }

@@ -315,6 +315,9 @@ nonisolated enum StoreFiles {
         let lockURL: URL
         private let lock: Lock
         private var journal: Int32
+        /// True after the journal was replaced and the folder could not be synced: the next
+        /// append syncs it first, so no save returns in a file whose name a crash may undo.
+        private var folderNeedsSync = false
 
         init(directory: URL, snapshot: String, journal journalName: String, lock lockName: String)
             throws
@@ -341,6 +344,13 @@ nonisolated enum StoreFiles {
         }
 
         func append(_ line: Data, at offset: Int) throws {
+            if folderNeedsSync {
+                guard syncFolder(directory) else {
+                    throw Reported.unwritable(
+                        file: journalURL, reason: "its folder could not be synced")
+                }
+                folderNeedsSync = false
+            }
             do {
                 try write(line, to: journal, at: offset)
                 try sync(journal)
@@ -371,43 +381,47 @@ nonisolated enum StoreFiles {
             )
         }
 
-        /// Replaces the journal with its bytes from `start` to `end`: the records written while
-        /// a compaction ran, which its snapshot does not hold. They are written to
-        /// ``journalTemporaryURL`` and synced, and the file is renamed over the journal, so a
-        /// crash leaves the old journal (whose earlier records the new snapshot skips) or the
-        /// new one. Only call it once the new snapshot's rename is synced. When it throws, the
-        /// journal is as it was.
-        func keepJournal(from start: Int, to end: Int) throws {
-            let kept = try openFile(journalTemporaryURL, reporting: Reported.self, truncating: true)
+        /// Removes the file that ``newJournal()`` made, which will not replace the journal.
+        func discardJournalCopy() {
+            _ = unlink(journalTemporaryURL.path)
+        }
+
+        /// A new, empty file at ``journalTemporaryURL``, to which a compaction copies the
+        /// journal's records that its snapshot does not hold; ``replaceJournal(from:copied:through:)``
+        /// then puts it in place. It holds the folder's lock, as ``newSnapshot()``'s does.
+        func newJournal() throws -> NewFile {
+            NewFile(
+                url: journalURL, temporaryURL: journalTemporaryURL, directory: directory,
+                lock: lock,
+                descriptor: try openFile(
+                    journalTemporaryURL, reporting: Reported.self, truncating: true))
+        }
+
+        /// Replaces the journal with the file ``newJournal()`` made, which holds the journal's
+        /// bytes from `start` to `copied` (copied off the repository's turn), once the bytes
+        /// from `copied` to `end` (the records appended since) are added to it and synced. The
+        /// file is renamed over the journal, so a crash leaves the old journal (whose earlier
+        /// records the new snapshot skips) or the new one; only call it once the new snapshot's
+        /// rename is synced. When it throws, the file is removed and the journal is as it was.
+        func replaceJournal(from start: Int, copied: Int, through end: Int) throws {
+            // Opened before the rename: once renamed, the file is the journal, and appends
+            // must go to it.
+            let kept = open(journalTemporaryURL.path, O_RDWR | O_CLOEXEC)
             do {
-                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-                var position = start
-                while position < end {
-                    let count = buffer.withUnsafeMutableBytes { bytes in
-                        pread(
-                            journal, bytes.baseAddress, min(bytes.count, end - position),
-                            off_t(position))
-                    }
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else {
-                        throw POSIXFailure(count == 0 ? "the journal ended early" : lastError())
-                    }
-                    try write(Data(buffer[0..<count]), to: kept, at: position - start)
-                    position += count
-                }
+                guard kept >= 0 else { throw POSIXFailure(lastError()) }
+                try copyBytes(from: journal, copied..<end, to: kept, at: copied - start)
                 try sync(kept)
                 guard rename(journalTemporaryURL.path, journalURL.path) == 0 else {
                     throw POSIXFailure(lastError())
                 }
             } catch {
-                closeDescriptor(kept)
-                _ = unlink(journalTemporaryURL.path)
+                if kept >= 0 { closeDescriptor(kept) }
+                discardJournalCopy()
                 throw Reported.unwritable(file: journalURL, reason: "\(error)")
             }
-            // The renamed file is the journal now, and this its descriptor.
             closeDescriptor(journal)
             journal = kept
-            syncFolder(directory)
+            folderNeedsSync = !syncFolder(directory)
         }
     }
 
@@ -444,10 +458,16 @@ nonisolated enum StoreFiles {
             }
         }
 
-        /// Flushes what was written to the storage device.
-        func sync<Reported: Failure>(reporting _: Reported.Type) throws {
+        /// Flushes what was written to the storage device; with `toDrive` false, only as far as
+        /// the drive (plain `fsync` on Apple platforms too): to spread the writing out, not
+        /// yet to make it durable.
+        func sync<Reported: Failure>(reporting _: Reported.Type, toDrive: Bool = true) throws {
             do {
-                try StoreFiles.sync(descriptor)
+                if toDrive {
+                    try StoreFiles.sync(descriptor)
+                } else if fsync(descriptor) != 0 {
+                    throw POSIXFailure(lastError())
+                }
             } catch {
                 throw Reported.unwritable(file: url, reason: "\(error)")
             }
@@ -474,6 +494,23 @@ nonisolated enum StoreFiles {
         func discard() {
             _ = unlink(temporaryURL.path)
         }
+
+        /// Writes the bytes `range` of `source` to this file, at the start, and syncs them.
+        func copy<Reported: Failure>(
+            _ range: Range<Int>, of source: URL, reporting _: Reported.Type
+        ) throws {
+            let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw Reported.unreadable(file: source, reason: lastError())
+            }
+            defer { closeDescriptor(descriptor) }
+            do {
+                try copyBytes(from: descriptor, range, to: self.descriptor, at: 0)
+                try StoreFiles.sync(self.descriptor)
+            } catch {
+                throw Reported.unwritable(file: url, reason: "\(error)")
+            }
+        }
     }
 
     // MARK: - System calls
@@ -494,6 +531,27 @@ nonisolated enum StoreFiles {
             return try openFile(url, truncating: truncating)
         } catch {
             throw Reported.unwritable(file: url, reason: "\(error)")
+        }
+    }
+
+    /// Copies the bytes `range` of the file `source` to `target`, from `offset` on.
+    private static func copyBytes(
+        from source: Int32, _ range: Range<Int>, to target: Int32, at offset: Int
+    ) throws {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                pread(
+                    source, bytes.baseAddress, min(bytes.count, range.upperBound - position),
+                    off_t(position))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw POSIXFailure(count == 0 ? "the file ended early" : lastError())
+            }
+            try write(Data(buffer[0..<count]), to: target, at: offset + position - range.lowerBound)
+            position += count
         }
     }
 

@@ -177,7 +177,9 @@ public actor EntryRepository {
     /// and the journal keeps the changes they make. Returns once the new snapshot is in place.
     ///
     /// - Throws: ``EntryRepositoryError/unwritable(file:reason:)`` when the snapshot cannot be
-    ///   written (a full disk, say): every change stays in the journal, and nothing is lost.
+    ///   written (a full disk, say): every change stays in the journal, and nothing is lost;
+    ///   ``EntryRepositoryError/closed`` or ``EntryRepositoryError/suspended`` when the
+    ///   repository was closed or suspended before the snapshot was in place.
     public func compact() async throws {
         // One under way holds only the values of when it began: let it end, then start anew.
         while let running = store.runningCompaction {
@@ -192,8 +194,19 @@ public actor EntryRepository {
     private func beginCompaction() throws
         -> JournalStore<Entry, EntryRepositoryError>.Compaction?
     {
-        try store.beginCompaction { [weak self] id in await self?.values.values(after: id) }
+        try store.beginCompaction(
+            from: .init(
+                values: { [weak self] id in await self?.valuesToCompact(after: id) },
+                journalEnd: { [weak self] in await self?.journalEnd }))
     }
+
+    /// The next few hundred values after `id`, for a compaction.
+    private func valuesToCompact(after id: UUID?) -> [Entry] {
+        values.values(after: id)
+    }
+
+    /// Where the journal's records end, for a compaction, which copies them up to there.
+    private var journalEnd: Int { store.journalEnd }
 
     /// Waits for `compaction`'s snapshot to be written, then puts it in place.
     private func finishCompaction(
@@ -204,9 +217,10 @@ public actor EntryRepository {
     }
 
     /// Releases the folder's lock and files. Reads still answer from memory; writes throw
-    /// ``EntryRepositoryError/closed``.
-    public func close() {
-        store.close()
+    /// ``EntryRepositoryError/closed``. A compaction under way is stopped: this returns once it
+    /// has, and the lock is free for the next repository to open the folder.
+    public func close() async {
+        _ = await store.close()?.result
     }
 
     /// Whether ``close()`` was called.
@@ -229,9 +243,11 @@ public actor EntryRepository {
     /// whose store is in an App Group container (it ends an app that holds a file lock there
     /// while suspended: `0xdead10cc`). Call it when the scene goes to the background. Reads
     /// still answer from memory; writes throw ``EntryRepositoryError/suspended``. A repository
-    /// in memory, a reader and a closed repository stay as they are.
-    public func suspend() {
-        store.suspend()
+    /// in memory, a reader and a closed repository stay as they are. It returns once the lock
+    /// is released (a compaction under way is stopped first).
+    public func suspend() async {
+        // A compaction under way is stopped; the lock is free once it has.
+        _ = await store.suspend()?.result
     }
 
     /// Takes the folder's lock again after ``suspend()``. When another repository wrote the
@@ -261,9 +277,9 @@ public actor EntryRepository {
         for change in changes { observers.publish(change) }
     }
 
-    /// Appends `change` to the journal (or, when the journal has grown long, writes a new
+    /// Appends `change` to the journal (or, for a batch as large as the store, writes a new
     /// snapshot), applies it, and publishes it to `changes()`: the change is on disk before
-    /// memory, or any observer, shows it.
+    /// memory, or any observer, shows it. When the journal has grown long, starts a compaction.
     func commit(_ change: Change) throws {
         try store.commit(change)
         observers.publish(change)

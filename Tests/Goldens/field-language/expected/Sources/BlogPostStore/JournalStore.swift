@@ -46,6 +46,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     private var generation: Int
     /// The compaction under way, if one is.
     private var compacting: Compaction?
+    /// The generation of the last compaction finished, and what it threw; a second call that
+    /// finishes it throws the same.
+    private var lastCompaction: (generation: Int, failure: (any Error)?)?
     /// The journal's size at which a compaction starts by itself; raised after one fails, so a
     /// full disk does not start another with every save.
     private var compactionSize: Int
@@ -95,7 +98,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var replayed = try Self.replayJournal(
             files.journalURL, into: &values, generation: snapshot.generation)
         var snapshotSize = snapshot.size
-        var generation = snapshot.generation
+        // A compaction that never put its snapshot in place (a crash, a full disk, a close)
+        // left records of a later generation than the snapshot's. Records written from now
+        // on carry that later one, and the next snapshot a later one still: a generation that
+        // records already carry is never a new snapshot's, so it never skips what they hold.
+        var generation = replayed.latestGeneration
         // A snapshot written before snapshots had a checksum, or by an earlier schema version,
         // is rewritten now, when the folder can be written, and by the next compaction
         // otherwise (journal records say their version, so replaying them needs no rewrite).
@@ -166,17 +173,21 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let journal = StoreFiles.Stamp(reader.journalURL)
         if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
             if journal == reader.journal { return [] }  // Nothing was written: one stat each.
-            // Only the bytes after the records read before. When they do not read as records
-            // (the writer compacted meanwhile, or took back a record it could not sync), the
-            // store is read again below, whole.
-            if let tail = try? StoreFiles.read(
-                reader.journalURL, from: reader.journalSize, reporting: Failure.self),
+            // Only the bytes after the records read before, in the same file: a compaction
+            // replaces the journal with a new file. When they do not read as records (the
+            // writer took back a record it could not sync), the store is read again below,
+            // whole.
+            if reader.journal == nil || journal?.inode == reader.journal?.inode,
+                let tail = try? StoreFiles.read(
+                    reader.journalURL, from: reader.journalSize, reporting: Failure.self),
                 let read = try? Self.records(
                     in: tail, of: reader.journalURL, from: 0, generation: reader.generation,
                     isReading: true)
             {
-                // The snapshot may have been replaced while the journal was read.
-                if reader.stamp == StoreFiles.Stamp(reader.snapshotURL) {
+                // The snapshot, or the journal, may have been replaced while it was read.
+                if reader.stamp == StoreFiles.Stamp(reader.snapshotURL),
+                    StoreFiles.Stamp(reader.journalURL)?.inode == journal?.inode
+                {
                     values.apply(contentsOf: read.changes)
                     reader.journalSize += read.validSize
                     reader.journal = journal
@@ -225,15 +236,20 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// that is suspended while it holds a lock on a file in a shared container (`0xdead10cc`).
     /// Reads still answer from memory; writes throw `suspended`. A store in memory, a reader
     /// and a closed store stay as they are.
-    mutating func suspend() {
-        guard isOpen, let files else { return }
-        abandonCompaction()
+    ///
+    /// A compaction under way is cancelled; its task, returned, holds the lock until it ends
+    /// (within a few hundred values' writing): wait for it before the app is suspended.
+    @discardableResult
+    mutating func suspend() -> _Concurrency.Task<Written, any Error>? {
+        guard isOpen, let files else { return nil }
+        let running = abandonCompaction()
         suspension = Suspension(
             directory: files.directory, snapshotURL: files.snapshotURL,
             journalURL: files.journalURL, lockURL: files.lockURL,
             snapshot: StoreFiles.Stamp(files.snapshotURL),
             journal: StoreFiles.Stamp(files.journalURL))
         self.files = nil
+        return running
     }
 
     /// Takes the lock again after ``suspend()``. When the files changed meanwhile (another
@@ -261,12 +277,15 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return old.changes(to: values)
     }
 
-    /// Releases the folder's lock and files; later writes throw `closed`.
-    mutating func close() {
-        abandonCompaction()
+    /// Releases the folder's lock and files; later writes throw `closed`. A compaction under
+    /// way is cancelled; its task, returned, holds the lock until it ends.
+    @discardableResult
+    mutating func close() -> _Concurrency.Task<Written, any Error>? {
+        let running = abandonCompaction()
         isOpen = false
         files = nil
         suspension = nil
+        return running
     }
 
     /// Appends `change` to the journal as one record, then applies it: the change is on disk
@@ -342,52 +361,87 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let task: _Concurrency.Task<Written, any Error>
     }
 
-    /// A snapshot in place: its size, and whether the folder was synced after the rename.
+    /// A snapshot in place: its size, and whether the folder was synced after the rename. For
+    /// a compaction, also where the journal's records that the snapshot does not hold, copied
+    /// to ``StoreFiles/Journal/journalTemporaryURL``, ended then; nil when there were none, or
+    /// they could not be copied.
     nonisolated struct Written: Sendable {
         let size: Int
         let folderSynced: Bool
+        var journalCopied: Int? = nil
     }
 
+    /// What a compaction's task asks the repository for, each call a short turn of its own;
+    /// each answers nil once the repository is gone.
+    nonisolated struct CompactionSource: Sendable {
+        /// Up to a run's worth of values whose ids follow the one given (from the first when it
+        /// is nil), in id order: `StoredValues.values(after:)`.
+        let values: @Sendable (Value.ID?) async -> [Value]?
+        /// ``JournalStore/journalEnd``.
+        let journalEnd: @Sendable () async -> Int?
+    }
+
+    /// The size of the journal's whole records: those of every save that returned.
+    var journalEnd: Int { journalSize }
+
     /// Starts a compaction: a task writes every value to a new snapshot file while this store
-    /// goes on reading and writing, and renames it over the snapshot. It asks `read` for the
-    /// values a few hundred at a time (those after the id it passes, in id order; nil when the
-    /// store is gone), so each read is a short turn of the repository, and the store is never
-    /// copied whole. A value that changes after the compaction began may be in the snapshot as
-    /// it was or as it is now: the journal's records since then, which the snapshot does not
-    /// skip, bring it to its latest state either way. Pass the task's result to
-    /// ``finishCompaction(_:result:)``. Nil for a store in memory, or when one is under way.
-    mutating func beginCompaction(
-        reading read: @escaping @Sendable (Value.ID?) async -> [Value]?
-    ) throws -> Compaction? {
+    /// goes on reading and writing, renames it over the snapshot, and copies the journal's
+    /// records since the compaction began to a new journal file. It asks `source` for the
+    /// values a few hundred at a time, so each read is a short turn of the repository, and the
+    /// store is never copied whole. A value that changes after the compaction began may be in
+    /// the snapshot as it was or as it is now: the journal's records since then, which the
+    /// snapshot does not skip, bring it to its latest state either way. Pass the task's result
+    /// to ``finishCompaction(_:result:)``. Nil for a store in memory, or when one is under way.
+    mutating func beginCompaction(from source: CompactionSource) throws -> Compaction? {
         guard isOpen else { throw Failure.closed }
         guard !isSuspended else { throw Failure.suspended }
         if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
         guard let files, compacting == nil else { return nil }
         let file = try files.newSnapshot()
+        let tail = try files.newJournal()
+        let (journalURL, journalStart) = (files.journalURL, journalSize)
         // From now on records carry the new snapshot's generation: it will not hold them.
         generation += 1
         let generation = generation
         let compaction = Compaction(
             generation: generation, journalStart: journalSize,
             task: _Concurrency.Task.detached {
+                var written: Written
                 do {
                     var writer = try SnapshotWriter(to: file, generation: generation)
                     var last: Value.ID?
                     while true {
                         try _Concurrency.Task.checkCancellation()
-                        guard let values = await read(last) else { throw CancellationError() }
+                        guard let values = await source.values(last) else {
+                            throw CancellationError()
+                        }
                         guard let next = values.last?.id else { break }
                         try writer.append(values)
                         last = next
                     }
                     let size = try writer.finish()
                     try _Concurrency.Task.checkCancellation()
-                    return Written(
+                    written = Written(
                         size: size, folderSynced: try file.install(reporting: Failure.self))
                 } catch {
                     file.discard()
+                    tail.discard()
                     throw error
                 }
+                // Most of the records written meanwhile, copied here: the repository's turn
+                // then only adds the few after them. Without them, the journal stays whole.
+                // The file is left for the repository's turn, which holds the lock then, unless
+                // the repository closed meanwhile. With no records since, it stays empty: the
+                // journal is still replaced by a rename, never cut in place under a reader.
+                if written.folderSynced, let end = await source.journalEnd(), end >= journalStart,
+                    (try? tail.copy(journalStart..<end, of: journalURL, reporting: Failure.self))
+                        != nil, !_Concurrency.Task.isCancelled
+                {
+                    written.journalCopied = end
+                } else {
+                    tail.discard()
+                }
+                return written
             })
         compacting = compaction
         return compaction
@@ -395,54 +449,62 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Once `compaction`'s task has put the new snapshot in place, replaces the journal with
     /// the records written since the compaction began: the short part of a compaction that
-    /// takes the repository's turn. Nothing happens when the store was closed or suspended
-    /// meanwhile, or when the compaction was finished already.
+    /// takes the repository's turn. A second call for the same compaction throws what the
+    /// first threw.
     ///
-    /// - Throws: what writing the snapshot threw; the store stays as it was, the journal
-    ///   holding every change, and the next compaction starts once the journal grows further.
+    /// - Throws: what writing the snapshot threw (the store stays as it was, the journal
+    ///   holding every change, and the next compaction starts once the journal grows further);
+    ///   `closed` or `suspended` when the store was closed or suspended meanwhile.
     mutating func finishCompaction(
         _ compaction: Compaction, result: Result<Written, any Error>
     ) throws {
         guard let current = compacting, current.generation == compaction.generation,
             let files
-        else { return }
+        else {
+            if !isOpen { throw Failure.closed }
+            if isSuspended { throw Failure.suspended }
+            if let last = lastCompaction, last.generation == compaction.generation,
+                let failure = last.failure
+            {
+                throw failure
+            }
+            return
+        }
         compacting = nil
         let written: Written
         do {
             written = try result.get()
         } catch {
+            lastCompaction = (compaction.generation, error)
             compactionSize = journalSize + max(snapshotSize, compactionFloor)
             throw error
         }
+        lastCompaction = (compaction.generation, nil)
         snapshotSize = written.size
-        compactionSize = max(snapshotSize, compactionFloor)
         // Once the rename is durable, the journal's records before the compaction began are
         // of older generations, which the new snapshot skips: keep only the later ones. When
-        // the folder could not be synced, the whole journal stays, in case the rename is lost.
-        guard written.folderSynced else { return }
-        if journalSize == compaction.journalStart {
-            if (try? files.truncate(to: 0)) != nil { journalSize = 0 }
-        } else if (try? files.keepJournal(from: compaction.journalStart, to: journalSize)) != nil {
+        // the folder could not be synced, the whole journal stays, in case the rename is lost,
+        // and the next compaction waits until it has grown further.
+        if written.folderSynced, let copied = written.journalCopied,
+            (try? files.replaceJournal(
+                from: compaction.journalStart, copied: copied, through: journalSize)) != nil
+        {
             journalSize -= compaction.journalStart
             journalIsSound = true
+            compactionSize = max(snapshotSize, compactionFloor)
+        } else {
+            files.discardJournalCopy()
+            compactionSize = journalSize + max(snapshotSize, compactionFloor)
         }
     }
 
-    /// Stops the compaction under way: its task ends at its next run of values, unless it is
-    /// renaming its file already, and removes the file itself, with the folder's lock, which
-    /// it releases then.
-    private mutating func abandonCompaction() {
+    /// Cancels the compaction under way, and returns its task: it ends at its next few hundred
+    /// values, unless it is putting its file in place already, and removes its files itself,
+    /// holding the folder's lock until it ends.
+    private mutating func abandonCompaction() -> _Concurrency.Task<Written, any Error>? {
+        defer { compacting = nil }
         compacting?.task.cancel()
-        compacting = nil
-    }
-
-    /// Writes every value to a new snapshot and empties the journal, on this turn: the
-    /// repository's ``beginCompaction()`` does it off its turn.
-    mutating func compact() throws {
-        guard !isSuspended else { throw Failure.suspended }
-        if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
-        abandonCompaction()
-        try writeSnapshot(of: values)
+        return compacting?.task
     }
 
     /// Replaces the snapshot with `values` and keeps them, then empties the journal. A crash in
@@ -536,7 +598,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             size += pending.count
             pending.removeAll(keepingCapacity: true)
             if size - synced >= 4 * 1024 * 1024 {
-                try file.sync(reporting: Failure.self)
+                try file.sync(reporting: Failure.self, toDrive: false)
                 synced = size
             }
         }
@@ -590,17 +652,18 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         )
     }
 
-    /// Applies the journal's records of `generation` (the snapshot's) to `values`, skipping
-    /// older ones, which the snapshot already holds; returns how many bytes are whole records.
+    /// Applies the journal's records of `generation` (the snapshot's) or later to `values`,
+    /// skipping older ones, which the snapshot already holds; returns how many bytes are whole
+    /// records, and the latest generation a record carries.
     private static func replayJournal(
         _ file: URL, into values: inout StoredValues<Value>, generation: Int
-    ) throws -> (validSize: Int, fileSize: Int) {
+    ) throws -> (validSize: Int, fileSize: Int, latestGeneration: Int) {
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
-            return (0, 0)
+            return (0, 0, generation)
         }
         let read = try records(in: data, of: file, from: 0, generation: generation)
         values.apply(contentsOf: read.changes)
-        return (read.validSize, data.count)
+        return (read.validSize, data.count, read.latestGeneration)
     }
 
     /// The changes of the records of `generation` or later in `data` (the journal `file`) from
@@ -610,9 +673,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// whose save never returned; for a reader (`isReading`), possibly one being written now.
     private static func records(
         in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false
-    ) throws -> (changes: [StoreChange<Value>], validSize: Int) {
+    ) throws -> (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int) {
         let decoder = JSONDecoder()
         var changes: [StoreChange<Value>] = []
+        var latestGeneration = generation
         var offset = data.startIndex + start
         while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
             let position = offset - data.startIndex
@@ -628,6 +692,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
                 if record.generation ?? 0 >= generation { changes += record.changes }
+                latestGeneration = max(latestGeneration, record.generation ?? 0)
             } catch let newer as NewerSchema {
                 throw Failure.newerSchema(
                     file: file, found: newer.found, supported: Value.schemaVersion)
@@ -650,7 +715,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             throw Failure.corrupt(
                 file: file, offset: offset - data.startIndex, reason: "damaged line end")
         }
-        return (changes, offset - data.startIndex)
+        return (changes, offset - data.startIndex, latestGeneration)
     }
 
     // MARK: - File formats
