@@ -331,9 +331,10 @@ nonisolated enum StoreFiles {
             lockURL = directory.appendingPathComponent(lockName)
             lock = try Lock(lockURL, reporting: Reported.self)
             journal = try openFile(journalURL, reporting: Reported.self)
-            // Files that a crash cut short; the lock makes sure no one is writing them.
+            // Files that a crash cut short or left; the lock makes sure no one is writing them.
             _ = unlink(temporaryURL.path)
             _ = unlink(journalTemporaryURL.path)
+            _ = unlink(snapshotURL.appendingPathExtension("old").path)
             // The journal may have just been created: make its entry in the folder durable
             // before any save that writes to it returns.
             syncFolder(directory)
@@ -419,9 +420,11 @@ nonisolated enum StoreFiles {
                 discardJournalCopy()
                 throw Reported.unwritable(file: journalURL, reason: "\(error)")
             }
-            closeDescriptor(journal)
+            // The old journal, renamed over, is freed off the repository's turn.
+            let replaced = journal
             journal = kept
             folderNeedsSync = !syncFolder(directory)
+            _Concurrency.Task.detached(priority: .utility) { freeGradually(replaced) }
         }
     }
 
@@ -482,12 +485,27 @@ nonisolated enum StoreFiles {
         /// place, so a failure to sync the folder is not thrown (the caller's memory must match
         /// the disk); the caller then keeps the journal, in case the rename is lost.
         func install<Reported: Failure>(reporting _: Reported.Type) throws -> Bool {
+            // The file replaced stays linked under another name until the rename is synced,
+            // then is cut down a few megabytes at a time (``StoreFiles/freeGradually(_:)``).
+            let replaced = url.appendingPathExtension("old")
+            _ = unlink(replaced.path)
+            let keepsReplaced = link(url.path, replaced.path) == 0
             guard rename(temporaryURL.path, url.path) == 0 else {
                 let reason = lastError()
                 discard()
+                if keepsReplaced { _ = unlink(replaced.path) }
                 throw Reported.unwritable(file: url, reason: reason)
             }
-            return syncFolder(directory)
+            let folderSynced = syncFolder(directory)
+            if keepsReplaced { removeGradually(replaced) }
+            return folderSynced
+        }
+
+        /// Cuts `file` down gradually, then removes it.
+        private func removeGradually(_ file: URL) {
+            let descriptor = open(file.path, O_RDWR | O_CLOEXEC)
+            _ = unlink(file.path)
+            if descriptor >= 0 { StoreFiles.freeGradually(descriptor) }
         }
 
         /// Removes the temporary file, which will not be installed.
@@ -495,7 +513,9 @@ nonisolated enum StoreFiles {
             _ = unlink(temporaryURL.path)
         }
 
-        /// Writes the bytes `range` of `source` to this file, at the start, and syncs them.
+        /// Writes the bytes `range` of `source` to this file, at the start, and syncs them: as
+        /// it goes, every megabyte, so that the device never has much of it to flush at once (a
+        /// save's own sync, meanwhile, may wait for all of it).
         func copy<Reported: Failure>(
             _ range: Range<Int>, of source: URL, reporting _: Reported.Type
         ) throws {
@@ -505,7 +525,8 @@ nonisolated enum StoreFiles {
             }
             defer { closeDescriptor(descriptor) }
             do {
-                try copyBytes(from: descriptor, range, to: self.descriptor, at: 0)
+                try copyBytes(
+                    from: descriptor, range, to: self.descriptor, at: 0, syncingEvery: 1 << 20)
                 try StoreFiles.sync(self.descriptor)
             } catch {
                 throw Reported.unwritable(file: url, reason: "\(error)")
@@ -534,12 +555,27 @@ nonisolated enum StoreFiles {
         }
     }
 
-    /// Copies the bytes `range` of the file `source` to `target`, from `offset` on.
+    /// Cuts the open file `descriptor` (removed, or about to be) down 8 MiB at a time, then
+    /// closes it. Freeing a large file's blocks at once holds up every other file's sync
+    /// meanwhile, a save's among them; a few megabytes at a time, it does not.
+    static func freeGradually(_ descriptor: Int32) {
+        var size = Int(lseek(descriptor, 0, SEEK_END))
+        while size > 0 {
+            size = max(0, size - 8 << 20)
+            guard ftruncate(descriptor, off_t(size)) == 0 else { break }
+        }
+        closeDescriptor(descriptor)
+    }
+
+    /// Copies the bytes `range` of the file `source` to `target`, from `offset` on; with
+    /// `syncingEvery`, `fsync`s `target` each time that many more bytes are written.
     private static func copyBytes(
-        from source: Int32, _ range: Range<Int>, to target: Int32, at offset: Int
+        from source: Int32, _ range: Range<Int>, to target: Int32, at offset: Int,
+        syncingEvery interval: Int? = nil
     ) throws {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var position = range.lowerBound
+        var synced = position
         while position < range.upperBound {
             let count = buffer.withUnsafeMutableBytes { bytes in
                 pread(
@@ -552,6 +588,10 @@ nonisolated enum StoreFiles {
             }
             try write(Data(buffer[0..<count]), to: target, at: offset + position - range.lowerBound)
             position += count
+            if let interval, position - synced >= interval {
+                guard fsync(target) == 0 else { throw POSIXFailure(lastError()) }
+                synced = position
+            }
         }
     }
 

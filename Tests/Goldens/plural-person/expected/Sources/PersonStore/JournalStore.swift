@@ -552,8 +552,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// Writes a snapshot to its file a few hundred values at a time, so that no second copy of
     /// the store, encoded or not, is ever held whole. The bytes are those of encoding the whole
     /// file at once: `{"generation":…,"items":[…],"schemaVersion":…}` with sorted keys, then
-    /// the checksum line. The file is synced every few megabytes as it goes, so the device
-    /// never has much of it to flush at once: a save's own sync, meanwhile, would wait for it.
+    /// the checksum line. The file is synced every megabyte as it goes, so the device never
+    /// has much of it to flush at once: a save's own sync, meanwhile, may wait for all of it.
     private nonisolated struct SnapshotWriter {
         private let file: StoreFiles.NewFile
         private let encoder = JournalStore.encoder()
@@ -597,7 +597,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             checksum = CRC32.checksum(pending, continuing: checksum)
             size += pending.count
             pending.removeAll(keepingCapacity: true)
-            if size - synced >= 4 * 1024 * 1024 {
+            if size - synced >= 1 << 20 {
                 try file.sync(reporting: Failure.self, toDrive: false)
                 synced = size
             }
