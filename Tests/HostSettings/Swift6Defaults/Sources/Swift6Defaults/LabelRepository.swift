@@ -158,8 +158,9 @@ public actor LabelRepository {
     }
 
     /// Releases the folder's lock, and makes later writes throw ``LabelRepositoryError/closed``.
-    /// Reads still answer from memory.
-    public func close() {
+    /// Reads still answer from memory. (`async`, as in every storage: the journal's waits for
+    /// a compaction to stop.)
+    public func close() async {
         store.close()
     }
 

@@ -197,7 +197,8 @@ public actor MemoRepository {
     }
 
     /// Closes the connection: later reads and writes throw ``MemoRepositoryError/closed``.
-    public func close() {
+    /// (`async`, as in every storage: the journal's waits for a compaction to stop.)
+    public func close() async {
         database.close()
     }
 
@@ -205,8 +206,9 @@ public actor MemoRepository {
     /// files, so that iOS can suspend an app whose database is in an App Group container. Call
     /// it when the scene goes to the background; calls meanwhile throw
     /// ``MemoRepositoryError/suspended``. Nothing is lost: every write returned before was
-    /// committed. A repository in memory, or a closed one, stays as it is.
-    public func suspend() {
+    /// committed. A repository in memory, or a closed one, stays as it is. (`async`, as in
+    /// every storage: the journal's waits for a compaction to stop.)
+    public func suspend() async {
         database.suspend()
     }
 

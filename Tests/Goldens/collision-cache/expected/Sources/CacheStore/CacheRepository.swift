@@ -158,8 +158,9 @@ public actor CacheRepository {
     }
 
     /// Releases the folder's lock, and makes later writes throw ``CacheRepositoryError/closed``.
-    /// Reads still answer from memory.
-    public func close() {
+    /// Reads still answer from memory. (`async`, as in every storage: the journal's waits for
+    /// a compaction to stop.)
+    public func close() async {
         store.close()
     }
 

@@ -201,7 +201,8 @@ public actor FolderRepository {
     }
 
     /// Closes the connection: later reads and writes throw ``FolderRepositoryError/closed``.
-    public func close() {
+    /// (`async`, as in every storage: the journal's waits for a compaction to stop.)
+    public func close() async {
         database.close()
     }
 
@@ -209,8 +210,9 @@ public actor FolderRepository {
     /// files, so that iOS can suspend an app whose database is in an App Group container. Call
     /// it when the scene goes to the background; calls meanwhile throw
     /// ``FolderRepositoryError/suspended``. Nothing is lost: every write returned before was
-    /// committed. A repository in memory, or a closed one, stays as it is.
-    public func suspend() {
+    /// committed. A repository in memory, or a closed one, stays as it is. (`async`, as in
+    /// every storage: the journal's waits for a compaction to stop.)
+    public func suspend() async {
         database.suspend()
     }
 

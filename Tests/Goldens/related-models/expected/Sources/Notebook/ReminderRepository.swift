@@ -204,7 +204,8 @@ public actor ReminderRepository {
     }
 
     /// Closes the connection: later reads and writes throw ``ReminderRepositoryError/closed``.
-    public func close() {
+    /// (`async`, as in every storage: the journal's waits for a compaction to stop.)
+    public func close() async {
         database.close()
     }
 
@@ -212,8 +213,9 @@ public actor ReminderRepository {
     /// files, so that iOS can suspend an app whose database is in an App Group container. Call
     /// it when the scene goes to the background; calls meanwhile throw
     /// ``ReminderRepositoryError/suspended``. Nothing is lost: every write returned before was
-    /// committed. A repository in memory, or a closed one, stays as it is.
-    public func suspend() {
+    /// committed. A repository in memory, or a closed one, stays as it is. (`async`, as in
+    /// every storage: the journal's waits for a compaction to stop.)
+    public func suspend() async {
         database.suspend()
     }
 

@@ -168,8 +168,9 @@ public actor BadgeRepository {
     }
 
     /// Releases the folder's lock, and makes later writes throw ``BadgeRepositoryError/closed``.
-    /// Reads still answer from memory.
-    public func close() {
+    /// Reads still answer from memory. (`async`, as in every storage: the journal's waits for
+    /// a compaction to stop.)
+    public func close() async {
         store.close()
     }
 
