@@ -342,6 +342,33 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(try open().values.items == expected)
     }
 
+    /// A reader that reads the new snapshot and the old journal, between the compaction's
+    /// rename and the journal's replacement, hears every record written after.
+    @Test func aReaderBetweenTheSnapshotsRenameAndTheNewJournalMissesNothing() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var writer = try open()
+        try writer.commit(.saved((0..<10).map(item)))
+        for number in 20..<23 { try writer.commit(.saved([item(number)])) }  // Records before.
+        let gate = Gate()
+        let compaction = try #require(
+            try writer.beginCompaction(from: Self.reading(writer.values, after: gate)))
+        try writer.commit(.saved([item(10)]))
+        await gate.open(journalEnd: writer.journalEnd)
+        let written = await compaction.task.result  // The new snapshot is in place.
+        var reader = try JournalStore<Item, ItemError>(
+            readingFrom: folder, snapshot: "items.json", journal: "items.journal")
+        #expect(reader.values.items == writer.values.items)
+
+        try writer.commit(.saved([item(11)]))
+        try writer.finishCompaction(compaction, result: written)  // A new journal.
+        // Records of one length, so that the old journal's offset falls on a line of the new.
+        try writer.commit(.saved([item(12)]))
+        try writer.commit(.saved([item(13)]))
+
+        _ = try reader.refresh()
+        #expect(reader.values.items == writer.values.items)
+    }
+
     @Test func aSnapshotThatReadValuesChangedSinceItBeganIsRightOnceTheJournalIsReplayed()
         async throws
     {

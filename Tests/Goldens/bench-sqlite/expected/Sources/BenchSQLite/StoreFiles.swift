@@ -420,11 +420,16 @@ nonisolated enum StoreFiles {
                 discardJournalCopy()
                 throw Reported.unwritable(file: journalURL, reason: "\(error)")
             }
-            // The old journal, renamed over, is freed off the repository's turn.
+            // The old journal, renamed over, is freed off the repository's turn; cut down only
+            // once the rename is durable, since a crash that undid it would bring it back.
             let replaced = journal
             journal = kept
             folderNeedsSync = !syncFolder(directory)
-            _Concurrency.Task.detached(priority: .utility) { freeGradually(replaced) }
+            if folderNeedsSync {
+                closeDescriptor(replaced)
+            } else {
+                _Concurrency.Task.detached(priority: .utility) { freeGradually(replaced) }
+            }
         }
     }
 
@@ -497,15 +502,16 @@ nonisolated enum StoreFiles {
                 throw Reported.unwritable(file: url, reason: reason)
             }
             let folderSynced = syncFolder(directory)
-            if keepsReplaced { removeGradually(replaced) }
+            if keepsReplaced {
+                // Cut down only once the rename is durable: should a crash undo it, the old
+                // file is the snapshot again, and must be whole.
+                let descriptor = folderSynced ? open(replaced.path, O_RDWR | O_CLOEXEC) : -1
+                _ = unlink(replaced.path)
+                if descriptor >= 0 {
+                    _Concurrency.Task.detached(priority: .utility) { freeGradually(descriptor) }
+                }
+            }
             return folderSynced
-        }
-
-        /// Cuts `file` down gradually, then removes it.
-        private func removeGradually(_ file: URL) {
-            let descriptor = open(file.path, O_RDWR | O_CLOEXEC)
-            _ = unlink(file.path)
-            if descriptor >= 0 { StoreFiles.freeGradually(descriptor) }
         }
 
         /// Removes the temporary file, which will not be installed.
@@ -555,9 +561,11 @@ nonisolated enum StoreFiles {
         }
     }
 
-    /// Cuts the open file `descriptor` (removed, or about to be) down 8 MiB at a time, then
-    /// closes it. Freeing a large file's blocks at once holds up every other file's sync
-    /// meanwhile, a save's among them; a few megabytes at a time, it does not.
+    /// Cuts the open file `descriptor` (removed, and replaced durably) down 8 MiB at a time,
+    /// then closes it. Freeing a large file's blocks at once holds up every other file's sync
+    /// meanwhile, a save's among them; a few megabytes at a time, it does not. A reader in
+    /// another process that is still reading it gets a short read, and reads again: both
+    /// files' stamps tell it the files were replaced.
     static func freeGradually(_ descriptor: Int32) {
         var size = Int(lseek(descriptor, 0, SEEK_END))
         while size > 0 {

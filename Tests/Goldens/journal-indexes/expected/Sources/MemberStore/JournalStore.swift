@@ -46,9 +46,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     private var generation: Int
     /// The compaction under way, if one is.
     private var compacting: Compaction?
-    /// The generation of the last compaction finished, and what it threw; a second call that
+    /// The task of the last compaction finished, and what it threw; a second call that
     /// finishes it throws the same.
-    private var lastCompaction: (generation: Int, failure: (any Error)?)?
+    private var lastCompaction:
+        (task: _Concurrency.Task<Written, any Error>, failure: (any Error)?)?
     /// The journal's size at which a compaction starts by itself; raised after one fails, so a
     /// full disk does not start another with every save.
     private var compactionSize: Int
@@ -209,13 +210,27 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         for _ in 0..<20 {
             let stamp = StoreFiles.Stamp(reader.snapshotURL)
             let journal = StoreFiles.Stamp(reader.journalURL)
-            let snapshot = try readSnapshot(reader.snapshotURL)
+            // The writer frees a file it replaced by cutting it down: a read that began before
+            // the replacement may come back short. Either file replaced meanwhile means: again.
+            let (snapshotURL, journalURL) = (reader.snapshotURL, reader.journalURL)
+            let isSame = {
+                stamp == StoreFiles.Stamp(snapshotURL)
+                    && journal?.inode == StoreFiles.Stamp(journalURL)?.inode
+            }
+            let snapshot: (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int)
+            let read: (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int)
+            do {
+                snapshot = try readSnapshot(reader.snapshotURL)
+                let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self)
+                read = try records(
+                    in: data ?? Data(), of: reader.journalURL, from: 0,
+                    generation: snapshot.generation, isReading: true)
+            } catch {
+                if isSame() { throw error }
+                continue
+            }
+            guard isSame() else { continue }
             var values = snapshot.values
-            let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self)
-            let read = try records(
-                in: data ?? Data(), of: reader.journalURL, from: 0,
-                generation: snapshot.generation, isReading: true)
-            guard stamp == StoreFiles.Stamp(reader.snapshotURL) else { continue }
             values.apply(contentsOf: read.changes)
             reader.stamp = stamp
             reader.journal = journal
@@ -398,7 +413,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         if let reader { throw StoreFiles.readOnly(reader.journalURL, reporting: Failure.self) }
         guard let files, compacting == nil else { return nil }
         let file = try files.newSnapshot()
-        let tail = try files.newJournal()
+        let tail: StoreFiles.NewFile
+        do {
+            tail = try files.newJournal()
+        } catch {
+            file.discard()
+            throw error
+        }
         let (journalURL, journalStart) = (files.journalURL, journalSize)
         // From now on records carry the new snapshot's generation: it will not hold them.
         generation += 1
@@ -433,7 +454,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 // The file is left for the repository's turn, which holds the lock then, unless
                 // the repository closed meanwhile. With no records since, it stays empty: the
                 // journal is still replaced by a rename, never cut in place under a reader.
-                if written.folderSynced, let end = await source.journalEnd(), end >= journalStart,
+                if written.folderSynced, !_Concurrency.Task.isCancelled,
+                    let end = await source.journalEnd(), end >= journalStart,
                     (try? tail.copy(journalStart..<end, of: journalURL, reporting: Failure.self))
                         != nil, !_Concurrency.Task.isCancelled
                 {
@@ -458,16 +480,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     mutating func finishCompaction(
         _ compaction: Compaction, result: Result<Written, any Error>
     ) throws {
-        guard let current = compacting, current.generation == compaction.generation,
-            let files
-        else {
+        guard let current = compacting, current.task == compaction.task, let files else {
             if !isOpen { throw Failure.closed }
-            if isSuspended { throw Failure.suspended }
-            if let last = lastCompaction, last.generation == compaction.generation,
-                let failure = last.failure
-            {
-                throw failure
+            guard let last = lastCompaction, last.task == compaction.task else {
+                // Abandoned by a suspend(), whether resumed since or not.
+                throw Failure.suspended
             }
+            if let failure = last.failure { throw failure }
             return
         }
         compacting = nil
@@ -475,11 +494,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         do {
             written = try result.get()
         } catch {
-            lastCompaction = (compaction.generation, error)
+            lastCompaction = (compaction.task, error)
             compactionSize = journalSize + max(snapshotSize, compactionFloor)
             throw error
         }
-        lastCompaction = (compaction.generation, nil)
+        lastCompaction = (compaction.task, nil)
         snapshotSize = written.size
         // Once the rename is durable, the journal's records before the compaction began are
         // of older generations, which the new snapshot skips: keep only the later ones. When
