@@ -39,10 +39,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// False after an append failed: the journal may end in part of a record, so the next
     /// write replaces the snapshot and empties the journal rather than append after it.
     private var journalIsSound = true
-    /// Which snapshot the journal's records follow. Each snapshot gets the next number and each
-    /// record carries the current one, so records that an older snapshot left in the journal
-    /// (a crash, or a failed truncation, after a compaction) are skipped, not replayed over
-    /// newer values.
+    /// The generation that records written now carry. A compaction takes the next one when it
+    /// begins, and its snapshot carries it: the snapshot holds every record of an earlier
+    /// generation, which opening skips, and none of its own or later, which opening replays
+    /// over it. Opening takes the latest generation any record carries, so a compaction that
+    /// never finished cannot make a later snapshot skip its records.
     private var generation: Int
     /// The compaction under way, if one is.
     private var compacting: Compaction?
@@ -307,7 +308,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// before memory shows it. A change that saves at least as many values as the store holds
     /// is written as a new snapshot instead (encoding it as a record would cost as much), unless
     /// a compaction is under way. Once the journal has grown past ``needsCompaction``'s size,
-    /// the caller starts a compaction with ``beginCompaction()``.
+    /// the caller starts a compaction with ``beginCompaction(from:)``.
     mutating func commit(_ change: StoreChange<Value>) throws {
         guard isOpen else { throw Failure.closed }
         guard !isSuspended else { throw Failure.suspended }
@@ -354,7 +355,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     }
 
     /// Whether the journal has outgrown the snapshot (and the compaction floor), and no
-    /// compaction is under way: the caller should start one with ``beginCompaction()``.
+    /// compaction is under way: the caller should start one with ``beginCompaction(from:)``.
     var needsCompaction: Bool {
         files != nil && compacting == nil && journalSize > compactionSize
     }
@@ -372,7 +373,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         /// The journal's size when it began: the records after it are not in the snapshot.
         fileprivate let journalStart: Int
         /// Writes, syncs and installs the snapshot (its file holds the folder's lock until
-        /// then). Cancelled, before the rename, when the store closes or is suspended.
+        /// then). Cancelled when the store closes or is suspended: it stops at its next few
+        /// hundred values, or once its rename is done, when it had begun it.
         let task: _Concurrency.Task<Written, any Error>
     }
 
@@ -741,7 +743,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// The snapshot file. Its schema version is decoded first, so a newer layout is refused
     /// before its values are misread.
-    /// ``writeSnapshot(of:generation:to:isCancelled:)`` writes it.
+    /// ``SnapshotWriter`` writes it.
     private nonisolated struct SnapshotFile: Decodable {
         var schemaVersion: Int
         /// Absent in snapshots written before generations: 0.
