@@ -515,6 +515,29 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(throws: (any Error).self) { try StoreFiles.CRC32.unsealed(flipped) }
     }
 
+    @Test func aLargeBatchIsMergedIntoAListAsSortingItAllWouldPlaceIt() {
+        var list = LiveList<Item>(order: .by(\.title, descending: true))
+        list.filter = { $0.count > 0 }
+        let shown = (0..<40).map { Item(id: $0, title: "T\($0 % 7)", count: 1) }
+        list.show(shown, inIDOrder: true)
+        // New values, changed ones, one the filter now rejects and one it rejects anyway.
+        let batch =
+            (100..<115).map { Item(id: $0, title: "T\($0 % 5)", count: 1) }
+            + [Item(id: 3, title: "T9", count: 1), Item(id: 4, title: "T0", count: 0)]
+            + [Item(id: 200, title: "T1", count: 0)]
+
+        list.apply(.saved(batch))
+
+        var expected = LiveList<Item>(order: .by(\.title, descending: true))
+        expected.filter = list.filter
+        var all = StoredValues<Item>()
+        all.apply(.saved(shown))
+        all.apply(.saved(batch))
+        expected.show(all.filter { $0.count > 0 }, inIDOrder: true)
+        #expect(list.values == expected.values)
+        #expect(list.values.count == 40 + 15 - 1)
+    }
+
     @Test func fieldIndexesFindRefuseAndFollowEveryChange() {
         var values = StoredValues<Item>()
         values.apply(.saved([item(1), Item(id: 2, title: "Twin", count: 7)]))

@@ -354,6 +354,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         values.apply(change)  // In place: a copy would cost O(n) per save.
     }
 
+    /// How long the journal may grow before a compaction: the snapshot's size, or the
+    /// compaction floor when that is larger.
+    private var journalLimit: Int { max(snapshotSize, compactionFloor) }
+
     /// Whether the journal has outgrown the snapshot (and the compaction floor), and no
     /// compaction is under way: the caller should start one with ``beginCompaction(from:)``.
     var needsCompaction: Bool {
@@ -497,7 +501,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             written = try result.get()
         } catch {
             lastCompaction = (compaction.task, error)
-            compactionSize = journalSize + max(snapshotSize, compactionFloor)
+            compactionSize = journalSize + journalLimit
             throw error
         }
         lastCompaction = (compaction.task, nil)
@@ -512,10 +516,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         {
             journalSize -= compaction.journalStart
             journalIsSound = true
-            compactionSize = max(snapshotSize, compactionFloor)
+            compactionSize = journalLimit
         } else {
             files.discardJournalCopy()
-            compactionSize = journalSize + max(snapshotSize, compactionFloor)
+            compactionSize = journalSize + journalLimit
         }
     }
 
@@ -541,7 +545,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let written = try Self.writeSnapshot(of: values, generation: generation + 1, to: files)
         self.values = values
         snapshotSize = written.size
-        compactionSize = max(snapshotSize, compactionFloor)
+        compactionSize = journalLimit
         generation += 1
         // The new snapshot is in place. The journal's records are of the older generation now:
         // skipped when the store opens, so a failure to empty it loses nothing. It is kept when
