@@ -6,6 +6,9 @@ import Foundation
     internal import CSQLite
 #endif
 
+// Workshop: step 3's storage: SQLite keeps the values on disk and reads only what a query
+// asks for, so a store larger than memory opens in milliseconds. WAL mode lets readers in other
+// processes (a widget) read while the app writes.
 /// The SQLite side of the store's engine: one database file per module, holding one table per
 /// model, on the SQLite that every Apple OS ships (`import SQLite3`) and that Linux has as a
 /// system library (`libsqlite3`, through the `CSQLite` module map).
@@ -896,6 +899,8 @@ where Value.ID: SQLiteKey {
 
 // MARK: - Changes other processes make
 
+// Workshop: `changes()` across processes: SQLite cannot notify another process, so each write
+// logs the keys it changed, and an observing process polls `data_version` and reads the log.
 /// What other processes (an app's widget, its extensions) commit to the database, for the
 /// `changes()` of a repository in this one.
 ///

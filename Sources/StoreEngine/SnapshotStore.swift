@@ -1,5 +1,7 @@
 import Foundation
 
+// Workshop: step 1's storage, as a value type that the actor owns: the actor gives it one call
+// at a time, so the struct needs no lock of its own. Every change rewrites the whole file.
 /// The values of one repository, in memory and on disk in one JSON file. Each snapshot
 /// repository in this module keeps one and tells it of each change; the errors it throws are
 /// the repository's own.
@@ -33,6 +35,9 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     private var suspension: (lock: URL, file: StoreFiles.Stamp?)?
     private var lockURL: URL?
 
+    // Workshop: the lock is taken before the file is read, so no other repository can write
+    // between the read and this repository's first save. A file that does not read throws: the
+    // usual load-or-empty would take it for an empty store, and the next save would wipe it.
     /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
     /// when there is one. A missing file is an empty store; one that exists but cannot be read
     /// or decoded throws, and is never taken for an empty store, so no later save can overwrite
@@ -133,6 +138,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         suspension = nil
     }
 
+    // Workshop: the change is applied to a copy, the copy is written, and only then is it kept.
+    // A failed write throws and leaves memory exactly as the disk is.
     /// Applies `change` to a copy of the values, writes the copy to the file, and only then
     /// keeps it: when the write fails, the store keeps its previous contents.
     mutating func commit(_ change: StoreChange<Value>) throws {

@@ -8,6 +8,8 @@ public import Foundation
 // scaffold-repo writes one copy of this file per module that has a sqlite repository, and
 // `scaffold-repo destroy` removes it with the last of them.
 
+// Workshop: a query runs in SQL, and the view-model places a new change with the same query in
+// Swift; both compare values by SQLite's rules, so a row lands where reloading would put it.
 /// A value as SQLite compares it: numbers (integers and reals, by value) after NULL, text by its
 /// UTF-8 bytes after numbers, and bytes after text.
 public nonisolated enum SQLiteArgument: Sendable, Hashable {

@@ -1,5 +1,7 @@
 import Foundation
 
+// Workshop: tests build their values from numbers, not from random data: a failing test
+// shows the same values on every run and machine, so it can be reproduced.
 /// The sample values that every model's tests in this target build, field by field: the same
 /// field, `number` and `revision` give the same value on every run and machine.
 ///

@@ -6,6 +6,8 @@ import Foundation
     internal import CSQLite
 #endif
 
+// Workshop: to prove that old or damaged data still opens, a test must write rows the way an
+// older app, or a bad disk, left them: this writes SQL directly, around the repository.
 /// Raw access to a sqlite repository's database, for the tests that open what an earlier
 /// version of the app wrote, or what a damaged disk left: SQL run as it is, and rows written
 /// with the checksum that the store checks (CRC-32 of the id's bytes, a zero byte, the schema

@@ -84,7 +84,8 @@ public enum Renderer {
             let text = try templates.render(
                 output.template, context.merging(extra) { _, extra in extra })
             return GeneratedFile(
-                path: output.path, contents: normalized(text),
+                path: output.path,
+                contents: normalized(request.annotate ? text : withoutWorkshopNotes(text)),
                 isOwnedOnceEdited: !output.path.hasPrefix("Sources/")
                     && !output.path.hasPrefix(tests),
                 isShared: Names.sharedFiles.contains(
@@ -100,9 +101,33 @@ public enum Renderer {
             files.append(
                 GeneratedFile(
                     path: sources + names.migrationFile(from: version.number),
-                    contents: normalized(text), isWrittenOnce: true))
+                    contents: normalized(request.annotate ? text : withoutWorkshopNotes(text)),
+                    isWrittenOnce: true))
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// `text` without the workshop's notes, for a package generated without `--annotate`. A
+    /// note is a line comment that starts `// Workshop:`, with the plain `//` lines that follow
+    /// it; the engine's sources (`Sources/StoreEngine`) carry their notes for every package. A
+    /// blank line after a note goes with it when a blank line comes before it too.
+    static func withoutWorkshopNotes(_ text: String) -> String {
+        var kept: [Substring] = []
+        var isInNote = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let code = line.drop { $0 == " " }
+            if code.hasPrefix("// Workshop:")
+                || (isInNote && code.hasPrefix("//") && !code.hasPrefix("///"))
+            {
+                isInNote = true
+                continue
+            }
+            let endsNote = isInNote
+            isInNote = false
+            if endsNote, line.isEmpty, kept.last?.isEmpty ?? true { continue }
+            kept.append(line)
+        }
+        return kept.joined(separator: "\n")
     }
 
     /// LF line ends, no trailing spaces, exactly one final newline: the same bytes everywhere.

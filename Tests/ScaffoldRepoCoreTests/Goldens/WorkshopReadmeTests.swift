@@ -6,7 +6,7 @@ import Testing
 /// generator writes), and the number of behaviours they give is the number the step's suites
 /// have.
 @Suite struct WorkshopReadmeTests {
-    /// `Examples/1-…` to `Examples/4-…`.
+    /// `Examples/0-…` to `Examples/4-…`.
     static let steps: [String] = {
         let examples = TestPaths.repositoryRoot.appendingPathComponent("Examples")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
@@ -43,6 +43,27 @@ import Testing
             #expect(
                 tests.contains("func \(name)(") || generated.contains("func \(name)("),
                 "\(step)/README.md names \(name), which no test of it or of the generator has")
+        }
+    }
+
+    /// `swift test --filter X` runs nothing, and still passes, when X names no test: each
+    /// dotted part of a filter in a step's README is a suite or a test of that step, which the
+    /// command, run in the step's folder, runs (or a suite the README itself gives, for the
+    /// reader to add).
+    @Test(arguments: steps)
+    func everyFilterAStepsReadmeRunsNamesTestsOfThatStep(step: String) throws {
+        let readme = try #require(
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("\(step)/README.md")))
+        let tests = try tests(of: step)
+
+        for match in readme.matches(of: /swift test --filter ([\w.]+)/) {
+            for part in match.output.1.split(separator: ".") {
+                #expect(
+                    tests.contains("func \(part)(") || tests.contains("struct \(part) ")
+                        || tests.contains("class \(part): ")
+                        || readme.contains("struct \(part) "),
+                    "\(step)/README.md: --filter \(match.output.1) names \(part), no test of it")
+            }
         }
     }
 

@@ -78,6 +78,9 @@ public final class FlashcardListViewModel {
     /// anyone, is applied to ``flashcards`` in place. The values are read, filtered,
     /// sorted and indexed off the main actor; it only takes the finished list.
     public func load() async {
+        // Workshop: a second `load()` (a pull to refresh, a new filter) may start before the
+        // first one's `await` returns. Each load takes a number; one that is no longer the
+        // latest when it resumes drops what it read, so an older list never replaces a newer.
         loads += 1
         let load = loads
         isLoading = true

@@ -1,5 +1,8 @@
 import Foundation
 
+// Workshop: step 2's storage. Opening reads the snapshot, then replays the journal's records
+// over it; a save appends one record. A compaction later folds the journal into a new snapshot,
+// so opening never replays more than about a snapshot's worth of records.
 /// The values of one repository, in memory and on disk in a snapshot and a journal. Each
 /// journal repository in this module keeps one and tells it of each change; the lines it writes
 /// and the errors it throws are the repository's own.
@@ -304,6 +307,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return running
     }
 
+    // Workshop: the record is appended and synced before memory changes: a save that returned is
+    // on disk, and a save that threw left memory as it was.
     /// Appends `change` to the journal as one record, then applies it: the change is on disk
     /// before memory shows it. A change that saves at least as many values as the store holds
     /// is written as a new snapshot instead (encoding it as a record would cost as much), unless
@@ -405,6 +410,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// The size of the journal's whole records: those of every save that returned.
     var journalEnd: Int { journalSize }
 
+    // Workshop: compaction runs in a task of its own, reading the values a few hundred at a time,
+    // so saves and reads go on while it writes. Each record carries a generation: the new snapshot
+    // skips the records it already holds, whatever moment a crash chooses.
     /// Starts a compaction: a task writes every value to a new snapshot file while this store
     /// goes on reading and writing, renames it over the snapshot, and copies the journal's
     /// records since the compaction began to a new journal file. It asks `source` for the
@@ -691,6 +699,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return (read.validSize, data.count, read.latestGeneration)
     }
 
+    // Workshop: a last line without its newline is a save that a crash cut short; its call never
+    // returned, so dropping it loses nothing that was promised. Damage anywhere else throws.
     /// The changes of the records of `generation` or later in `data` (the journal `file`) from
     /// byte `start` on, and the size of the whole records up to where they end.
     ///

@@ -77,6 +77,9 @@ public final class DeckListViewModel {
     /// Reads the first page, then follows the repository: each change committed from now on, by
     /// anyone, is applied to ``decks`` in place.
     public func load() async {
+        // Workshop: a second `load()` (a pull to refresh, a new filter) may start before the
+        // first one's `await` returns. Each load takes a number; one that is no longer the
+        // latest when it resumes drops what it read, so an older list never replaces a newer.
         loads += 1
         let load = loads
         isLoading = true

@@ -11,6 +11,9 @@ import Foundation
 // scaffold-repo writes one copy of this file per module that has a sqlite repository, and
 // `scaffold-repo destroy` removes it with the last of them.
 
+// Workshop: references between models are checked in the same transaction as the write:
+// a card that names a missing deck, or a deck deleted under `restrict`, rolls the whole write
+// back, so the database never holds half of a change.
 /// The failures of a sqlite repository that a model's rules cause: the write broke one, and its
 /// transaction was rolled back.
 nonisolated protocol SQLiteFailure: StoreFiles.Failure {

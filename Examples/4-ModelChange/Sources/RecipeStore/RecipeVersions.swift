@@ -1,5 +1,8 @@
 public import Foundation
 
+// Workshop: a file written by version 1 is read as `Recipe` of version 1, not guessed at
+// by today's type: each old version stays here as a frozen type, and migrations take a value
+// one version at a time, so every old file has exactly one path to the current model.
 /// ``Recipe`` as earlier schema versions stored it, so that stores they wrote still open.
 ///
 /// scaffold-repo writes this file from `.scaffold/manifest.json`, which records every version

@@ -9,6 +9,9 @@ import Foundation
 // scaffold-repo writes one copy of this file per module, however many models the module
 // stores, and `scaffold-repo destroy` removes it with the last of them.
 
+// Workshop: all the engine needs to know of a model: how to order its ids, its schema version
+// and how to read older versions. Each model conforms in its `+API.swift`, so one copy of the
+// engine serves every model of the module.
 /// A model that a repository stores: `<Model>Repository+API.swift` declares the conformance.
 nonisolated protocol StoredValue: Codable, Identifiable, Sendable, Hashable
 where ID: Codable & Sendable {
@@ -27,6 +30,9 @@ nonisolated extension StoredValue {
     }
 }
 
+// Workshop: every write becomes one of these values before it touches anything. The storage
+// writes it, then memory applies it, then the observers get it: one description of the change
+// for all three, so they cannot disagree.
 /// One committed change to a repository, as its `changes()` publishes it once it is on disk.
 public nonisolated enum StoreChange<Value: Identifiable & Sendable>: Sendable
 where Value.ID: Sendable {
@@ -48,6 +54,9 @@ nonisolated struct Revised<Value: StoredValue>: Sendable {
     let change: StoreChange<Value>
 }
 
+// Workshop: `changes()` is how two screens stay in step without reloading: each gets an
+// `AsyncStream`, and a change is published only after it is on disk. The revision numbers let a
+// view-model tell a change it has already shown from a new one.
 /// The open streams of a repository's `changes()`, and the revision of the last change
 /// published.
 nonisolated struct Observers<Value: StoredValue> {
@@ -105,6 +114,9 @@ protocol SharedRepository: _Concurrency.Actor {
     var isClosed: Bool { get }
 }
 
+// Workshop: `shared(in:)` exists because the lock allows one repository per folder: every
+// screen asks this registry and gets the same actor, instead of opening a second one and getting
+// `.locked`.
 /// The repositories that `shared(in:)` opened, by folder. It does not keep them alive: a
 /// repository no one holds any more is closed, and the next call opens it again.
 actor OpenRepositories<Repository: SharedRepository> {
@@ -135,6 +147,9 @@ actor OpenRepositories<Repository: SharedRepository> {
 // in memory. Short sorted runs keep a save's work the same at any size, and reading them all
 // is one copy, with no sort.
 
+// Workshop: a dictionary (the usual cache) has no order, so `loadAll()` would have to sort on
+// every call. Runs keep the ids sorted as they change, for the price of a binary search per
+// save.
 /// Stored values in id order (`precedes(_:_:)`), kept as short sorted runs: a change moves
 /// values within one run only, so it costs the same in a store of 100 values as in one of
 /// 100,000; reading them all is one copy, not a sort, and a snapshot is written without
@@ -376,6 +391,9 @@ nonisolated struct NewerSchema: Error {
     let found: Int
 }
 
+// Workshop: step 4: each old version of the model is kept, frozen, as its own type, and knows
+// how to become the next one. Opening a file of version 1 runs 1 → 2 → 3, one migration at a
+// time.
 /// A model as an earlier schema version stored it (`Question.V1`, in `QuestionVersions.swift`),
 /// and its migration to the next version (`migrated()`, in `QuestionMigration1.swift`).
 nonisolated protocol FrozenVersion {

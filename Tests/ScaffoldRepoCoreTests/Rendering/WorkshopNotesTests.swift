@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import ScaffoldRepoCore
+
+/// The workshop's notes (`// Workshop:` comments) are in every file of a package generated with
+/// `--annotate`, the engine's included, and in no file of one generated without it.
+@Suite struct WorkshopNotesTests {
+    @Test func aNoteAndItsContinuationLinesAreTakenOutAndNothingElse() {
+        let text = """
+            import Foundation
+
+            // Workshop: why this exists,
+            // and more of why.
+            /// The doc comment stays.
+            struct A {
+                // A plain comment stays.
+                let a = 1
+
+                // Workshop: a note between blank lines.
+
+                let b = 2
+                    // Workshop: an indented note
+                    // that goes on.
+                let c = 3
+            }
+            """
+
+        #expect(
+            Renderer.withoutWorkshopNotes(text) == """
+                import Foundation
+
+                /// The doc comment stays.
+                struct A {
+                    // A plain comment stays.
+                    let a = 1
+
+                    let b = 2
+                    let c = 3
+                }
+                """)
+    }
+
+    /// The packages under Examples/ generated with `--annotate`, and the Swift files their
+    /// manifests record (a hand-written file of step 3 is not the generator's).
+    static let annotatedFiles: [String] = RegenerationTests.examples.flatMap { example in
+        let folder = TestPaths.repositoryRoot.appendingPathComponent(example)
+        guard
+            let data = try? Data(contentsOf: folder.appendingPathComponent(Manifest.path)),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+            manifest.models.contains(where: { $0.annotate == true })
+        else { return [String]() }
+        let recorded = Set(manifest.models.flatMap { $0.files.keys })
+        return recorded.filter { $0.hasSuffix(".swift") }.sorted().map { "\(example)/\($0)" }
+    }
+
+    @Test func everyFileOfAnAnnotatedPackageExplainsItself() {
+        #expect(Self.annotatedFiles.count > 40)
+        for file in Self.annotatedFiles {
+            let text = TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent(file))
+            #expect(text?.contains("// Workshop: ") == true, "\(file) has no // Workshop: note")
+        }
+    }
+
+    @Test func aPackageGeneratedWithoutAnnotateHasNoNote() throws {
+        let folder = TestPaths.repositoryRoot.appendingPathComponent("Examples/QuestionStore")
+        let files = try TestPaths.files(below: folder).filter { $0.hasSuffix(".swift") }
+
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = TestPaths.text(folder.appendingPathComponent(file)) ?? ""
+            #expect(!text.contains("Workshop:"), "Examples/QuestionStore/\(file)")
+        }
+    }
+}
