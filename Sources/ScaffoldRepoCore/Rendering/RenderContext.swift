@@ -84,14 +84,11 @@ struct ModelContext: TemplateContext {
     /// Whether the model's public API shows a Foundation type (so it imports Foundation
     /// publicly: a public import no public declaration uses is a warning).
     let modelUsesFoundation: Bool
-    /// Whether the id is a Foundation type (UUID), which the view-model's public API shows.
-    let idUsesFoundation: Bool
     /// The schema version the manifest records (1, plus one per `--migrate`), and its type's
     /// name, `V2`.
     let schemaVersion: String
     let currentVersionName: String
-    /// Whether there are earlier schema versions, and whether they use Foundation types.
-    let hasVersions: Bool
+    /// Whether earlier schema versions use Foundation types.
     let versionsUseFoundation: Bool
     /// Each earlier schema version, oldest first.
     let versions: [VersionContext]
@@ -153,10 +150,8 @@ struct ModelContext: TemplateContext {
         idSortKey = idType == "UUID" ? ".uuidString" : ""
         idIsUUID = idType == "UUID"
         modelUsesFoundation = usesFoundation(spec)
-        idUsesFoundation = spec.idField.map { foundationTypes.contains($0.type) } ?? false
         schemaVersion = String(history.current)
         currentVersionName = "V\(history.current)"
-        hasVersions = !history.previous.isEmpty
         versionsUseFoundation = history.previous.contains { usesFoundation($0.spec) }
         versions = history.previous.map { version in
             VersionContext(version, history: history, current: spec, names: names)

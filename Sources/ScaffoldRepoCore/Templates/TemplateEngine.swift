@@ -62,7 +62,7 @@ public struct Template: Sendable {
         case text(String)
         case variable(String, line: Int)
         case partial(String, line: Int)
-        case open(kind: String, path: String, line: Int)
+        case open(kind: SectionKind, path: String, line: Int)
         case otherwise(line: Int)
         case close(kind: String, line: Int)
     }
@@ -143,11 +143,11 @@ public struct Template: Sendable {
         }
         if word.hasPrefix("#") {
             let parts = word.dropFirst().split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count == 2, SectionKind(rawValue: String(parts[0])) != nil else {
+            guard parts.count == 2, let kind = SectionKind(rawValue: String(parts[0])) else {
                 throw fail(
                     "'{{\(word)}}' must be '{{#each name}}', '{{#if name}}' or '{{#unless name}}'")
             }
-            return .open(kind: String(parts[0]), path: String(parts[1]), line: line)
+            return .open(kind: kind, path: String(parts[1]), line: line)
         }
         if word.hasPrefix("/") {
             return .close(kind: String(word.dropFirst().trimmingWhiteSpace()), line: line)
@@ -224,12 +224,10 @@ public struct Template: Sendable {
             return (nodes, nil)
         }
 
-        private mutating func parseSection(kind: String, path: String, line: Int) throws -> Section
-        {
-            guard let sectionKind = SectionKind(rawValue: kind) else {
-                throw TemplateError(
-                    template: templateName, line: line, message: "unknown block '{{#\(kind)}}'")
-            }
+        private mutating func parseSection(
+            kind sectionKind: SectionKind, path: String, line: Int
+        ) throws -> Section {
+            let kind = sectionKind.rawValue
             let (body, end) = try parseNodes(until: (kind, line))
             var otherwise: [Node] = []
             if case .otherwise(let elseLine) = end {
