@@ -124,7 +124,9 @@ let package = Package(
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")
-        // The workshop's steps, generated with --annotate.
+        // The workshop's steps: the starting pattern, by hand, and then generated with
+        // --annotate.
+        + golden("StartingPattern", root: "Examples/0-StartingPattern")
         + golden("FlashcardStore", root: "Examples/1-SnapshotStore")
         + golden("LessonStore", root: "Examples/2-JournalStore")
         + golden("StudyApp", root: "Examples/3-AppIntegration", sqlite: true)
