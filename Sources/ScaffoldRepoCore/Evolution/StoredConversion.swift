@@ -3,7 +3,7 @@
 /// writes itself), or left for a person to decide (the migration then throws until they have).
 ///
 /// Every conversion here is the one table behind the migrations, the generated migration tests
-/// and the README's list of conversions.
+/// and the list of conversions in Documentation/changing-a-model.md.
 enum StoredConversion {
     /// A conversion the migration writes: Swift for it, applied to the old value.
     struct Lossless {

@@ -1,7 +1,8 @@
 /// Builds the values templates read: names, type spellings, literals and sample expressions.
 /// Templates hold the text; everything computed about a model is computed here, into the typed
 /// contexts below, whose stored properties are the names a template can use (each documented
-/// where it is declared; the README lists them, and a test keeps the two lists equal).
+/// where it is declared; Documentation/templates.md lists them, and a test keeps the two lists
+/// equal).
 public enum RenderContext {
     /// The oldest Swift toolchain that compiles the generated code: it marks types
     /// `nonisolated` (Swift 6.1) so that a target's default isolation does not change them.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ScaffoldRepoCore
 
-/// Generating a model again with changes, as the README's "Changing a model" describes.
+/// Generating a model again with changes, as Documentation/changing-a-model.md describes.
 @Suite struct ChangingAModelTests {
     let folder: URL
 

@@ -35,23 +35,26 @@ import Testing
         return names
     }
 
-    @Test func theReadmeListsEveryTemplateValueAndNoOther() throws {
+    /// Documentation/templates.md lists every value a template reads, between its
+    /// `<!-- template values -->` markers.
+    @Test func theTemplatesPageListsEveryTemplateValueAndNoOther() throws {
         let spec = try SpecParser.parse(modelName: "Recipe", fieldTokens: ["id:UUID", "x:Int"])
         let next = try SpecParser.parse(modelName: "Recipe", fieldTokens: ["id:UUID", "y:Int"])
         // y is new and required: a decision, with its comment's lines.
         let migration = MigrationContext(from: 1, old: spec, new: next, model: "Recipe")
         let code = names(of: try richContext()).union(names(of: migration))
             .union(names(of: TestSuiteContext(testAttribute: "")))
-        let readme = try #require(
-            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("README.md")))
-        let start = try #require(readme.range(of: "<!-- template values -->"))
-        let end = try #require(readme.range(of: "<!-- /template values -->"))
+        let page = try #require(
+            TestPaths.text(
+                TestPaths.repositoryRoot.appendingPathComponent("Documentation/templates.md")))
+        let start = try #require(page.range(of: "<!-- template values -->"))
+        let end = try #require(page.range(of: "<!-- /template values -->"))
         // The names of a list item are the backticked words before each "(Type)".
-        let section = readme[start.upperBound..<end.lowerBound]
+        let section = page[start.upperBound..<end.lowerBound]
         let documented = Set(
             section.matches(of: /`(\w+)` \(/).map { String($0.output.1) })
 
-        #expect(documented.subtracting(code).isEmpty, "in the README only")
+        #expect(documented.subtracting(code).isEmpty, "in Documentation/templates.md only")
         #expect(code.subtracting(documented).isEmpty, "in the code only")
     }
 
