@@ -27,6 +27,10 @@ public enum Completions {
         (BaseType.allCases.map(\.rawValue) + ["enum("]).map { "'\($0)'" }
             .joined(separator: " ")
     }
+    /// The options whose value is a folder, as a shell `case` pattern: `--output|--into`.
+    private static var folderOptions: String {
+        CommandOption.all.filter(\.takesAFolder).map(\.name).joined(separator: "|")
+    }
     private static var storageWords: String {
         Storage.allCases.map(\.rawValue).joined(separator: " ")
     }
@@ -47,7 +51,7 @@ public enum Completions {
             fi
             case "$previous" in
                 --storage) COMPREPLY=($(compgen -W "\(storageWords)" -- "${current#*=}")); return ;;
-                --output|--into|--templates) COMPREPLY=($(compgen -d -- "$word")); return ;;
+                \(folderOptions)) COMPREPLY=($(compgen -d -- "$word")); return ;;
                 completions) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$word")); return ;;
                 templates) COMPREPLY=($(compgen -W "list eject" -- "$word")); return ;;
                 help) COMPREPLY=($(compgen -W "\(commandWords)" -- "$word")); return ;;
@@ -84,7 +88,7 @@ public enum Completions {
             local current="${words[CURRENT]}" previous="${words[CURRENT-1]}"
             case "$previous" in
                 --storage) compadd -- \(storageWords); return ;;
-                --output|--into|--templates) _files -/; return ;;
+                \(folderOptions)) _files -/; return ;;
                 completions) compadd -- \(shells.joined(separator: " ")); return ;;
                 templates) compadd -- list eject; return ;;
             esac

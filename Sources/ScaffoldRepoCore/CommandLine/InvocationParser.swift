@@ -1,28 +1,7 @@
 /// The hand-written command-line parser: argv (without the program name) to an `Invocation`.
 public enum InvocationParser {
-    private static let valueOptions = [
-        "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
-    ]
-    private static let flagOptions = [
-        "--force", "--dry-run", "--check", "--json", "--annotate", "--migrate", "--help", "-h",
-        "--version",
-    ]
-    /// The options each command takes; anything else is refused, not ignored.
-    private static let commandOptions: [String: Set<String>] = [
-        "generate": [
-            "--output", "--into", "--target", "--templates", "--storage", "--plural", "--rename",
-            "--force", "--dry-run", "--check", "--json", "--annotate", "--migrate",
-        ],
-        "regen": ["--templates", "--force", "--dry-run", "--check", "--json"],
-        "destroy": ["--force", "--dry-run", "--json"],
-        "own": ["--into"],
-        "templates list": [],
-        "templates eject": ["--force", "--dry-run", "--check", "--json"],
-        "completions": [],
-    ]
-
     /// Every option, for suggestions and completions.
-    public static var options: [String] { valueOptions + flagOptions }
+    public static var options: [String] { CommandOption.spellings }
 
     /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
     public static func parse(_ arguments: [String]) throws -> Invocation {
@@ -40,13 +19,14 @@ public enum InvocationParser {
             let parts = argument.split(
                 separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let option = String(parts[0])
-            if flagOptions.contains(option) {
+            let declared = CommandOption.named(option)
+            if let declared, declared.value == nil {
                 guard parts.count == 1 else {
                     throw UsageError(
                         "\(option) takes no value; write it alone, without '=\(parts[1])'")
                 }
-                flags.insert(option)
-            } else if valueOptions.contains(option) {
+                flags.insert(declared.name)
+            } else if declared != nil {
                 guard values[option] == nil else {
                     throw UsageError("\(option) is given twice; give it once")
                 }
@@ -66,7 +46,7 @@ public enum InvocationParser {
                 values[option] = value
             } else {
                 let suggestion =
-                    Suggestion.closest(to: option, among: valueOptions + flagOptions)
+                    Suggestion.closest(to: option, among: CommandOption.spellings)
                     .map { " Did you mean \($0)?" } ?? ""
                 throw UsageError(
                     "unknown option '\(argument)'.\(suggestion) Run 'scaffold-repo --help' for the options."
@@ -76,7 +56,7 @@ public enum InvocationParser {
         if positionals.first == "help" {
             return .help(topic: try CommandHelp.topic(positionals.dropFirst().first))
         }
-        if flags.contains("--help") || flags.contains("-h") {
+        if flags.contains("--help") {
             // `regen --help` is regen's help; `Question --help` is generating's.
             let first = positionals.first
             let topic =
@@ -86,10 +66,12 @@ public enum InvocationParser {
         if flags.contains("--version") { return .version }
         let (command, operands) = try command(positionals)
         let given = Set(values.keys).union(flags)
-        if let stray = given.subtracting(commandOptions[command] ?? []).sorted().first {
+        let taken = Set(CommandOption.all.filter { $0.commands.contains(command) }.map(\.name))
+        if let stray = given.subtracting(taken).sorted().first {
             throw UsageError(
-                "\(stray) does not apply to \(command == "generate" ? "generating a model" : command); "
-                    + "run 'scaffold-repo --help' for what each command takes")
+                "\(stray) does not apply to "
+                    + "\(command == .generate ? "generating a model" : command.rawValue); "
+                    + "run 'scaffold-repo help \(command.helpTopic)' for what it takes")
         }
         guard !(flags.contains("--dry-run") && flags.contains("--check")) else {
             throw UsageError("--dry-run and --check cannot be used together; choose one")
@@ -99,26 +81,26 @@ public enum InvocationParser {
                 ? .check : flags.contains("--dry-run") ? .dryRun : .apply,
             force: flags.contains("--force"), json: flags.contains("--json"))
         switch command {
-        case "regen":
+        case .regen:
             return .regen(
                 directory: try single(operands, "regen [DIR]") ?? ".",
                 templatesDirectory: values["--templates"], options)
-        case "own":
+        case .own:
             guard !operands.isEmpty else {
                 throw UsageError(
                     "own needs a file: scaffold-repo own PATH... (PATH as the status lines "
                         + "print it)")
             }
             return .own(paths: operands, directory: values["--into"] ?? ".")
-        case "destroy":
+        case .destroy:
             guard let model = operands.first, operands.count <= 2 else {
                 throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")
             }
             return .destroy(
                 model: model, directory: operands.count == 2 ? operands[1] : ".", options)
-        case "templates list":
+        case .templatesList:
             return .listTemplates(directory: try single(operands, "templates list [DIR]"))
-        case "completions":
+        case .completions:
             let shells = Completions.shells.joined(separator: "|")
             guard let shell = try single(operands, "completions \(shells)") else {
                 throw UsageError("completions needs a shell: scaffold-repo completions \(shells)")
@@ -128,10 +110,10 @@ public enum InvocationParser {
                     "no completion script for '\(shell)'; the shells are \(shells)")
             }
             return .completions(shell: shell)
-        case "templates eject":
+        case .templatesEject:
             return .ejectTemplates(
                 directory: try single(operands, "templates eject [DIR]"), options)
-        default:
+        case .generate:
             guard let modelName = operands.first else {
                 throw UsageError(
                     "no model given; for example: scaffold-repo Question id:String text:String "
@@ -182,12 +164,12 @@ public enum InvocationParser {
     /// The command the positionals name, and the rest of them. A first word `regen`,
     /// `destroy`, `own` or `templates` names a command, and `generate` or `g` says the model
     /// follows; anything else is a model to generate.
-    private static func command(_ positionals: [String]) throws -> (String, [String]) {
+    private static func command(_ positionals: [String]) throws -> (CommandName, [String]) {
         switch positionals.first {
         case "generate", "g":
-            return ("generate", Array(positionals.dropFirst()))
-        case "regen", "destroy", "own", "completions":
-            return (positionals[0], Array(positionals.dropFirst()))
+            return (.generate, Array(positionals.dropFirst()))
+        case let word? where ["regen", "destroy", "own", "completions"].contains(word):
+            return (CommandName(rawValue: word) ?? .generate, Array(positionals.dropFirst()))
         case "templates":
             let sub = positionals.dropFirst().first
             guard sub == "list" || sub == "eject" else {
@@ -196,7 +178,9 @@ public enum InvocationParser {
                     "\(given)templates needs 'list' or 'eject': scaffold-repo templates list, "
                         + "scaffold-repo templates eject [DIR]")
             }
-            return ("templates \(sub ?? "")", Array(positionals.dropFirst(2)))
+            return (
+                sub == "list" ? .templatesList : .templatesEject, Array(positionals.dropFirst(2))
+            )
         case let word? where word == word.lowercased() && word.count >= 4:
             // `regne` or `destory` is a mistyped command, not a model named Regne.
             if let command = Suggestion.closest(to: word, among: CommandHelp.commands) {
@@ -205,9 +189,9 @@ public enum InvocationParser {
                         + "this name, write it with a capital letter: "
                         + Names.typeName(fromAnyCase: word))
             }
-            return ("generate", positionals)
+            return (.generate, positionals)
         default:
-            return ("generate", positionals)
+            return (.generate, positionals)
         }
     }
 
@@ -251,30 +235,19 @@ public enum InvocationParser {
     }
 
     private static func placeholder(_ option: String) -> String {
-        switch option {
-        case "--target": "NAME"
-        case "--into": "PACKAGE_DIR"
-        case "--storage": "journal"
-        case "--plural": "people"
-        case "--rename": "title=headline"
-        default: "DIR"
-        }
+        CommandOption.named(option).map { $0.example ?? $0.value ?? "" } ?? ""
     }
 
     /// The text `--help` prints.
-    public static let usage = """
+    public static var usage: String {
+        """
         scaffold-repo: generate a model store (model, actor repository, view-model and tests).
 
         USAGE
           scaffold-repo <Model> <field>... [--output DIR] [options]
           scaffold-repo <Model> <field>... --into PACKAGE_DIR --target NAME [options]
           scaffold-repo generate|g <Model> <field>... [options]   (the same, as in Rails)
-          scaffold-repo regen [DIR] [--check | --dry-run] [--force] [--json] [--templates DIR]
-          scaffold-repo destroy <Model> [DIR] [--dry-run] [--json] [--force]
-          scaffold-repo own PATH... [--into DIR]
-          scaffold-repo templates list [DIR]
-          scaffold-repo templates eject [DIR] [--force]
-          scaffold-repo completions bash|zsh|fish
+        \(CommandName.allCases.dropFirst().map { "  \($0.usage)" }.joined(separator: "\n"))
           scaffold-repo help [COMMAND]     (or COMMAND --help)
 
         COMMANDS
@@ -285,7 +258,7 @@ public enum InvocationParser {
           destroy          remove a model's generated files that were not edited
           own              take over generated files: later runs leave them as they are
                            and report them owned (PATH as the status lines print it,
-                           relative to . or to --into DIR)
+                           relative to . or to --into PACKAGE_DIR)
           templates list   the built-in templates, and which ones DIR/.scaffold/templates
                            overrides or has drifted from (DIR: the package folder, default .)
           templates eject  write the built-in templates to DIR/.scaffold/templates
@@ -310,29 +283,7 @@ public enum InvocationParser {
                       nils (nullify, an optional field) or refuses (restrict, the default)
 
         OPTIONS
-          --output DIR        write a new package to DIR (default: ./<Model>Store)
-          --into PACKAGE_DIR  add the files to an existing package ...
-          --target NAME       ... into Sources/NAME and Tests/NAMETests
-          --storage journal   snapshot + append-only journal: fast at any size (default)
-          --storage snapshot  one JSON file rewritten on every save: the simple pattern
-          --storage sqlite    a table in the module's SQLite database: for data that
-                              outgrows memory; queries, sort and paging run in SQL
-          --plural NAME       the plural variable name when English rules get it wrong
-          --rename OLD=NEW[,OLD=NEW...]
-                              field NEW was called OLD: stored values under OLD are read into
-                              NEW (recorded, so regen and later runs keep reading them)
-          --annotate          add comments that explain the pattern (for workshops)
-          --migrate           let a change that stored data would not survive through: the
-                              model gets a new schema version, a frozen type for the old one,
-                              and a migration file (yours) that opening old stores runs
-          --force             overwrite files that differ, edited ones included
-          --dry-run           print the plan and diffs; write nothing; exit 0
-          --check             print the plan and diffs; write nothing; exit 1 if anything differs
-          --json              print the plan (files, statuses, diffs) as JSON
-          --templates DIR     use DIR/<name>.tmpl instead of a built-in template of that name
-                              (a package's own .scaffold/templates is used too)
-          --help, -h, help    show this help
-          --version           show the version
+        \(CommandOption.usageSection)
 
         STATUSES
           create, identical, update (stale: still as generated, so updated), modified (edited
@@ -354,4 +305,5 @@ public enum InvocationParser {
           scaffold-repo regen QuestionStore --check
 
         """
+    }
 }
