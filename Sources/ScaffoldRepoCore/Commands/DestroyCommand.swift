@@ -138,9 +138,10 @@ enum DestroyCommand {
         return try Outcome.of(
             changes, options, keepingBlocks: false,
             keptNote: { count in
-                "note: \(count) edited file(s) kept, and still recorded; --force removes them too. "
-                    + "Until then, the target may not compile where they use the model's "
-                    + "removed types.\n"
+                .note(
+                    "\(count) edited file(s) kept, and still recorded; --force removes them too. "
+                        + "Until then, the target may not compile where they use the model's "
+                        + "removed types.")
             },
             afterApply: {
                 for url in removed {

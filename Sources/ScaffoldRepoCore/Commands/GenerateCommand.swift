@@ -21,13 +21,15 @@ enum GenerateCommand {
                 && $0.file.contents.contains("try undecided(")
         }
         let notes = target.notes.map { note in
-            guard !undecided.isEmpty, note.hasPrefix("Next: ") else { return note }
-            return "Next: replace each `try undecided(…)` in "
-                + undecided.map(\.displayPath).joined(separator: ", ")
-                + " with the value you decide, then " + note.dropFirst("Next: ".count)
+            guard !undecided.isEmpty, note.severity == .next else { return note }
+            return Diagnostic(
+                .next,
+                "replace each `try undecided(…)` in "
+                    + undecided.map(\.displayPath).joined(separator: ", ")
+                    + " with the value you decide, then " + note.message)
         }
         return try Outcome.of(
-            changes, options, keepingBlocks: true, notes: notes,
-            warnings: templates.warnings() + orphans, preface: evolution)
+            changes, options, keepingBlocks: true,
+            diagnostics: templates.warnings() + orphans + notes, preface: evolution)
     }
 }

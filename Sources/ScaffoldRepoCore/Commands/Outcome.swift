@@ -6,12 +6,13 @@ enum Outcome {
     /// Reports the plan and, in `.apply` mode, writes it, then runs `afterApply`. With
     /// `keepingBlocks`, a kept file (conflict or modified) stops every write; without, the other
     /// files are still written, and `keptNote` tells how many were kept. `preface` lines come
-    /// before the statuses (on stderr with `--json`).
+    /// before the statuses (on stderr with `--json`). Each diagnostic goes where its severity
+    /// says; with `--json`, the report carries them all.
     static func of(
         _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
-        notes: [String] = [], warnings: [String] = [], preface: [String] = [],
-        keptNote: (Int) -> String = { count in
-            "note: \(count) edited file(s) kept as they are; --force overwrites them.\n"
+        diagnostics: [Diagnostic] = [], preface: [String] = [],
+        keptNote: (Int) -> Diagnostic = { count in
+            .note("\(count) edited file(s) kept as they are; --force overwrites them.")
         },
         afterApply: () throws -> Void = {}
     ) throws -> RunResult {
@@ -20,17 +21,18 @@ enum Outcome {
         // person applies the change, so the run shows it and gives no "Next:" step.
         let reviews = changes.filter { $0.status == .review }
         let differing = changes.filter(\.status.differs)
-        var errors = warnings.map { $0 + "\n" }
+        var told = diagnostics.filter(\.isForStandardError)
         for review in reviews {
             // A migration is reviewed once, by the run that changes the model it builds.
             let done =
                 review.file.isWrittenOnce
                 ? "" : "; then 'scaffold-repo own \(review.displayPath)' records it as done"
-            errors.append(
-                "warning: \(review.displayPath) is yours (owned), and what scaffold-repo generates "
-                    + "for it changed (the diff on stdout); the other generated files may rely on "
-                    + "that change, so the package may not build until you make it in your file"
-                    + done + "\n")
+            told.append(
+                .warning(
+                    "\(review.displayPath) is yours (owned), and what scaffold-repo generates "
+                        + "for it changed (the diff on stdout); the other generated files may rely "
+                        + "on that change, so the package may not build until you make it in your "
+                        + "file" + done))
         }
         var exitCode: Int32 = 0
         // What a real run would do: with kept files blocking, nothing is written.
@@ -41,41 +43,55 @@ enum Outcome {
             if options.mode == .check, !differing.isEmpty {
                 exitCode = 1
                 let stale = differing.count - kept.count
-                errors.append(
-                    "error: \(differing.count) file(s) differ from what would be generated: \(stale) "
-                        + "to create or update, \(kept.count) edited or unknown (modified/conflict).\n"
-                )
+                told.append(
+                    Diagnostic(
+                        .error,
+                        "\(differing.count) file(s) differ from what would be generated: \(stale) "
+                            + "to create or update, \(kept.count) edited or unknown "
+                            + "(modified/conflict)."))
             }
         case .apply:
             if blocks {
                 exitCode = 1
-                errors.append(
-                    "error: \(kept.count) existing file(s) differ from the generated ones; nothing was written.\n"
-                        + "Re-run with --force to overwrite them, move them away first, or keep an "
-                        + "edited one as yours with 'scaffold-repo own PATH'.\n")
+                told.append(
+                    Diagnostic(
+                        .error,
+                        "\(kept.count) existing file(s) differ from the generated ones; nothing "
+                            + "was written.\nRe-run with --force to overwrite them, move them away "
+                            + "first, or keep an edited one as yours with 'scaffold-repo own PATH'."
+                    ))
             } else {
                 try Writer.apply(changes)
                 try afterApply()
-                if !kept.isEmpty { errors.append(keptNote(kept.count)) }
+                if !kept.isEmpty { told.append(keptNote(kept.count)) }
             }
         }
+        // After the plan, on stdout: the advice a real run gives (what Package.swift still
+        // needs), also in a preview; and the next step, only after a run that wrote everything
+        // and left nothing to review.
+        let shownNext = options.mode == .apply && exitCode == 0 && reviews.isEmpty
+        let after = diagnostics.filter { diagnostic in
+            switch diagnostic.severity {
+            case .advice: options.mode != .check && exitCode == 0
+            case .next: shownNext
+            default: false
+            }
+        }
+        let standardError = told.map(\.rendered).joined()
         if options.json {
             return RunResult(
-                exitCode: exitCode, standardOutput: PlanReport.json(shown, exitCode: exitCode),
-                standardError: preface.map { $0 + "\n" }.joined() + errors.joined())
+                exitCode: exitCode,
+                standardOutput: PlanReport.json(
+                    shown, exitCode: exitCode, diagnostics: told + after),
+                standardError: preface.map { $0 + "\n" }.joined() + standardError)
         }
         var output = preface.map { $0 + "\n" }.joined() + PlanReport.statusLines(shown)
         if options.mode != .apply {
             output += PlanReport.diffs(changes)
-            // A preview shows the advice a real run gives (what Package.swift still needs), not
-            // its "Next:" step.
-            if options.mode == .dryRun {
-                output += notes.filter { !$0.hasPrefix("Next:") }.joined()
-            }
         } else if exitCode == 0 {
             output += PlanReport.diffs(reviews)
-            output += notes.filter { reviews.isEmpty || !$0.hasPrefix("Next:") }.joined()
         }
-        return RunResult(exitCode: exitCode, standardOutput: output, standardError: errors.joined())
+        output += after.map(\.rendered).joined()
+        return RunResult(exitCode: exitCode, standardOutput: output, standardError: standardError)
     }
 }

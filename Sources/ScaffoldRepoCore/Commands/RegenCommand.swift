@@ -24,9 +24,10 @@ enum RegenCommand {
             let names = manifest.models.map(\.name).joined(separator: ", ")
             return RunResult(
                 exitCode: 0, standardOutput: "",
-                standardError:
-                    "note: nothing to regenerate: \(names) were destroyed, and only their edited "
-                    + "files are kept; 'scaffold-repo destroy MODEL --force' removes them\n")
+                standardError: Diagnostic.note(
+                    "nothing to regenerate: \(names) were destroyed, and only their edited "
+                        + "files are kept; 'scaffold-repo destroy MODEL --force' removes them"
+                ).rendered)
         }
         let requests = try live.map { model -> GenerateRequest in
             var request = try model.request()
@@ -49,7 +50,7 @@ enum RegenCommand {
             requests, root: root, displayRoot: DestinationResolver.display(directory),
             templates: templates, force: options.force)
         return try Outcome.of(
-            changes, options, keepingBlocks: false, warnings: templates.warnings() + orphans,
+            changes, options, keepingBlocks: false, diagnostics: templates.warnings() + orphans,
             preface: evolution)
     }
 }

@@ -34,8 +34,11 @@ enum TemplatesCommand {
             directory, force: options.force, currentDirectory: currentDirectory)
         return try Outcome.of(
             changes, options, keepingBlocks: true,
-            notes: [
-                "Edit them, then generate as usual: \(display) overrides the built-ins of the same name.\n"
+            diagnostics: [
+                Diagnostic(
+                    .next,
+                    "edit them, then generate as usual: \(display) overrides the built-ins of the "
+                        + "same name.")
             ])
     }
 

@@ -262,7 +262,7 @@ extension ModelEvolution {
     /// warnings for stderr.
     struct Report {
         var lines: [String] = []
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
     }
 
     /// Compares `spec` with the `previous` spec the manifest recorded: keeps the renames
@@ -300,10 +300,12 @@ extension ModelEvolution {
             }
             if !decisions.isEmpty {
                 report.warnings.append(
-                    "warning: \(request.spec.typeName): \(decisions.count) stored value(s) to "
-                        + "decide in \(file): until each `undecided` call there is replaced with "
-                        + "a value, stores written by version \(step) or earlier do not open (they "
-                        + "are left as they are) and their generated tests fail, naming the file")
+                    .warning(
+                        "\(request.spec.typeName): \(decisions.count) stored value(s) to "
+                            + "decide in \(file): until each `undecided` call there is replaced with "
+                            + "a value, stores written by version \(step) or earlier do not open (they "
+                            + "are left as they are) and their generated tests fail, naming the file"
+                    ))
             }
         }
         return report
@@ -361,7 +363,7 @@ extension ModelEvolution {
                     + "\n  Or keep the change and migrate stored values: add --migrate")
         }
         var report = Report()
-        report.warnings = reusedFormerNames.map { "warning: \(spec.typeName): \($0)" }
+        report.warnings = reusedFormerNames.map { .warning("\(spec.typeName): \($0)") }
         guard !evolution.changes.isEmpty else { return report }
         report.lines.append("\(spec.typeName) changed since it was last generated:")
         let decided = Set(
@@ -382,7 +384,7 @@ extension ModelEvolution {
             report.lines.append(
                 "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(message)")
             if change.effect == .dropsValues {
-                report.warnings.append("warning: \(spec.typeName): \(change.message)")
+                report.warnings.append(.warning("\(spec.typeName): \(change.message)"))
             }
         }
         return report

@@ -131,10 +131,7 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// The manifest as the file the generator writes.
     public func file() throws -> GeneratedFile {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let text = String(decoding: try encoder.encode(self), as: UTF8.self)
-        return GeneratedFile(path: Self.path, contents: text + "\n")
+        GeneratedFile(path: Self.path, contents: try StableJSON.text(self))
     }
 }
 

@@ -5,8 +5,8 @@ struct ResolvedDestination {
     let root: URL
     /// The root as the user would write it, prefixed to each printed path.
     let displayRoot: String
-    /// Lines printed after a successful run: next steps.
-    let notes: [String]
+    /// What to print after a successful run: what Package.swift still needs, and the next step.
+    let notes: [Diagnostic]
 }
 
 /// Checks the destination options against the disk before anything is rendered or written.
@@ -59,7 +59,8 @@ enum DestinationResolver {
             try refuseOtherPackage(at: root, path: path, model: spec.typeName)
             let display = display(path)
             let next = display.isEmpty ? "swift test" : "cd \(display) && swift test"
-            return ResolvedDestination(root: root, displayRoot: display, notes: ["Next: \(next)\n"])
+            return ResolvedDestination(
+                root: root, displayRoot: display, notes: [Diagnostic(.next, next)])
         case .into(let packagePath, let target):
             let root = try existingFolder(
                 packagePath, option: "--into", currentDirectory: currentDirectory)
@@ -80,46 +81,56 @@ enum DestinationResolver {
                     "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'\(known); "
                         + "give the name of one of its targets")
             }
-            var notes: [String] = []
+            var notes: [Diagnostic] = []
             let minimum = RenderContext.minimumToolsVersion
             if let tools = toolsVersion(of: manifestText), tools < minimum {
                 notes.append(
-                    "Note: the generated code needs Swift \(minimum.major).\(minimum.minor) or later "
-                        + "(it marks types nonisolated); Package.swift says \(tools.major).\(tools.minor), "
-                        + "so raise its first line to:\n    // swift-tools-version: "
-                        + "\(minimum.major).\(minimum.minor)\n")
+                    Diagnostic(
+                        .advice,
+                        "the generated code needs Swift \(minimum.major).\(minimum.minor) or later "
+                            + "(it marks types nonisolated); Package.swift says "
+                            + "\(tools.major).\(tools.minor), so raise its first line to:\n"
+                            + "    // swift-tools-version: \(minimum.major).\(minimum.minor)"))
             }
             if !manifestText.contains(".macOS(") || !manifestText.contains(".iOS(") {
                 notes.append(
-                    "Note: @Observable needs macOS 14 and iOS 17; if Package.swift does not say so "
-                        + "yet, add:\n    platforms: [.macOS(.v14), .iOS(.v17)],\n")
+                    Diagnostic(
+                        .advice,
+                        "@Observable needs macOS 14 and iOS 17; if Package.swift does not say so "
+                            + "yet, add:\n    platforms: [.macOS(.v14), .iOS(.v17)],"))
             }
             if storage == .sqlite, !manifestText.contains("\"\(Names.sqliteLibraryTarget)\"") {
                 let library = Names.sqliteLibraryTarget
                 let dependency =
                     ".target(name: \"\(library)\", condition: .when(platforms: [.linux]))"
                 notes.append(
-                    "Note: the sqlite storage links SQLite: Apple platforms have it as SQLite3, "
-                        + "Linux through Sources/\(library) (this run writes its module map; "
-                        + "Debian and Ubuntu need libsqlite3-dev). Add to Package.swift's targets:\n"
-                        + "    .systemLibrary(name: \"\(library)\", path: \"Sources/\(library)\"),\n"
-                        + "and to the dependencies of \(target) and \(target)Tests:\n"
-                        + "    \(dependency)\n")
+                    Diagnostic(
+                        .advice,
+                        "the sqlite storage links SQLite: Apple platforms have it as SQLite3, "
+                            + "Linux through Sources/\(library) (this run writes its module map; "
+                            + "Debian and Ubuntu need libsqlite3-dev). Add to Package.swift's "
+                            + "targets:\n"
+                            + "    .systemLibrary(name: \"\(library)\", path: \"Sources/\(library)\"),\n"
+                            + "and to the dependencies of \(target) and \(target)Tests:\n"
+                            + "    \(dependency)"))
             }
             if !manifestText.contains("\"\(target)Tests\"") {
                 notes.append(
-                    "Note: declare the test target in Package.swift if it is not there yet:\n"
-                        + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])\n"
-                )
+                    Diagnostic(
+                        .advice,
+                        "declare the test target in Package.swift if it is not there yet:\n"
+                            + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])"
+                    ))
             }
             let display = display(packagePath)
             let test = display.isEmpty ? "swift test" : "cd \(display) && swift test"
             // Without the system library the package does not build on Linux.
-            let linksSQLite = notes.contains { $0.contains(".systemLibrary(name:") }
+            let linksSQLite = notes.contains { $0.message.contains(".systemLibrary(name:") }
             notes.append(
-                linksSQLite
-                    ? "Next: add the CSQLite lines above to Package.swift, then \(test)\n"
-                    : "Next: \(test)\n")
+                Diagnostic(
+                    .next,
+                    linksSQLite
+                        ? "add the CSQLite lines above to Package.swift, then \(test)" : test))
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
     }

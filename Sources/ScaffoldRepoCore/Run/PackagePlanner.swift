@@ -9,16 +9,17 @@ enum PackagePlanner {
     static func plan(
         _ requests: [GenerateRequest], root: URL, displayRoot: String, templates: TemplateSource,
         force: Bool
-    ) throws -> (changes: [PlannedChange], warnings: [String], evolution: [String]) {
+    ) throws -> (changes: [PlannedChange], warnings: [Diagnostic], evolution: [String]) {
         var manifest = try Manifest.load(root: root) ?? Manifest()
         try refuseTaskBesideOtherModels(requests, manifest: manifest)
         var changes: [PlannedChange] = []
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
         if Manifest.isOlderFormat(root: root) {
             warnings.append(
-                "note: \(DiskPaths.shown(Manifest.path, under: displayRoot)) is in the format of an "
-                    + "earlier scaffold-repo (version 1); this run rewrites it as version 2, and "
-                    + "changes no other file for that")
+                .note(
+                    "\(DiskPaths.shown(Manifest.path, under: displayRoot)) is in the format of an "
+                        + "earlier scaffold-repo (version 1); this run rewrites it as version 2, and "
+                        + "changes no other file for that"))
         }
         var evolution: [String] = []
         // Shared files already planned in this run, and the hash each was given then: a shared
@@ -101,9 +102,10 @@ enum PackagePlanner {
                 hashes[path] = hash
                 let shown = DiskPaths.shown(path, under: displayRoot)
                 warnings.append(
-                    "warning: \(shown) was generated for \(request.spec.typeName) before but is not "
-                        + "any more; delete it, or 'scaffold-repo destroy' removes it with the model"
-                )
+                    .warning(
+                        "\(shown) was generated for \(request.spec.typeName) before but is not "
+                            + "any more; delete it, or 'scaffold-repo destroy' removes it with the "
+                            + "model"))
             }
             var updated = Manifest.Model(request, files: hashes)
             // A shared file another model's person owns is theirs for this model too.
@@ -130,7 +132,7 @@ enum PackagePlanner {
     /// the old one stored, which stays on disk, where an app would no longer see it.
     static func storageChangeWarning(
         _ previous: GenerateRequest, _ request: GenerateRequest
-    ) -> String {
+    ) -> Diagnostic {
         let names = Names(request.spec)
         let files: [String] =
             switch previous.storage {
@@ -142,13 +144,15 @@ enum PackagePlanner {
                         + Names.databaseFileName(module: request.module)
                 ]
             }
-        return "warning: \(request.spec.typeName) was stored with --storage "
-            + "\(previous.storage.rawValue); its repository now uses --storage "
-            + "\(request.storage.rawValue) and does not read what the old one saved "
-            + "(\(files.joined(separator: ", "))). Those values stay on disk but an app that "
-            + "updates will not show them: copy them over (open the old store in the app's "
-            + "previous release, or keep its generated files under another name, and "
-            + "save(contentsOf:) into the new one), or keep --storage \(previous.storage.rawValue)"
+        return .warning(
+            "\(request.spec.typeName) was stored with --storage "
+                + "\(previous.storage.rawValue); its repository now uses --storage "
+                + "\(request.storage.rawValue) and does not read what the old one saved "
+                + "(\(files.joined(separator: ", "))). Those values stay on disk but an app that "
+                + "updates will not show them: copy them over (open the old store in the app's "
+                + "previous release, or keep its generated files under another name, and "
+                + "save(contentsOf:) into the new one), or keep --storage \(previous.storage.rawValue)"
+        )
     }
 
     /// A file the person owns (`own`) whose generated version changed since it was last
@@ -199,18 +203,19 @@ enum PackagePlanner {
     /// A warning for each `// Decide:` line of a migration that an earlier scaffold-repo wrote:
     /// those came with a placeholder value that compiles (`0`, `""`, the first case), which
     /// every store of that version gets when it opens, unless a person replaced it.
-    static func placeholderWarnings(_ changes: [PlannedChange]) -> [String] {
-        changes.filter(\.file.isWrittenOnce).flatMap { change -> [String] in
+    static func placeholderWarnings(_ changes: [PlannedChange]) -> [Diagnostic] {
+        changes.filter(\.file.isWrittenOnce).flatMap { change -> [Diagnostic] in
             guard let text = change.previous,
                 text.contains("It starts with every field that still fits; a `Decide:` comment")
             else { return [] }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             return lines.indices.filter { lines[$0].contains("// Decide:") }.map { index in
-                "warning: \(change.displayPath):\(index + 1): an earlier scaffold-repo wrote this "
-                    + "`// Decide:` with a placeholder value that compiles; every store of that "
-                    + "version gets it when it opens. Check the value under it, or replace it "
-                    + "with `try undecided(\"field\")` to keep such stores closed until you decide; "
-                    + "delete the comment once you have"
+                .warning(
+                    "\(change.displayPath):\(index + 1): an earlier scaffold-repo wrote this "
+                        + "`// Decide:` with a placeholder value that compiles; every store of that "
+                        + "version gets it when it opens. Check the value under it, or replace it "
+                        + "with `try undecided(\"field\")` to keep such stores closed until you decide; "
+                        + "delete the comment once you have")
             }
         }
     }

@@ -29,9 +29,13 @@ enum PlanReport {
         .joined()
     }
 
-    /// The plan as JSON: `{"exitCode": N, "files": [{"diff", "path", "reason", "status"}]}`,
-    /// keys sorted; `diff` only for a file that differs, `reason` only for a kept one.
-    static func json(_ changes: [PlannedChange], exitCode: Int32) -> String {
+    /// The plan as JSON: `{"diagnostics": [{"message", "severity"}], "exitCode": N,
+    /// "files": [{"diff", "path", "reason", "status"}]}`, keys sorted; `diff` only for a file
+    /// that differs, `reason` only for a kept one; `diagnostics` what the run tells besides
+    /// (warnings, notes, advice, the next step), as stderr and stdout would show them.
+    static func json(
+        _ changes: [PlannedChange], exitCode: Int32, diagnostics: [Diagnostic] = []
+    ) -> String {
         struct File: Encodable {
             let path: String
             let status: String
@@ -39,6 +43,7 @@ enum PlanReport {
             let reason: String?
         }
         struct Report: Encodable {
+            let diagnostics: [Diagnostic]
             let exitCode: Int32
             let files: [File]
         }
@@ -47,11 +52,8 @@ enum PlanReport {
                 path: change.displayPath, status: change.status.rawValue,
                 diff: change.status.differs ? diffs([change]) : nil, reason: change.reason)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data =
-            (try? encoder.encode(Report(exitCode: exitCode, files: files))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let report = Report(diagnostics: diagnostics, exitCode: exitCode, files: files)
+        return (try? StableJSON.text(report)) ?? "{}\n"
     }
 
     /// A failed run as JSON, for `--json`: `{"error": "...", "exitCode": N}`, keys sorted.
@@ -60,10 +62,6 @@ enum PlanReport {
             let error: String
             let exitCode: Int32
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data =
-            (try? encoder.encode(Failure(error: message, exitCode: exitCode))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (try? StableJSON.text(Failure(error: message, exitCode: exitCode))) ?? "{}\n"
     }
 }

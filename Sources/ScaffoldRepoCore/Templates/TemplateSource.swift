@@ -91,14 +91,16 @@ public struct TemplateSource: Sendable {
     }
 
     /// What a run should tell the user about its templates, one line each.
-    public func warnings() -> [String] {
+    public func warnings() -> [Diagnostic] {
         let unused = unusedOverrides().map { name in
-            "warning: template file '\(name)' matches no template and was not used; the names are "
-                + BuiltInTemplates.names.joined(separator: ", ")
+            Diagnostic.warning(
+                "template file '\(name)' matches no template and was not used; the names are "
+                    + BuiltInTemplates.names.joined(separator: ", "))
         }
         let drifted = BuiltInTemplates.names.filter(isDrifted).map { name in
-            "warning: \(overrideFile(named: name)?.path ?? name) was ejected from an older built-in "
-                + "\(name); compare it with 'scaffold-repo templates eject <new folder>'"
+            Diagnostic.warning(
+                "\(overrideFile(named: name)?.path ?? name) was ejected from an older built-in "
+                    + "\(name); compare it with 'scaffold-repo templates eject <new folder>'")
         }
         return unused + drifted
     }

@@ -177,9 +177,44 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(
             result.standardOutput.contains(
-                "Note: the generated code needs Swift 6.1 or later (it marks types nonisolated); "
+                "note: the generated code needs Swift 6.1 or later (it marks types nonisolated); "
                     + "Package.swift says \(version), so raise its first line to:\n"
                     + "    // swift-tools-version: 6.1\n") == toldToRaise)
+    }
+
+    /// `--json` carries what the run tells besides its files: the advice for Package.swift and
+    /// the next step (stdout otherwise), and warnings (stderr, where they still go too).
+    @Test func theJSONReportCarriesTheRunsDiagnostics() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
+        try Data("// swift-tools-version: 6.1\nimport PackageDescription\n".utf8).write(
+            to: folder.appendingPathComponent("Package.swift"))
+        let templates = folder.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: templates.appendingPathComponent("Nothing.swift.tmpl"))
+
+        let result = ScaffoldRepo.run(
+            [
+                "Item", "id:Int", "--into", ".", "--target", "AppCore", "--templates", "mine",
+                "--json",
+            ], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+                as? [String: Any])
+        let diagnostics = try #require(object["diagnostics"] as? [[String: String]])
+        let severities = diagnostics.compactMap { $0["severity"] }
+        #expect(severities.first == "warning")
+        #expect(severities.last == "next")
+        #expect(severities.contains("advice"))
+        #expect(diagnostics.last?["message"] == "swift test")
+        #expect(
+            diagnostics.first?["message"]?.hasPrefix(
+                "template file 'Nothing.swift.tmpl' matches no template") == true)
+        #expect(result.standardError.hasPrefix("warning: template file 'Nothing.swift.tmpl'"))
     }
 
     @Test func aSQLiteModelIntoAPackageWithoutCSQLiteIsToldTheLinesAndNotToTestYet() throws {

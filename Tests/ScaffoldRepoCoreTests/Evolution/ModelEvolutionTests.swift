@@ -116,8 +116,9 @@ import Testing
 
         #expect(
             report.warnings.contains {
-                $0.contains("title was renamed to headline before")
-                    && $0.contains("not into headline")
+                $0.severity == .warning
+                    && $0.message.contains("title was renamed to headline before")
+                    && $0.message.contains("not into headline")
             })
     }
 
