@@ -73,8 +73,8 @@ let package = Package(
         .plugin(
             name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
         .executableTarget(name: "TemplateEmbedder"),
-        // The store's engine, which the generator writes into every generated module as it is
-        // (StoreFiles.swift, StoredValues.swift, JournalStore.swift, SnapshotStore.swift,
+        // The store's engine, which the generator writes into every generated module as it is,
+        // less its // Workshop: notes without --annotate (StoreFiles.swift, StoredValues.swift, JournalStore.swift, SnapshotStore.swift,
         // LiveList.swift, SQLiteStore.swift, StoreQuery.swift, SQLiteRelations.swift), and its test support
         // (SampleData.swift, StoredRows.swift): compiled and tested here. SQLite's C API on
         // Linux (Apple platforms have `import SQLite3`): libsqlite3-dev, through Sources/CSQLite,

@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Workshop: one library target with the store, and a test target beside it. The platforms
-// are the first ones that have `@Observable` (iOS 17, macOS 14), which the view-model uses.
+// Workshop: the library with the store, and its tests' target. The platforms are the first
+// ones that have `@Observable` (iOS 17, macOS 14), which the view-model uses.
 let package = Package(
     name: "LessonStore",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],

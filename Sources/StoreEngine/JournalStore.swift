@@ -1,8 +1,8 @@
 import Foundation
 
 // Workshop: step 2's storage. Opening reads the snapshot, then replays the journal's records
-// over it; a save appends one record. A compaction later folds the journal into a new snapshot,
-// so opening never replays more than about a snapshot's worth of records.
+// over it; a save appends one record. Once the journal outgrows the snapshot (and 64 KiB), a
+// compaction folds it into a new snapshot, so the journal that opening replays stays small.
 /// The values of one repository, in memory and on disk in a snapshot and a journal. Each
 /// journal repository in this module keeps one and tells it of each change; the lines it writes
 /// and the errors it throws are the repository's own.
@@ -410,9 +410,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// The size of the journal's whole records: those of every save that returned.
     var journalEnd: Int { journalSize }
 
-    // Workshop: compaction runs in a task of its own, reading the values a few hundred at a time,
-    // so saves and reads go on while it writes. Each record carries a generation: the new snapshot
-    // skips the records it already holds, whatever moment a crash chooses.
+    // Workshop: compaction runs in a task of its own, reading the values a few hundred at a
+    // time, so saves and reads go on while it writes. Each record carries a generation, and the
+    // snapshot the generation it began: opening replays only the records of that generation or
+    // later. Older ones are in the snapshot; a newer one may be too, and replaying it gives the
+    // same value again. So whatever moment a crash chooses, no save is lost.
     /// Starts a compaction: a task writes every value to a new snapshot file while this store
     /// goes on reading and writing, renames it over the snapshot, and copies the journal's
     /// records since the compaction began to a new journal file. It asks `source` for the
@@ -699,8 +701,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return (read.validSize, data.count, read.latestGeneration)
     }
 
-    // Workshop: a last line without its newline is a save that a crash cut short; its call never
-    // returned, so dropping it loses nothing that was promised. Damage anywhere else throws.
+    // Workshop: a last line cut short (no newline, and not a whole record) is a save that a
+    // crash interrupted; its call never returned, so dropping it loses nothing that was
+    // promised. Damage anywhere else, a whole record missing its newline included, throws.
     /// The changes of the records of `generation` or later in `data` (the journal `file`) from
     /// byte `start` on, and the size of the whole records up to where they end.
     ///

@@ -1,7 +1,8 @@
 import Foundation
 
 // Workshop: step 1's storage, as a value type that the actor owns: the actor gives it one call
-// at a time, so the struct needs no lock of its own. Every change rewrites the whole file.
+// at a time, so the struct needs no mutex. (Its `lock` is the folder's file lock, against other
+// repositories.) Every change rewrites the whole file.
 /// The values of one repository, in memory and on disk in one JSON file. Each snapshot
 /// repository in this module keeps one and tells it of each change; the errors it throws are
 /// the repository's own.

@@ -14,7 +14,7 @@ let result = ScaffoldRepo.run(
         fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
 let colored = StatusColors.isWanted(
     isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment,
-    arguments: arguments)
+    isJSON: result.isJSON)
 let output = colored ? StatusColors.apply(to: result.standardOutput) : result.standardOutput
 FileHandle.standardOutput.write(Data(output.utf8))
 FileHandle.standardError.write(Data(result.standardError.utf8))

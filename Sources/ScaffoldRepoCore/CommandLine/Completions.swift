@@ -27,7 +27,7 @@ public enum Completions {
         (BaseType.allCases.map(\.rawValue) + ["enum("]).map { "'\($0)'" }
             .joined(separator: " ")
     }
-    /// The options whose value is a folder, as a shell `case` pattern: `--output|--into`.
+    /// The options whose value is a folder, as a shell `case` pattern: `--output|--into|--templates`.
     private static var folderOptions: String {
         CommandOption.all.filter(\.takesAFolder).map(\.name).joined(separator: "|")
     }

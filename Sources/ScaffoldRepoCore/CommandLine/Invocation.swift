@@ -54,6 +54,10 @@ public struct GenerateRequest: Equatable, Sendable {
     public var storage: Storage
     /// Add comments that explain the pattern, for workshops.
     public var annotate: Bool
+    /// Whether the files every model of the module shares (the engine) carry the workshop's
+    /// notes: when any model of the module has them. Nil: as ``annotate``. Not part of the
+    /// command line: the planner sets it from the manifest.
+    public var annotatesSharedFiles: Bool?
     /// Let a change that stored data would not survive through, with a migration (`--migrate`).
     public var migrate = false
     /// The schema versions, from the manifest: not part of the command line.
@@ -72,8 +76,10 @@ public struct GenerateRequest: Equatable, Sendable {
 
     /// The module the model's sources go into: `--target`'s, or the standalone package's own.
     public var module: String {
-        if case .into(_, let target) = destination { return target }
-        return Names(spec).storePackage
+        guard case .into(_, let target) = destination else {
+            return Names.module(of: spec.typeName, target: nil)
+        }
+        return Names.module(of: spec.typeName, target: target)
     }
 }
 

@@ -3,6 +3,12 @@ public enum InvocationParser {
     /// Every option, for suggestions and completions.
     public static var options: [String] { CommandOption.spellings }
 
+    /// Whether `arguments` ask for JSON, read even when they do not parse, so that a script
+    /// gets its errors as JSON too.
+    public static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.contains { CommandOption.named($0)?.name == "--json" }
+    }
+
     /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
     public static func parse(_ arguments: [String]) throws -> Invocation {
         var values: [String: String] = [:]

@@ -81,7 +81,7 @@ enum DestroyCommand {
                 + ownedOnDisk.map(folder))
         for index in changes.indices
         where [.delete, .shared].contains(changes[index].status)
-            && Names.sharedFiles.contains(changes[index].location.lastPathComponent)
+            && Names.isShared(changes[index].file.path)
             && keptFolders.contains(folder(changes[index].file.path))
         {
             if changes[index].status == .delete {

@@ -42,6 +42,8 @@ enum OwnCommand {
                 request.destination =
                     model.target.map { .into(packageDirectory: root.path, target: $0) }
                     ?? .standalone(outputDirectory: root.path)
+                request.annotatesSharedFiles = PackagePlanner.annotatesSharedFiles(
+                    in: request.module, manifest: manifest, requests: [])
                 if let generated = try? Renderer.render(request, templates: templates)
                     .first(where: { $0.path == relative })
                 {

@@ -12,16 +12,14 @@ extension Manifest.FieldRecord {
 
     /// The field as one token of the field language, `name:Type[:modifier][=default]`.
     var token: String {
-        "\(name):\(type)" + (index.map { ":" + $0 } ?? "") + (`default`.map { "=" + $0 } ?? "")
+        SpecFormatter.token(name: name, type: type, modifier: index, default: `default`)
     }
 }
 
 extension Manifest.Model {
     /// The module the model is in: its target, or, in a standalone package, the one named after
     /// it (`QuestionStore`).
-    var module: String {
-        target ?? Names(typeName: name, plural: nil).storePackage
-    }
+    var module: String { Names.module(of: name, target: target) }
 
     /// The record of `request`, with the hashes of its files.
     init(_ request: GenerateRequest, files: [String: String]) {
@@ -80,10 +78,9 @@ extension Manifest.Model {
     ) throws -> ModelSpec {
         var spec = try SpecParser.parse(
             modelName: name, fieldTokens: fields.map(\.token), plural: plural)
-        let renames = fields.compactMap { field in field.formerName.map { "\($0)=\(field.name)" } }
-        if !renames.isEmpty {
-            try SpecParser.applyRenames(renames.joined(separator: ","), to: &spec)
-        }
+        try SpecParser.applyRenames(
+            fields.compactMap { field in field.formerName.map { (old: $0, new: field.name) } },
+            to: &spec)
         return spec
     }
 }

@@ -81,6 +81,17 @@ public struct Names: Equatable, Sendable {
         sqliteHeaderFile, sqliteTestSupportFile,
     ]
 
+    /// Whether the file at `path` (relative to the package) is one of ``sharedFiles``.
+    public static func isShared(_ path: String) -> Bool {
+        sharedFiles.contains(String(path.split(separator: "/").last ?? ""))
+    }
+
+    /// The module a model goes into: its `--target`, or else the standalone package named after
+    /// it (`QuestionStore`).
+    public static func module(of typeName: String, target: String?) -> String {
+        target ?? Names(typeName: typeName, plural: nil).storePackage
+    }
+
     /// The SQLite database that every sqlite model of `module` shares: `QuestionStore.sqlite`.
     public static func databaseFileName(module: String) -> String { module + ".sqlite" }
 

@@ -83,13 +83,16 @@ public enum Renderer {
             let extra = TestSuiteContext.byTemplate[output.template]?.templateValues ?? [:]
             let text = try templates.render(
                 output.template, context.merging(extra) { _, extra in extra })
+            let isShared = Names.isShared(output.path)
+            // A shared file is the same for every model of the module, whichever renders it.
+            let annotate =
+                isShared ? request.annotatesSharedFiles ?? request.annotate : request.annotate
             return GeneratedFile(
                 path: output.path,
-                contents: normalized(request.annotate ? text : withoutWorkshopNotes(text)),
+                contents: normalized(annotate ? text : withoutWorkshopNotes(text)),
                 isOwnedOnceEdited: !output.path.hasPrefix("Sources/")
                     && !output.path.hasPrefix(tests),
-                isShared: Names.sharedFiles.contains(
-                    String(output.path.split(separator: "/").last ?? "")))
+                isShared: isShared)
         }
         // One migration per step between versions, written once: the person completes it.
         let specs = history.previous.map(\.spec) + [spec]
@@ -115,7 +118,7 @@ public enum Renderer {
         var kept: [Substring] = []
         var isInNote = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let code = line.drop { $0 == " " }
+            let code = line.drop { $0 == " " || $0 == "\t" }
             if code.hasPrefix("// Workshop:")
                 || (isInNote && code.hasPrefix("//") && !code.hasPrefix("///"))
             {

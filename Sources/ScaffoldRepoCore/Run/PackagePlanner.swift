@@ -29,6 +29,8 @@ enum PackagePlanner {
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
             try ReferenceCheck.resolve(&request, among: referable)
+            request.annotatesSharedFiles = annotatesSharedFiles(
+                in: request.module, manifest: manifest, requests: requests)
             let record = manifest.model(named: request.spec.typeName)
             if let record {
                 var previous = try record.request()
@@ -128,6 +130,23 @@ enum PackagePlanner {
         return (changes + manifestChanges, warnings, evolution)
     }
 
+    /// Whether the files the models of `module` share carry the workshop's notes: when any of
+    /// its models has them, as `requests` ask or else as the manifest records it. So a shared
+    /// file renders the same for every model, and `regen` gives it the same bytes whatever the
+    /// order of the models.
+    static func annotatesSharedFiles(
+        in module: String, manifest: Manifest, requests: [GenerateRequest]
+    ) -> Bool {
+        var annotated: [String: Bool] = [:]
+        for record in manifest.models where record.destroyed != true && record.module == module {
+            annotated[record.name] = record.annotate == true
+        }
+        for request in requests where request.module == module {
+            annotated[request.spec.typeName] = request.annotate
+        }
+        return annotated.values.contains(true)
+    }
+
     /// The warning for a model whose storage changes: the new repository does not read what
     /// the old one stored, which stays on disk, where an app would no longer see it.
     static func storageChangeWarning(
@@ -168,6 +187,7 @@ enum PackagePlanner {
     ) throws {
         var previousRequest = try record.request()
         previousRequest.destination = request.destination
+        previousRequest.annotatesSharedFiles = request.annotatesSharedFiles
         let lost = previousRequest.spec.fields.map(\.name).filter { name in
             !request.spec.fields.contains { $0.name == name }
         }

@@ -8,6 +8,8 @@ public struct RunResult: Equatable, Sendable {
     public var exitCode: Int32
     public var standardOutput: String
     public var standardError: String
+    /// Whether the run was asked for JSON (`--json`), so stdout is JSON and never coloured.
+    public var isJSON = false
 }
 
 /// The whole command: argv in, files and a `RunResult` out.
@@ -43,8 +45,10 @@ public enum ScaffoldRepo {
     /// paths against `currentDirectory`. Never traps: every failure becomes an exit code.
     public static func run(_ arguments: [String], currentDirectory: URL) -> RunResult {
         var result = runCommand(arguments, currentDirectory: currentDirectory)
-        // A script that asked for JSON gets its errors as JSON too; people still read stderr.
-        if arguments.contains("--json"), result.exitCode == 2, result.standardOutput.isEmpty {
+        // A script that asked for JSON gets its errors as JSON too, those of a command line
+        // that does not parse included; people still read stderr.
+        result.isJSON = InvocationParser.asksForJSON(arguments)
+        if result.isJSON, result.exitCode == 2, result.standardOutput.isEmpty {
             result.standardOutput = PlanReport.errorJSON(
                 message: result.standardError.replacingOccurrences(of: "error: ", with: "")
                     .trimmingCharacters(in: .whitespacesAndNewlines),

@@ -23,10 +23,10 @@ public enum StatusColors {
     }
 
     /// Whether to colour: stdout is a terminal, `NO_COLOR` is unset or empty, and the output
-    /// is not JSON.
+    /// is not JSON (``RunResult/isJSON``).
     public static func isWanted(
-        isTerminal: Bool, environment: [String: String], arguments: [String]
+        isTerminal: Bool, environment: [String: String], isJSON: Bool
     ) -> Bool {
-        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !arguments.contains("--json")
+        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !isJSON
     }
 }

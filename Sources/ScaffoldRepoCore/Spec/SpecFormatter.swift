@@ -2,10 +2,15 @@
 /// records and the evolution report prints.
 enum SpecFormatter {
     static func token(_ field: Field) -> String {
-        var token = "\(field.name):\(spelling(field))"
-        if let index = field.index { token += ":" + index.rawValue }
-        if let value = field.defaultValue { token += "=" + text(value, type: field.type) }
-        return token
+        token(
+            name: field.name, type: spelling(field), modifier: field.index?.rawValue,
+            default: field.defaultValue.map { text($0, type: field.type) })
+    }
+
+    /// The token of a field given by its parts, each already spelled in the field language:
+    /// `name:Type[:modifier][=default]`.
+    static func token(name: String, type: String, modifier: String?, default: String?) -> String {
+        "\(name):\(type)" + (modifier.map { ":" + $0 } ?? "") + (`default`.map { "=" + $0 } ?? "")
     }
 
     /// The field's type in the field language; a reference as `references(Folder,cascade)?`.

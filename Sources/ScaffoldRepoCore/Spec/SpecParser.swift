@@ -10,8 +10,12 @@ public enum SpecParser {
     /// Records `--rename OLD=NEW,...` on the fields it names: each NEW must be a field of
     /// `spec` other than `id`, and no OLD may still be one.
     public static func applyRenames(_ list: String, to spec: inout ModelSpec) throws {
-        var seen: Set<String> = []
-        for pair in list.split(separator: ",", omittingEmptySubsequences: false) {
+        try applyRenames(renames(in: list), to: &spec)
+    }
+
+    /// The pairs of `--rename OLD=NEW,...`, each name checked as a field name.
+    static func renames(in list: String) throws -> [(old: String, new: String)] {
+        try list.split(separator: ",", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", omittingEmptySubsequences: false).map(
                 String.init)
             guard parts.count == 2, Identifier.isValid(parts[0]), Identifier.isValid(parts[1])
@@ -20,7 +24,18 @@ public enum SpecParser {
                     "--rename '\(pair)' is not OLD=NEW; write the field's former and current "
                         + "names, for example --rename title=headline")
             }
-            let (old, new) = (parts[0], parts[1])
+            return (parts[0], parts[1])
+        }
+    }
+
+    /// Records each rename on the field it names: each `new` must be a field of `spec` other
+    /// than `id`, and no `old` may still be one.
+    static func applyRenames(
+        _ renames: [(old: String, new: String)], to spec: inout ModelSpec
+    ) throws {
+        var seen: Set<String> = []
+        for (old, new) in renames {
+            let pair = "\(old)=\(new)"
             guard old != "id" else {
                 throw SpecError(
                     "--rename '\(pair)': the id field cannot be renamed; stored values and "

@@ -8,7 +8,12 @@ public enum BuiltInTemplates {
     /// The first line of an ejected copy of the built-in `name`: a template comment (so it
     /// renders as nothing) that records which built-in text the copy started from.
     public static func ejectHeader(for name: String) -> String {
-        "{{! ejected from scaffold-repo's built-in \(name) (fnv1a64 \(ContentHash.of(embedded[name] ?? ""))) }}"
+        ejectHeaderPrefix(for: name) + "(fnv1a64 \(ContentHash.of(embedded[name] ?? ""))) }}"
+    }
+
+    /// How the first line of an ejected copy of `name` starts, whichever built-in text it was.
+    static func ejectHeaderPrefix(for name: String) -> String {
+        "{{! ejected from scaffold-repo's built-in \(name) "
     }
 }
 
@@ -61,8 +66,8 @@ public struct TemplateSource: Sendable {
             let data = FileManager.default.contents(atPath: file.path)
         else { return false }
         let firstLine = String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        let prefix = "{{! ejected from scaffold-repo's built-in \(name) "
-        return firstLine.hasPrefix(prefix) && firstLine != BuiltInTemplates.ejectHeader(for: name)
+        return firstLine.hasPrefix(BuiltInTemplates.ejectHeaderPrefix(for: name))
+            && firstLine != BuiltInTemplates.ejectHeader(for: name)
     }
 
     /// Whether the override for `name` holds the built-in text unchanged (an ejected copy not

@@ -183,11 +183,11 @@ import Testing
 
         #expect(colored.hasPrefix("\u{1B}[32mcreate\u{1B}[0m    A.swift\n\u{1B}[34midentical"))
         #expect(colored.hasSuffix("note: done\n"))
-        #expect(StatusColors.isWanted(isTerminal: true, environment: [:], arguments: []))
-        #expect(!StatusColors.isWanted(isTerminal: false, environment: [:], arguments: []))
+        #expect(StatusColors.isWanted(isTerminal: true, environment: [:], isJSON: false))
+        #expect(!StatusColors.isWanted(isTerminal: false, environment: [:], isJSON: false))
         #expect(
-            !StatusColors.isWanted(isTerminal: true, environment: ["NO_COLOR": "1"], arguments: []))
-        #expect(!StatusColors.isWanted(isTerminal: true, environment: [:], arguments: ["--json"]))
+            !StatusColors.isWanted(isTerminal: true, environment: ["NO_COLOR": "1"], isJSON: false))
+        #expect(!StatusColors.isWanted(isTerminal: true, environment: [:], isJSON: true))
     }
 
     @Test(arguments: Completions.shells)

@@ -72,4 +72,29 @@ import Testing
             #expect(!text.contains("Workshop:"), "Examples/QuestionStore/\(file)")
         }
     }
+
+    /// The engine's files are one copy per module: they keep their notes when any model of the
+    /// module has them, whichever model is generated or regenerated last.
+    @Test func theFilesAModuleSharesHaveTheNotesWhenAnyOfItsModelsHas() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
+        try Data("// swift-tools-version: 6.1\nimport PackageDescription\n".utf8).write(
+            to: folder.appendingPathComponent("Package.swift"))
+        let into = ["--into", ".", "--target", "AppCore"]
+
+        let annotated = ScaffoldRepo.run(
+            ["Deck", "id:Int"] + into + ["--annotate"], currentDirectory: folder)
+        let plain = ScaffoldRepo.run(["Card", "id:Int"] + into, currentDirectory: folder)
+        let check = ScaffoldRepo.run(["regen", ".", "--check"], currentDirectory: folder)
+
+        #expect(annotated.exitCode == 0 && plain.exitCode == 0)
+        #expect(check.exitCode == 0, "\(check.standardOutput)\(check.standardError)")
+        let sources = folder.appendingPathComponent("Sources/AppCore")
+        let storeFiles = TestPaths.text(sources.appendingPathComponent("StoreFiles.swift"))
+        let card = TestPaths.text(sources.appendingPathComponent("CardRepository.swift"))
+        #expect(storeFiles?.contains("// Workshop: ") == true)
+        #expect(card?.contains("// Workshop: ") == false)
+    }
 }

@@ -31,8 +31,9 @@ nonisolated extension StoredValue {
 }
 
 // Workshop: every write becomes one of these values before it touches anything. The storage
-// writes it, then memory applies it, then the observers get it: one description of the change
-// for all three, so they cannot disagree.
+// writes it first; only then does the repository's memory (for the journal and the snapshot)
+// apply it, and the observers get it: one description of the change for all, so they cannot
+// disagree.
 /// One committed change to a repository, as its `changes()` publishes it once it is on disk.
 public nonisolated enum StoreChange<Value: Identifiable & Sendable>: Sendable
 where Value.ID: Sendable {

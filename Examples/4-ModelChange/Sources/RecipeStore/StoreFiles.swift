@@ -8,12 +8,12 @@ import Foundation
     import Musl
 #endif
 
-// Workshop: why `nonisolated` here, when the pattern calls it an anti-pattern? There it means
-// opting one method of an actor out of the actor's protection, which lets a caller race the
-// actor's state. These are free-standing types that hold no shared mutable state; `nonisolated`
-// only keeps them out of a host target's default `@MainActor` isolation (Xcode's app template
-// turns it on), so the actor can call them on its own executor without hopping to the main
-// thread.
+// Workshop: why `nonisolated` on these types, when the pattern warns against `nonisolated` on
+// an actor's methods? There it takes a method out of the actor's one-call-at-a-time, which is
+// easy to misuse. Here it says something else: these types belong to no actor. Without it, a
+// host target whose default isolation is `@MainActor` (Xcode's app template turns it on) would
+// make them main-actor types, and the repository's actor could not call them without hopping
+// to the main thread. None of them holds state that two callers share.
 /// The file handling that every repository in this module shares: the checksum that finds a
 /// damaged byte, reading a file that may be missing, the lock that keeps a folder to one
 /// repository at a time, and the durable writes of the journal and its snapshot. What the

@@ -1,8 +1,8 @@
 public import Foundation
 
-/// What can go wrong when a ``LabelRepository`` reads or writes its file.
+/// What can go wrong when a ``LabelRepository`` opens, reads or writes its files.
 public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConvertible {
-    /// The file exists but cannot be read.
+    /// A file exists but cannot be read.
     case unreadable(file: URL, reason: String)
     /// The file was read but does not hold a list of ``Label`` values, or its checksum does
     /// not match. It is left as it is.
@@ -12,7 +12,8 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
     /// (an older file without one may also be damaged). The file is left as it is; change the
     /// model so that it reads the values again.
     case incompatible(file: URL, reason: String)
-    /// The file was written by a newer version of the app, with a schema this code does not know.
+    /// A file was written by a newer version of the app, with a schema this code does not
+    /// know.
     case newerSchema(file: URL, found: Int, supported: Int)
     /// A file holds values of an earlier schema version that its migration did not carry over:
     /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
@@ -20,7 +21,7 @@ public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConv
     case notMigrated(file: URL, field: String, migration: String, reason: String)
     /// Another repository, in this process or another one, has the folder open.
     case locked(file: URL)
-    /// The file cannot be written. The repository keeps the contents it had before the call.
+    /// A file cannot be written. The repository keeps the contents it had before the call.
     case unwritable(file: URL, reason: String)
     /// ``LabelRepository/close()`` was called; open a new repository to write again.
     case closed

@@ -12,13 +12,14 @@ public nonisolated enum NoteRepositoryError: Error, Equatable, CustomStringConve
     /// (an older file without one may also be damaged). The file is left as it is; change the
     /// model so that it reads the values again.
     case incompatible(file: URL, reason: String)
-    /// The snapshot was written by a newer version of the app, with a schema this code does not know.
+    /// A file was written by a newer version of the app, with a schema this code does not
+    /// know.
     case newerSchema(file: URL, found: Int, supported: Int)
     /// A file holds values of an earlier schema version that its migration did not carry over:
     /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
     /// does not convert without loss. The file is left as it is; edit the migration.
     case notMigrated(file: URL, field: String, migration: String, reason: String)
-    /// Another repository, in this process or another one, has the folder open for writing.
+    /// Another repository, in this process or another one, has the folder open.
     case locked(file: URL)
     /// A file cannot be written. The repository keeps the contents it had before the call.
     case unwritable(file: URL, reason: String)
