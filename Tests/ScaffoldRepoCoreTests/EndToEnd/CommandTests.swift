@@ -166,10 +166,8 @@ import Testing
     ) throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
-        try Data("// swift-tools-version: \(version)\nimport PackageDescription\n".utf8).write(
-            to: folder.appendingPathComponent("Package.swift"))
+        try TestPaths.makeAppPackage(
+            in: folder, manifest: "// swift-tools-version: \(version)\nimport PackageDescription\n")
 
         let result = ScaffoldRepo.run(
             ["Item", "id:Int", "--into", ".", "--target", "AppCore"], currentDirectory: folder)
@@ -187,10 +185,7 @@ import Testing
     @Test func theJSONReportCarriesTheRunsDiagnostics() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
-        try Data("// swift-tools-version: 6.1\nimport PackageDescription\n".utf8).write(
-            to: folder.appendingPathComponent("Package.swift"))
+        try TestPaths.makeAppPackage(in: folder)
         let templates = folder.appendingPathComponent("mine")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: templates.appendingPathComponent("Nothing.swift.tmpl"))
@@ -220,10 +215,8 @@ import Testing
     @Test func aSQLiteModelIntoAPackageWithoutCSQLiteIsToldTheLinesAndNotToTestYet() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
         let manifest = "// swift-tools-version: 6.1\nimport PackageDescription\n// AppCoreTests\n"
-        try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        try TestPaths.makeAppPackage(in: folder, manifest: manifest)
         let arguments = [
             "Item", "id:Int", "--storage", "sqlite", "--into", ".", "--target", "AppCore",
         ]

@@ -78,10 +78,7 @@ import Testing
     @Test func theFilesAModuleSharesHaveTheNotesWhenAnyOfItsModelsHas() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
-        try Data("// swift-tools-version: 6.1\nimport PackageDescription\n".utf8).write(
-            to: folder.appendingPathComponent("Package.swift"))
+        try TestPaths.makeAppPackage(in: folder)
         let into = ["--into", ".", "--target", "AppCore"]
 
         let annotated = ScaffoldRepo.run(

@@ -25,6 +25,17 @@ enum TestPaths {
     }
 
     /// A new empty folder; remove it with `removeTemporaryFolder`.
+    /// Makes `folder` an app's package for `--into`: `Sources/AppCore`, and a Package.swift
+    /// that holds `manifest`.
+    static func makeAppPackage(
+        in folder: URL,
+        manifest: String = "// swift-tools-version: 6.1\nimport PackageDescription\n"
+    ) throws {
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/AppCore"), withIntermediateDirectories: true)
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
+    }
+
     static func makeTemporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("scaffold-repo-tests-\(UUID().uuidString)", isDirectory: true)
