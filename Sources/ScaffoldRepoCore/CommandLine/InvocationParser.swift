@@ -272,7 +272,7 @@ public enum InvocationParser {
           help COMMAND     one command's help, with examples
 
         FIELDS  name[:Type][=default]   (quote them in the shell: 'tags:[String]')
-          Type        String Int Int64 Double Float Bool Date UUID URL Decimal Data, any case
+          Type        \(BaseType.allCases.map(\.rawValue).joined(separator: " ")), any case
           T?          optional                 note:String?
           [T]         array                    tags:[String]
           [String:T]  dictionary               scores:[String:Int]

@@ -244,15 +244,21 @@ struct ModelEvolution: Equatable {
         }
     }
 
-    private static func exampleDefault(_ type: FieldType) -> String {
+    /// A default that `type` accepts, for the messages that suggest one. Every type has its
+    /// own case, so a new type cannot go without one.
+    static func exampleDefault(_ type: FieldType) -> String {
         switch type {
-        case .base(.string): "\"\""
-        case .base(.bool): "false"
-        case .base(.int), .base(.int64), .base(.double), .base(.float), .base(.decimal): "0"
-        case .base(.date): "0"
+        case .base(let base):
+            switch base {
+            case .string, .data: "\"\""
+            case .bool: "false"
+            case .int, .int64, .double, .float, .decimal, .date: "0"
+            case .uuid: "00000000-0000-0000-0000-000000000000"
+            case .url: "https://example.com"
+            }
+        case .optional: "nil"
         case .array, .dictionary: "[]"
         case .enumeration(_, let cases): cases.first ?? "a"
-        default: "…"
         }
     }
 }

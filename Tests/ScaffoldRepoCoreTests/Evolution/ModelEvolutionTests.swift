@@ -235,4 +235,28 @@ import Testing
         let digits = String(~crc, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
+
+    /// The default a message suggests for a field (`=0`, `=nil`) is one the field language
+    /// takes, for every type.
+    @Test(arguments: BaseType.allCases)
+    func theSuggestedDefaultOfEveryTypeParses(base: BaseType) throws {
+        for type in [FieldType.base(base), .optional(.base(base)), .array(.base(base))] {
+            let example = ModelEvolution.exampleDefault(type)
+            #expect(throws: Never.self, "\(type): \(example)") {
+                try DefaultParser.parse(example, for: type, in: "field")
+            }
+        }
+    }
+
+    /// The field language's page lists every type.
+    @Test func theFieldLanguagePageListsEveryType() throws {
+        let page = try #require(
+            TestPaths.text(
+                TestPaths.repositoryRoot.appendingPathComponent("Documentation/field-language.md")))
+        let types = try #require(page.split(separator: "\n").first { $0.hasPrefix("| types |") })
+
+        for base in BaseType.allCases {
+            #expect(types.contains("`\(base.rawValue)`"), "\(base.rawValue)")
+        }
+    }
 }

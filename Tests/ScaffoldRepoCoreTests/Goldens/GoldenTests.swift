@@ -35,6 +35,21 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 /// Renders each golden case and compares it with its expected tree, byte for byte, file set
 /// too. `UPDATE_GOLDENS=1 swift test` rewrites the trees (and still fails, to be reviewed).
 @Suite struct GoldenTests {
+    /// Every field type is in some golden, so the generated code of each is compiled and its
+    /// tests run here: a new type needs a golden field too.
+    @Test func everyFieldTypeIsInAGolden() throws {
+        let specs = try GoldenCase.all.compactMap { golden -> ModelSpec? in
+            guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments)
+            else { return nil }
+            return request.spec
+        }
+        let used = specs.flatMap(\.fields).flatMap(\.type.allTypes)
+
+        for base in BaseType.allCases {
+            #expect(used.contains(.base(base)), "no golden has a field of type \(base.rawValue)")
+        }
+    }
+
     @Test(arguments: GoldenCase.all)
     func generatedTreeMatchesTheGolden(golden: GoldenCase) throws {
         guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments) else {

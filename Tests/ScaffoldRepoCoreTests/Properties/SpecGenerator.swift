@@ -26,13 +26,17 @@ struct SpecGenerator {
 
     /// A random type spelling for field `name`, and a valid default for it (or nil).
     mutating func type(depth: Int = 0) -> (spelling: String, defaultValue: String?) {
-        let bases: [(String, String)] = [
-            ("String", "hello"), ("Int", "7"), ("Int64", "-9"), ("Double", "1.5"),
-            ("Float", "0.25"),
-            ("Bool", "true"), ("Date", "0"), ("UUID", "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"),
-            ("URL", "https://example.com/x"), ("Decimal", "2.25"), ("Data", "aGk="),
-            ("string", "x"),
+        // Every type, so a new one is generated too (with the default its messages suggest,
+        // until it gets one here).
+        let defaults: [BaseType: String] = [
+            .string: "hello", .int: "7", .int64: "-9", .double: "1.5", .float: "0.25",
+            .bool: "true", .date: "0", .uuid: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8",
+            .url: "https://example.com/x", .decimal: "2.25", .data: "aGk=",
         ]
+        let bases: [(String, String)] =
+            BaseType.allCases.map { base in
+                (base.rawValue, defaults[base] ?? ModelEvolution.exampleDefault(.base(base)))
+            } + [("string", "x")]
         switch random.next() % (depth < 2 ? 10 : 6) {
         case 6:
             return ("[\(type(depth: depth + 1).spelling)]", "[]")

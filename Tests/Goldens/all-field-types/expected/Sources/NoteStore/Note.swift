@@ -15,6 +15,10 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
     public var link: URL
     public var due: Date?
     public var ref: UUID?
+    public var total: Int64
+    public var weight: Float
+    public var price: Decimal
+    public var thumbnail: Data
 
     public init(
         id: UUID,
@@ -26,7 +30,11 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         createdAt: Date,
         link: URL,
         due: Date? = nil,
-        ref: UUID? = nil
+        ref: UUID? = nil,
+        total: Int64,
+        weight: Float,
+        price: Decimal,
+        thumbnail: Data
     ) {
         self.id = id
         self.title = title
@@ -38,6 +46,10 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
         self.link = link
         self.due = due
         self.ref = ref
+        self.total = total
+        self.weight = weight
+        self.price = price
+        self.thumbnail = thumbnail
     }
 }
 
@@ -63,6 +75,10 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
             let due: Date? = Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
             let ref: UUID? =
                 UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let total: Int64 = Int64(number)
+            let weight: Float = Float(number) * 1.5
+            let price: Decimal = Decimal(number * 10)
+            let thumbnail: Data = Data("Thumbnail \(number)".utf8)
             return Note(
                 id: id,
                 title: title,
@@ -73,7 +89,11 @@ public nonisolated struct Note: Codable, Identifiable, Sendable, Hashable {
                 createdAt: createdAt,
                 link: link,
                 due: due,
-                ref: ref
+                ref: ref,
+                total: total,
+                weight: weight,
+                price: price,
+                thumbnail: thumbnail
             )
         }
     }

@@ -17,7 +17,11 @@ nonisolated enum NoteTestSupport {
             createdAt: SampleData.value("createdAt", number, revision),
             link: SampleData.value("link", number, revision),
             due: SampleData.value("due", number, revision),
-            ref: SampleData.value("ref", number, revision)
+            ref: SampleData.value("ref", number, revision),
+            total: SampleData.value("total", number, revision),
+            weight: SampleData.value("weight", number, revision),
+            price: SampleData.value("price", number, revision),
+            thumbnail: SampleData.value("thumbnail", number, revision)
         )
     }
 
