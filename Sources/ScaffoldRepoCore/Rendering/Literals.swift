@@ -8,7 +8,7 @@ enum Literals {
         switch value {
         case .none: return "nil"
         case .bool(let flag): return flag ? "true" : "false"
-        case .emptyCollection: return isDictionary(type) ? "[:]" : "[]"
+        case .emptyCollection: return type.isDictionary ? "[:]" : "[]"
         case .enumCase(let name): return "." + Identifier.escaped(name)
         case .string(let text): return stringLiteral(text)
         case .number(let text):
@@ -66,14 +66,6 @@ enum Literals {
         case .base(let base): base
         case .optional(let wrapped): baseType(of: wrapped)
         default: nil
-        }
-    }
-
-    private static func isDictionary(_ type: FieldType) -> Bool {
-        switch type {
-        case .dictionary: true
-        case .optional(let wrapped): isDictionary(wrapped)
-        default: false
         }
     }
 }

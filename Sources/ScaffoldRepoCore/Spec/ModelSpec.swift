@@ -149,6 +149,15 @@ public indirect enum FieldType: Equatable, Sendable {
     }
 
     /// Every type this one is made of, itself included.
+    /// Whether it is a dictionary, or an optional one.
+    var isDictionary: Bool {
+        switch self {
+        case .dictionary: true
+        case .optional(let wrapped): wrapped.isDictionary
+        default: false
+        }
+    }
+
     var allTypes: [FieldType] {
         switch self {
         case .base, .enumeration: [self]

@@ -38,7 +38,7 @@ enum SpecFormatter {
         case .number(let text), .enumCase(let text), .parsed(let text): text.isEmpty ? "\"\"" : text
         // Quoted, so that parsing strips exactly these quotes and nothing of the text.
         case .string(let text): "\"\(text)\""
-        case .emptyCollection: Literals.swift(value, type: type)
+        case .emptyCollection: type.isDictionary ? "[:]" : "[]"
         }
     }
 }

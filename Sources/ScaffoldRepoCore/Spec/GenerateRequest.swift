@@ -1,0 +1,59 @@
+import Foundation
+
+/// A request to generate one model store.
+public struct GenerateRequest: Equatable, Sendable {
+    public var spec: ModelSpec
+    public var destination: Destination
+    /// A folder whose files override built-in templates of the same name.
+    public var templatesDirectory: String?
+    /// How the generated repository keeps its values on disk.
+    public var storage: Storage
+    /// Add comments that explain the pattern, for workshops.
+    public var annotate: Bool
+    /// Whether the files every model of the module shares (the engine) carry the workshop's
+    /// notes: when any model of the module has them. Nil: as ``annotate``. Not part of the
+    /// command line: the planner sets it from the manifest.
+    public var annotatesSharedFiles: Bool?
+    /// Let a change that stored data would not survive through, with a migration (`--migrate`).
+    public var migrate = false
+    /// The schema versions, from the manifest: not part of the command line.
+    public var history = ModelHistory()
+
+    public init(
+        spec: ModelSpec, destination: Destination, templatesDirectory: String? = nil,
+        storage: Storage = .journal, annotate: Bool = false
+    ) {
+        self.annotate = annotate
+        self.spec = spec
+        self.destination = destination
+        self.templatesDirectory = templatesDirectory
+        self.storage = storage
+    }
+
+    /// The module the model's sources go into: `--target`'s, or the standalone package's own.
+    public var module: String {
+        guard case .into(_, let target) = destination else {
+            return Names.module(of: spec.typeName, target: nil)
+        }
+        return Names.module(of: spec.typeName, target: target)
+    }
+}
+
+/// The generated repository's storage design.
+public enum Storage: String, CaseIterable, Equatable, Sendable {
+    /// A snapshot plus an append-only journal: a save costs the same at any size.
+    case journal
+    /// One JSON file rewritten atomically on every save: the simple pattern, for teaching.
+    case snapshot
+    /// A table in the module's SQLite database: values stay on disk and queries run in SQL,
+    /// for data that outgrows memory.
+    case sqlite
+}
+
+/// Where the generated files go.
+public enum Destination: Equatable, Sendable {
+    /// A new package in this folder (nil: `./<Model>Store`).
+    case standalone(outputDirectory: String?)
+    /// Into an existing package's `Sources/<target>` and `Tests/<target>Tests`.
+    case into(packageDirectory: String, target: String)
+}
