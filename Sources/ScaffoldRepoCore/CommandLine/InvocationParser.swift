@@ -293,9 +293,11 @@ public enum InvocationParser {
 
         STATUSES
           create, identical, update (stale: still as generated, so updated), modified (edited
-          by hand: kept), conflict (unknown file: kept), owned (Package.swift or .gitignore
-          edited by hand: yours, kept, never blocks), force, skip (not written because of a
-          conflict)
+          by hand: kept), conflict (unknown file: kept), owned (yours, kept, never blocks:
+          Package.swift or .gitignore edited by hand, a migration once written, a file given
+          to 'own'), review (an owned file whose generated version changed: the diff to make
+          is printed, and no Next: step), force, skip (not written because of a conflict),
+          delete, shared, missing (destroy)
 
         EXIT CODES
           0 done (regen: edited files are kept and listed, the rest written) · 1 generating:

@@ -101,19 +101,17 @@ enum DestroyCommand {
             updated.destroyed = true
             manifest.record(updated)
         }
-        let manifestURL = root.appendingPathComponent(Manifest.path)
-        let recordedText = FileManager.default.contents(atPath: manifestURL.path)
-            .map { String(decoding: $0, as: UTF8.self) }
-        changes.append(
-            manifest.models.isEmpty
-                ? PlannedChange(
+        if manifest.models.isEmpty {
+            let manifestURL = root.appendingPathComponent(Manifest.path)
+            changes.append(
+                PlannedChange(
                     file: GeneratedFile(path: Manifest.path, contents: ""), location: manifestURL,
-                    displayPath: shown(Manifest.path), status: .delete, previous: recordedText)
-                : PlannedChange(
-                    file: try manifest.file(), location: manifestURL,
-                    displayPath: shown(Manifest.path),
-                    status: try manifest.file().contents == recordedText ? .identical : .update,
-                    previous: recordedText))
+                    displayPath: shown(Manifest.path), status: .delete,
+                    previous: FileManager.default.contents(atPath: manifestURL.path)
+                        .map { String(decoding: $0, as: UTF8.self) }))
+        } else {
+            changes.append(try Planner.plan(manifest, root: root, displayRoot: display))
+        }
         // A package that generating created (not one generated into) goes with its last model,
         // when nothing else is left in it.
         let removed = changes.filter { $0.status == .delete }.map(\.location)

@@ -106,6 +106,19 @@ public enum Planner {
         }
     }
 
+    /// The change that writes `manifest`. The manifest belongs to the generator: whatever it
+    /// holds counts as generated, so a difference is an update, never a conflict.
+    public static func plan(
+        _ manifest: Manifest, root: URL, displayRoot: String
+    ) throws -> PlannedChange {
+        let onDisk = FileManager.default.contents(
+            atPath: root.appendingPathComponent(Manifest.path).path)
+        let changes = try plan(
+            [try manifest.file()], root: root, displayRoot: displayRoot, force: false,
+            recorded: onDisk.map { [Manifest.path: ContentHash.of($0)] } ?? [:])
+        return changes[0]
+    }
+
     /// The plan when anything is kept: nothing is written, so every write becomes a `skip`.
     public static func blocked(_ changes: [PlannedChange]) -> [PlannedChange] {
         changes.map { change in

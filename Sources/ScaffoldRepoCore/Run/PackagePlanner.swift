@@ -120,14 +120,8 @@ enum PackagePlanner {
                 manifest.models[index].files[path] = hash
             }
         }
-        // The manifest belongs to the generator: whatever it holds counts as generated, so a
-        // difference is an update, never a conflict.
-        let onDisk = FileManager.default.contents(
-            atPath: root.appendingPathComponent(Manifest.path).path)
-        let manifestChanges = try Planner.plan(
-            [try manifest.file()], root: root, displayRoot: displayRoot, force: false,
-            recorded: onDisk.map { [Manifest.path: ContentHash.of($0)] } ?? [:])
-        return (changes + manifestChanges, warnings, evolution)
+        let manifestChange = try Planner.plan(manifest, root: root, displayRoot: displayRoot)
+        return (changes + [manifestChange], warnings, evolution)
     }
 
     /// Whether the files the models of `module` share carry the workshop's notes: when any of
