@@ -11,17 +11,22 @@ enum Literals {
         case .emptyCollection: return type.isDictionary ? "[:]" : "[]"
         case .enumCase(let name): return "." + Identifier.escaped(name)
         case .string(let text): return stringLiteral(text)
+        // Every type has its case below: a new type must choose how its default is written.
         case .number(let text):
             switch base {
             case .date: return "Date(timeIntervalSince1970: \(text))"
             case .decimal: return decimal(text)
-            default: return text
+            case .int, .int64, .double, .float, .string, .bool, .uuid, .url, .data, nil:
+                return text
             }
         case .parsed(let text):
             switch base {
             case .uuid: return "UUID(uuidString: \(stringLiteral(text)))!"
             case .url: return "URL(string: \(stringLiteral(text)))!"
-            default: return text.isEmpty ? "Data()" : "Data(base64Encoded: \(stringLiteral(text)))!"
+            case .data:
+                return text.isEmpty ? "Data()" : "Data(base64Encoded: \(stringLiteral(text)))!"
+            case .string, .int, .int64, .double, .float, .bool, .date, .decimal, nil:
+                return text
             }
         }
     }
