@@ -300,9 +300,9 @@ public enum InvocationParser {
           delete, shared, missing (destroy)
 
         EXIT CODES
-          0 done (regen: edited files are kept and listed, the rest written) · 1 generating:
-          an edited or unknown file differs (nothing written); --check: something differs ·
-          2 bad input (nothing written)
+          0 done (regen: edited and unknown files are kept and listed, the rest written) ·
+          1 generating or templates eject: an edited or unknown file differs (nothing
+          written); --check: something differs · 2 bad input (nothing written)
 
         Options take a value as --option VALUE or --option=VALUE.
 

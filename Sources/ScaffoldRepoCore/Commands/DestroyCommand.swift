@@ -12,6 +12,7 @@ enum DestroyCommand {
         guard var manifest = try Manifest.load(root: root) else {
             throw UsageError("'\(directory)' has no \(Manifest.path); nothing there was generated")
         }
+        let loaded = manifest
         let name = try SpecParser.parseModelName(model)
         guard let entry = manifest.model(named: name) else {
             let known = manifest.models.map(\.name).joined(separator: ", ")
@@ -133,8 +134,19 @@ enum DestroyCommand {
                     root.appendingPathComponent($0).standardizedFileURL.path
                 }
             } ?? []
+        // The files the module's other models share keep the workshop notes this model gave
+        // them, until they are rendered again.
+        let notesChange =
+            PackagePlanner.annotatesSharedFiles(in: entry.module, manifest: loaded, requests: [])
+            != PackagePlanner.annotatesSharedFiles(
+                in: entry.module, manifest: manifest, requests: [])
+        let regen = Diagnostic(
+            .next,
+            "scaffold-repo regen \(display.isEmpty ? "." : display) (the files \(name) shared "
+                + "with the other models still have its workshop notes)")
         return try Outcome.of(
             changes, options, keepingBlocks: false,
+            diagnostics: notesChange && changes.contains { $0.status == .shared } ? [regen] : [],
             keptNote: { count in
                 .note(
                     "\(count) edited file(s) kept, and still recorded; --force removes them too. "

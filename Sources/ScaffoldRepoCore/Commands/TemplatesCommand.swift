@@ -36,7 +36,7 @@ enum TemplatesCommand {
             changes, options, keepingBlocks: true,
             diagnostics: [
                 Diagnostic(
-                    .next,
+                    .advice,
                     "edit them, then generate as usual: \(display) overrides the built-ins of the "
                         + "same name.")
             ])

@@ -11,6 +11,7 @@ enum PackagePlanner {
         force: Bool
     ) throws -> (changes: [PlannedChange], warnings: [Diagnostic], evolution: [String]) {
         var manifest = try Manifest.load(root: root) ?? Manifest()
+        let loaded = manifest
         try refuseTaskBesideOtherModels(requests, manifest: manifest)
         var changes: [PlannedChange] = []
         var warnings: [Diagnostic] = []
@@ -78,7 +79,9 @@ enum PackagePlanner {
             if let record {
                 try markOwnedFilesToReview(
                     &modelChanges, recorded: recorded, record: record, request: request,
-                    templates: templates)
+                    templates: templates,
+                    sharedFilesWereAnnotated: annotatesSharedFiles(
+                        in: request.module, manifest: loaded, requests: []))
             }
             changes += modelChanges
             warnings += placeholderWarnings(modelChanges)
@@ -177,11 +180,11 @@ enum PackagePlanner {
     /// make; when only the templates changed, the diff is from the file on disk.
     private static func markOwnedFilesToReview(
         _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model,
-        request: GenerateRequest, templates: TemplateSource
+        request: GenerateRequest, templates: TemplateSource, sharedFilesWereAnnotated: Bool
     ) throws {
         var previousRequest = try record.request()
         previousRequest.destination = request.destination
-        previousRequest.annotatesSharedFiles = request.annotatesSharedFiles
+        previousRequest.annotatesSharedFiles = sharedFilesWereAnnotated
         let lost = previousRequest.spec.fields.map(\.name).filter { name in
             !request.spec.fields.contains { $0.name == name }
         }

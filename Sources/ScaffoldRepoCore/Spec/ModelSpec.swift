@@ -148,7 +148,6 @@ public indirect enum FieldType: Equatable, Sendable {
         }
     }
 
-    /// Every type this one is made of, itself included.
     /// Whether it is a dictionary, or an optional one.
     var isDictionary: Bool {
         switch self {
@@ -158,6 +157,7 @@ public indirect enum FieldType: Equatable, Sendable {
         }
     }
 
+    /// Every type this one is made of, itself included.
     var allTypes: [FieldType] {
         switch self {
         case .base, .enumeration: [self]

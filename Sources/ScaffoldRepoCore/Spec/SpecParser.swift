@@ -13,19 +13,20 @@ public enum SpecParser {
         try applyRenames(renames(in: list), to: &spec)
     }
 
-    /// The pairs of `--rename OLD=NEW,...`, each name checked as a field name.
+    /// The pairs of `--rename OLD=NEW,...`.
     static func renames(in list: String) throws -> [(old: String, new: String)] {
         try list.split(separator: ",", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", omittingEmptySubsequences: false).map(
                 String.init)
-            guard parts.count == 2, Identifier.isValid(parts[0]), Identifier.isValid(parts[1])
-            else {
-                throw SpecError(
-                    "--rename '\(pair)' is not OLD=NEW; write the field's former and current "
-                        + "names, for example --rename title=headline")
-            }
+            guard parts.count == 2 else { throw notARename(String(pair)) }
             return (parts[0], parts[1])
         }
+    }
+
+    private static func notARename(_ pair: String) -> SpecError {
+        SpecError(
+            "--rename '\(pair)' is not OLD=NEW; write the field's former and current names, for "
+                + "example --rename title=headline")
     }
 
     /// Records each rename on the field it names: each `new` must be a field of `spec` other
@@ -36,6 +37,8 @@ public enum SpecParser {
         var seen: Set<String> = []
         for (old, new) in renames {
             let pair = "\(old)=\(new)"
+            // Checked here, not only on the command line: a manifest's renames come as pairs.
+            guard Identifier.isValid(old), Identifier.isValid(new) else { throw notARename(pair) }
             guard old != "id" else {
                 throw SpecError(
                     "--rename '\(pair)': the id field cannot be renamed; stored values and "

@@ -240,7 +240,11 @@ import Testing
     /// takes, for every type.
     @Test(arguments: BaseType.allCases)
     func theSuggestedDefaultOfEveryTypeParses(base: BaseType) throws {
-        for type in [FieldType.base(base), .optional(.base(base)), .array(.base(base))] {
+        let types: [FieldType] = [
+            .base(base), .optional(.base(base)), .array(.base(base)), .dictionary(.base(base)),
+            .enumeration(name: "Status", cases: ["draft", "done"]),
+        ]
+        for type in types {
             let example = ModelEvolution.exampleDefault(type)
             #expect(throws: Never.self, "\(type): \(example)") {
                 try DefaultParser.parse(example, for: type, in: "field")

@@ -88,6 +88,25 @@ import Testing
                 == TestPaths.text(example.appendingPathComponent(Manifest.path)))
     }
 
+    /// A former name in the manifest is checked as `--rename` checks one: a hand edit that is
+    /// not a field name is refused, not written into a CodingKey that does not compile.
+    @Test func aManifestsFormerNameThatIsNoFieldNameIsRefused() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["Q", "id:Int", "title"], in: folder)
+        let url = folder.appendingPathComponent("QStore/\(Manifest.path)")
+        let text = try #require(TestPaths.text(url))
+        let edited = text.replacingOccurrences(
+            of: #""name" : "title","#, with: #""formerName" : "old name", "name" : "title","#)
+        #expect(edited != text)
+        try Data(edited.utf8).write(to: url)
+
+        let result = run(["regen", "QStore"], in: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("'old name=title' is not OLD=NEW"))
+    }
+
     @Test func dryRunPrintsThePlanWithDiffsAndWritesNothing() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }

@@ -94,4 +94,29 @@ import Testing
         #expect(storeFiles?.contains("// Workshop: ") == true)
         #expect(card?.contains("// Workshop: ") == false)
     }
+
+    /// Destroying the module's only annotated model leaves the shared files with its notes;
+    /// the run says to regenerate, and then they have none.
+    @Test func destroyingTheAnnotatedModelSaysToRegenerateTheSharedFiles() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let into = ["--into", ".", "--target", "AppCore"]
+        _ = ScaffoldRepo.run(["Deck", "id:Int"] + into + ["--annotate"], currentDirectory: folder)
+        _ = ScaffoldRepo.run(["Card", "id:Int"] + into, currentDirectory: folder)
+
+        let destroy = ScaffoldRepo.run(["destroy", "Deck", "."], currentDirectory: folder)
+        let regen = ScaffoldRepo.run(["regen", "."], currentDirectory: folder)
+        let check = ScaffoldRepo.run(["regen", ".", "--check"], currentDirectory: folder)
+
+        #expect(destroy.exitCode == 0)
+        #expect(
+            destroy.standardOutput.hasSuffix(
+                "Next: scaffold-repo regen . (the files Deck "
+                    + "shared with the other models still have its workshop notes)\n"))
+        #expect(regen.exitCode == 0 && check.exitCode == 0)
+        let storeFiles = TestPaths.text(
+            folder.appendingPathComponent("Sources/AppCore/StoreFiles.swift"))
+        #expect(storeFiles?.contains("// Workshop: ") == false)
+    }
 }

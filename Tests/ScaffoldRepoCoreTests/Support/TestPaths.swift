@@ -24,7 +24,6 @@ enum TestPaths {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
     }
 
-    /// A new empty folder; remove it with `removeTemporaryFolder`.
     /// Makes `folder` an app's package for `--into`: `Sources/AppCore`, and a Package.swift
     /// that holds `manifest`.
     static func makeAppPackage(
@@ -36,6 +35,7 @@ enum TestPaths {
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
     }
 
+    /// A new empty folder; remove it with `removeTemporaryFolder`.
     static func makeTemporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("scaffold-repo-tests-\(UUID().uuidString)", isDirectory: true)
