@@ -35,6 +35,59 @@ struct GoldenCase: Sendable, CustomStringConvertible {
 /// Renders each golden case and compares it with its expected tree, byte for byte, file set
 /// too. `UPDATE_GOLDENS=1 swift test` rewrites the trees (and still fails, to be reviewed).
 @Suite struct GoldenTests {
+    /// The numbers of tests per framework that the generated-code page gives for each storage,
+    /// with and without defaults, are those the templates write.
+    @Test func theGeneratedCodePageGivesTheTestCountsTheTemplatesWrite() throws {
+        let page = try #require(
+            TestPaths.text(
+                TestPaths.repositoryRoot.appendingPathComponent("Documentation/generated-code.md")))
+        let text = page.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        func count(_ arguments: [String]) throws -> Int {
+            guard case .generate(let request, _) = try InvocationParser.parse(arguments) else {
+                return -1
+            }
+            let suite = try Renderer.render(request).first { $0.path.hasSuffix("XCTests.swift") }
+            return (suite?.contents.components(separatedBy: "func test").count ?? 0) - 1
+        }
+        let plain = ["Q", "id:Int", "title"]
+        let defaulted = plain + ["count:Int=0"]
+        let (journal, journalWithDefaults) = (try count(plain), try count(defaulted))
+        let snapshot = try count(plain + ["--storage", "snapshot"])
+        let snapshotWithDefaults = try count(defaulted + ["--storage", "snapshot"])
+        let sqlite = try count(plain + ["--storage", "sqlite"])
+        let sqliteWithDefaults = try count(defaulted + ["--storage", "sqlite"])
+
+        let journalAndSnapshot =
+            "That is \(journal) tests per framework for the journal store "
+            + "(\(journalWithDefaults) with defaults), \(snapshot) for the snapshot store "
+            + "(\(snapshotWithDefaults))."
+        let sqliteCounts =
+            "That is \(sqlite) tests per framework (\(sqliteWithDefaults) with defaults)."
+        #expect(
+            text.contains(journalAndSnapshot), "generated-code.md should say: \(journalAndSnapshot)"
+        )
+        #expect(text.contains(sqliteCounts), "generated-code.md should say: \(sqliteCounts)")
+    }
+
+    /// Every case of the journal's and the snapshot's error enum is on the generated-code page.
+    @Test func theGeneratedCodePageNamesEveryErrorCase() throws {
+        let root = TestPaths.repositoryRoot
+        let page = try #require(
+            TestPaths.text(root.appendingPathComponent("Documentation/generated-code.md")))
+        let errors = try #require(
+            TestPaths.text(
+                root.appendingPathComponent("Templates/FileRepositoryError.partial.tmpl")))
+        let cases = errors.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("    case ") else { return nil }
+            return String(line.dropFirst("    case ".count).prefix { $0.isLetter })
+        }
+
+        #expect(cases.count >= 9)
+        for name in cases {
+            #expect(page.contains("`.\(name)"), "generated-code.md does not name .\(name)")
+        }
+    }
+
     /// Every field type is in some golden, so the generated code of each is compiled and its
     /// tests run here: a new type needs a golden field too.
     @Test func everyFieldTypeIsInAGolden() throws {
