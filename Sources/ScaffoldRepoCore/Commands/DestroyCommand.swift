@@ -32,67 +32,9 @@ enum DestroyCommand {
                     + "without the reference, then destroy \(name)")
         }
         let shown = { (path: String) in DiskPaths.shown(path, under: display) }
-        var changes: [PlannedChange] = []
-        var kept: [String: String] = [:]
-        // A migration a person edited holds their decisions: it is theirs, --force or not.
-        let names = Names(typeName: name, plural: entry.plural)
-        let migrations = Set((1..<max(1, entry.schemaVersion ?? 1)).map(names.migrationFile))
-        for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
-            let url = root.appendingPathComponent(path)
-            let data = FileManager.default.contents(atPath: url.path)
-            let change = { (status: ChangeStatus, reason: String?) in
-                let text = data.map { String(decoding: $0, as: UTF8.self) }
-                return PlannedChange(
-                    file: GeneratedFile(path: path, contents: status == .delete ? "" : text ?? ""),
-                    location: url, displayPath: shown(path), status: status, reason: reason,
-                    previous: text)
-            }
-            let sharers = manifest.models.filter { $0.name != name && $0.files[path] != nil }
-            if entry.owned?.contains(path) == true {
-                changes.append(change(.owned, "kept: yours"))
-            } else if !sharers.isEmpty {
-                let users = sharers.map(\.name).joined(separator: ", ")
-                let verb = sharers.count == 1 ? "uses" : "use"
-                changes.append(change(.shared, "kept: \(users) \(verb) it too"))
-            } else if let data {
-                let isMigration = migrations.contains(url.lastPathComponent)
-                if isMigration, ContentHash.of(data) != hash {
-                    changes.append(change(.owned, "kept: yours, an edited migration"))
-                    kept[path] = hash
-                } else if ContentHash.of(data) == hash || options.force {
-                    changes.append(change(.delete, nil))
-                } else {
-                    changes.append(change(.modified, "kept: edited since it was generated"))
-                    kept[path] = hash
-                }
-            } else {
-                changes.append(change(.missing, nil))
-            }
-        }
-        // Kept sources still use the shared store code, and kept tests the shared sample data:
-        // a shared file stays, recorded for this model, while a kept or owned file of its
-        // folder (its target) does, even when another model uses it now (that model may go
-        // first).
-        let folder = { (path: String) in (path as NSString).deletingLastPathComponent }
-        let ownedOnDisk = (entry.owned ?? []).filter {
-            FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
-        }
-        let keptFolders = Set(
-            changes.filter { [.modified, .owned].contains($0.status) }.map { folder($0.file.path) }
-                + ownedOnDisk.map(folder))
-        for index in changes.indices
-        where [.delete, .shared].contains(changes[index].status)
-            && Names.isShared(changes[index].file.path)
-            && keptFolders.contains(folder(changes[index].file.path))
-        {
-            if changes[index].status == .delete {
-                changes[index].status = .shared
-                changes[index].file = GeneratedFile(
-                    path: changes[index].file.path, contents: changes[index].previous ?? "")
-                changes[index].reason = "kept: beside the kept files of \(name)"
-            }
-            kept[changes[index].file.path] = entry.files[changes[index].file.path]
-        }
+        var (changes, kept) = RemovalPlanner.plan(
+            removing: entry, from: manifest, root: root, displayRoot: display,
+            force: options.force)
         // Kept files stay recorded, so a later `destroy --force` can still remove them.
         if kept.isEmpty {
             manifest.remove(named: name)

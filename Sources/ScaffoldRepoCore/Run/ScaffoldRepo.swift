@@ -28,8 +28,8 @@ public struct RunResult: Equatable, Sendable {
 ///    package's overrides) and nothing else.
 /// 5. **Plan** (`Planning/Planner`, `Run/PackagePlanner`): compares each `GeneratedFile` with
 ///    the disk and the manifest's hashes into `[PlannedChange]`, each with a `ChangeStatus`,
-///    plus the manifest's own change. Reads, never writes. `destroy` builds its plan from the
-///    manifest instead (`Commands/DestroyCommand`) and joins here.
+///    plus the manifest's own change. Reads, never writes. `destroy` plans from the manifest
+///    instead (`Planning/RemovalPlanner`) and joins here.
 /// 6. **Report and apply** (`Commands/Outcome`): status lines and diffs, or JSON; in `.apply`
 ///    mode `Writer.apply` moves removed files aside, stages every write beside its file, then
 ///    renames. That is the only place that writes (and `destroy` then removes the folders it
