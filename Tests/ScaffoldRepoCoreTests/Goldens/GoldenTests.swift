@@ -136,7 +136,7 @@ struct GoldenCase: Sendable, CustomStringConvertible {
     }
 
     @Test(arguments: GoldenCase.all)
-    func goldenSourcesAreCompiledAndTestedByThisPackage(golden: GoldenCase) throws {
+    func goldenSourcesAreCompiledAndTestedByTheIntegrationPackage(golden: GoldenCase) throws {
         guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments) else {
             return
         }
@@ -146,13 +146,16 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         case .into(_, let target): module = target
         }
         let manifest =
-            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("Package.swift")) ?? ""
-        // A sqlite golden links this package's CSQLite on Linux.
+            TestPaths.text(TestPaths.integrationPackage.appendingPathComponent("Package.swift"))
+            ?? ""
+        // A sqlite golden links the integration package's CSQLite on Linux.
         let declaration =
             "golden(\"\(module)\", root: \"\(golden.root)\""
             + (request.storage == .sqlite ? ", sqlite: true)" : ")")
 
-        #expect(manifest.contains(declaration), "declare it in Package.swift: + \(declaration)")
+        #expect(
+            manifest.contains(declaration),
+            "declare it in Tests/Integration/Package.swift: + \(declaration)")
     }
 
     @Test func theReadmeShowsTheExampleCommandAndWhatItPrints() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The host settings matrix: Tests/HostSettings/<target> is a small app package whose target
 /// has one group of settings an app can have, with a journal and a snapshot store generated
-/// into it. This repository's Package.swift builds each with the same settings; these tests
+/// into it. Tests/Integration/Package.swift builds each with the same settings; these tests
 /// keep the two declarations equal, so the matrix that `swift test` runs is the one the folders
 /// show. (That each folder is what the generator makes is checked by regen --check, in
 /// RegenerationTests.)
@@ -26,18 +26,17 @@ import Testing
     }
 
     @Test(arguments: targets)
-    func thisPackageBuildsTheFolderWithTheFoldersSettings(target: String) throws {
+    func theIntegrationPackageBuildsTheFolderWithTheFoldersSettings(target: String) throws {
         let folderManifest = try String(
             contentsOf: Self.root.appendingPathComponent("\(target)/Package.swift"),
             encoding: .utf8)
-        let rootManifest = try String(
-            contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Package.swift"),
+        let integrationManifest = try String(
+            contentsOf: TestPaths.integrationPackage.appendingPathComponent("Package.swift"),
             encoding: .utf8)
-        let start = try #require(
-            rootManifest.range(of: "\"\(target)\","),
-            "add (\"\(target)\", [settings]) to hostSettingsTargets() in Package.swift")
+        let fix = "add (\"\(target)\", [settings]) to Tests/Integration/Package.swift"
+        let start = try #require(integrationManifest.range(of: "\"\(target)\","), "\(fix)")
         // Up to the next configuration's comment, or the end of the list.
-        let rest = rootManifest[start.upperBound...]
+        let rest = integrationManifest[start.upperBound...]
         let end = rest.range(of: "// (")?.lowerBound ?? rest.range(of: "return")!.lowerBound
 
         #expect(Self.settings(in: rest[..<end]) == Self.settings(in: folderManifest[...]))

@@ -2,16 +2,21 @@ import Foundation
 
 /// Locations the tests read: the repository's own folders, and fresh temporary folders.
 enum TestPaths {
-    /// The root of this repository (the folder with Package.swift).
+    /// The root of this repository (the folder with Package.swift and Templates), also when
+    /// the integration package compiles this file through its link.
     static let repositoryRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while !FileManager.default.fileExists(
-            atPath: url.appendingPathComponent("Package.swift").path)
-        {
+        var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        while !["Package.swift", "Templates"].allSatisfy({
+            FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
+        }) {
             url.deleteLastPathComponent()
         }
         return url
     }()
+
+    /// The integration package, which compiles and tests every golden, example and
+    /// host-settings package (`Tests/Integration/Package.swift`).
+    static let integrationPackage = repositoryRoot.appendingPathComponent("Tests/Integration")
 
     /// An executable of this package that `swift test` built next to the test bundle.
     static func builtExecutable(_ name: String) throws -> URL {
