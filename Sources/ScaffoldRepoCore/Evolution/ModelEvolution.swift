@@ -244,18 +244,10 @@ struct ModelEvolution: Equatable {
         }
     }
 
-    /// A default that `type` accepts, for the messages that suggest one. Every type has its
-    /// own case, so a new type cannot go without one.
+    /// A default that `type` accepts, for the messages that suggest one.
     static func exampleDefault(_ type: FieldType) -> String {
         switch type {
-        case .base(let base):
-            switch base {
-            case .string, .data: "\"\""
-            case .bool: "false"
-            case .int, .int64, .double, .float, .decimal, .date: "0"
-            case .uuid: "00000000-0000-0000-0000-000000000000"
-            case .url: "https://example.com"
-            }
+        case .base(let base): base.row.exampleDefault
         case .optional: "nil"
         case .array, .dictionary: "[]"
         case .enumeration(_, let cases): cases.first ?? "a"

@@ -11,23 +11,8 @@ enum Literals {
         case .emptyCollection: return type.isDictionary ? "[:]" : "[]"
         case .enumCase(let name): return "." + Identifier.escaped(name)
         case .string(let text): return stringLiteral(text)
-        // Every type has its case below: a new type must choose how its default is written.
-        case .number(let text):
-            switch base {
-            case .date: return "Date(timeIntervalSince1970: \(text))"
-            case .decimal: return decimal(text)
-            case .int, .int64, .double, .float, .string, .bool, .uuid, .url, .data, nil:
-                return text
-            }
-        case .parsed(let text):
-            switch base {
-            case .uuid: return "UUID(uuidString: \(stringLiteral(text)))!"
-            case .url: return "URL(string: \(stringLiteral(text)))!"
-            case .data:
-                return text.isEmpty ? "Data()" : "Data(base64Encoded: \(stringLiteral(text)))!"
-            case .string, .int, .int64, .double, .float, .bool, .date, .decimal, nil:
-                return text
-            }
+        // How a number or a parsed value is written is the type's (BaseType.row).
+        case .number(let text), .parsed(let text): return base?.row.literal(text) ?? text
         }
     }
 
@@ -54,7 +39,7 @@ enum Literals {
 
     /// `9.99` → `Decimal(sign: .plus, exponent: -2, significand: 999)`: exact, unlike a float
     /// literal, and with nothing to unwrap.
-    private static func decimal(_ text: String) -> String {
+    static func decimal(_ text: String) -> String {
         let negative = text.hasPrefix("-")
         let digits = negative ? String(text.dropFirst()) : text
         let parts = digits.split(separator: ".", omittingEmptySubsequences: false)

@@ -82,16 +82,7 @@ enum MigrationValues {
         case .array: "[]"
         case .dictionary: "[:]"
         case .enumeration(_, let cases): "." + Identifier.escaped(cases[0])
-        case .base(let base):
-            switch base {
-            case .string: "\"\""
-            case .int, .int64, .double, .float, .decimal: "0"
-            case .bool: "false"
-            case .date: "Date(timeIntervalSince1970: 0)"
-            case .uuid: "UUID()"
-            case .url: "URL(fileURLWithPath: \"/\")"
-            case .data: "Data()"
-            }
+        case .base(let base): base.row.placeholder
         }
     }
 }

@@ -40,25 +40,7 @@ enum PreviewSamples {
             return "[\"\(words) \\(\(number))\": \(inner(element))]"
         case .enumeration(let name, _):
             return "\(name).allCases[(\(number) - 1) % \(name).allCases.count]"
-        case .base(let base):
-            switch base {
-            case .string: return "\"\(words) \\(\(number))\""
-            case .int: return number
-            case .int64: return "Int64(\(number))"
-            case .double: return "Double(\(number)) * 1.5"
-            case .float: return "Float(\(number)) * 1.5"
-            case .decimal: return "Decimal(\(number) * 10)"
-            case .bool: return "\(number).isMultiple(of: 2)"
-            // 1 January 2026 and the days after it.
-            case .date:
-                return "Date(timeIntervalSince1970: 1_767_225_600 + Double(\(number)) * 86_400)"
-            case .uuid:
-                return
-                    "UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(\(number))))"
-            case .url:
-                return "URL(fileURLWithPath: \"/samples/\(words.lowercased())-\\(\(number))\")"
-            case .data: return "Data(\"\(words) \\(\(number))\".utf8)"
-            }
+        case .base(let base): return base.row.sample(words, number)
         }
     }
 

@@ -107,7 +107,7 @@ struct ModelContext: TemplateContext {
     ) {
         let names = Names(spec)
         let idType = spec.idField?.type.swiftSpelling ?? "String"
-        let foundationTypes: [FieldType] = [.date, .uuid, .url, .decimal, .data].map { .base($0) }
+        let foundationTypes = BaseType.allCases.filter(\.row.needsFoundation).map(FieldType.base)
         let usesFoundation = { (spec: ModelSpec) in
             spec.fields.contains { field in
                 field.type.allTypes.contains { foundationTypes.contains($0) }

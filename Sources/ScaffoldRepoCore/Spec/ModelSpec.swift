@@ -167,24 +167,6 @@ public indirect enum FieldType: Equatable, Sendable {
     }
 }
 
-/// The field types the generator knows how to store and test.
-public enum BaseType: String, CaseIterable, Sendable {
-    case string = "String"
-    case int = "Int"
-    case int64 = "Int64"
-    case double = "Double"
-    case float = "Float"
-    case bool = "Bool"
-    case date = "Date"
-    case uuid = "UUID"
-    case url = "URL"
-    case decimal = "Decimal"
-    case data = "Data"
-
-    /// The types an `id` field may have: they are `Hashable`, and their values sort and print.
-    public static let idTypes: [BaseType] = [.string, .uuid, .int]
-}
-
 /// A field's default, checked against its type when parsed.
 public enum DefaultValue: Equatable, Sendable {
     case none  // `nil`

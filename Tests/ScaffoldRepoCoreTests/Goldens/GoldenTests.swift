@@ -88,18 +88,24 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Every field type is in some golden, so the generated code of each is compiled and its
-    /// tests run here: a new type needs a golden field too.
-    @Test func everyFieldTypeIsInAGolden() throws {
+    /// Every field type is in a golden of a file store and in a sqlite golden, so the generated
+    /// code of each (its sample values; for sqlite, its queries too) is compiled and its tests
+    /// run: a new type needs a field in both.
+    @Test(arguments: [false, true])
+    func everyFieldTypeIsInAGoldenOfEachKindOfStore(sqlite: Bool) throws {
         let specs = try GoldenCase.all.compactMap { golden -> ModelSpec? in
-            guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments)
+            guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments),
+                (request.storage == .sqlite) == sqlite
             else { return nil }
             return request.spec
         }
         let used = specs.flatMap(\.fields).flatMap(\.type.allTypes)
 
         for base in BaseType.allCases {
-            #expect(used.contains(.base(base)), "no golden has a field of type \(base.rawValue)")
+            #expect(
+                used.contains(.base(base)),
+                "no \(sqlite ? "sqlite" : "journal or snapshot") golden has a \(base.rawValue) field"
+            )
         }
     }
 

@@ -1,0 +1,170 @@
+import Foundation
+
+/// The field types the generator knows how to store and test.
+///
+/// A new type is a case here and its row in `row`. Besides this file, the engine gives it a
+/// `SampleValue` conformance (`Sources/StoreEngineTestSupport/SampleData.swift`) and a
+/// `QueryableField` one (`Sources/StoreEngine/StoreQuery.swift`), the field language page lists
+/// it, and a journal golden and a sqlite golden each get a field of it: tests fail until each is
+/// there (the goldens' sample values and queries do not compile without the conformances).
+public enum BaseType: String, CaseIterable, Sendable {
+    case string = "String"
+    case int = "Int"
+    case int64 = "Int64"
+    case double = "Double"
+    case float = "Float"
+    case bool = "Bool"
+    case date = "Date"
+    case uuid = "UUID"
+    case url = "URL"
+    case decimal = "Decimal"
+    case data = "Data"
+
+    /// The types an `id` field may have: they are `Hashable`, and their values sort and print.
+    public static let idTypes: [BaseType] = [.string, .uuid, .int]
+
+    /// Everything the generator does differently for this type, in one place.
+    var row: BaseTypeRow {
+        switch self {
+        case .string:
+            BaseTypeRow(
+                readDefault: { .string(BaseTypeRow.unquoted($0)) }, defaultHint: "",
+                literal: { $0 }, exampleDefault: "\"\"", placeholder: "\"\"",
+                sample: { words, number in "\"\(words) \\(\(number))\"" })
+        case .int:
+            BaseTypeRow(
+                readDefault: { BaseTypeRow.wholeNumber($0, limit: Int64(Int.max)) },
+                defaultHint: "write a whole number, for example 0", literal: { $0 },
+                exampleDefault: "0", placeholder: "0", sample: { _, number in number })
+        case .int64:
+            BaseTypeRow(
+                readDefault: { BaseTypeRow.wholeNumber($0, limit: Int64.max) },
+                defaultHint: "write a whole number, for example 0", literal: { $0 },
+                exampleDefault: "0", placeholder: "0",
+                sample: { _, number in "Int64(\(number))" })
+        case .double:
+            BaseTypeRow(
+                readDefault: BaseTypeRow.floatingNumber, defaultHint: BaseTypeRow.plainNumber,
+                literal: { $0 }, exampleDefault: "0", placeholder: "0",
+                sample: { _, number in "Double(\(number)) * 1.5" })
+        case .float:
+            BaseTypeRow(
+                readDefault: BaseTypeRow.floatingNumber, defaultHint: BaseTypeRow.plainNumber,
+                literal: { $0 }, exampleDefault: "0", placeholder: "0",
+                sample: { _, number in "Float(\(number)) * 1.5" })
+        case .bool:
+            BaseTypeRow(
+                readDefault: { Bool($0.lowercased()).map(DefaultValue.bool) },
+                defaultHint: "write true or false", literal: { $0 }, exampleDefault: "false",
+                placeholder: "false", sample: { _, number in "\(number).isMultiple(of: 2)" })
+        case .date:
+            // Samples: 1 January 2026 and the days after it.
+            BaseTypeRow(
+                readDefault: BaseTypeRow.floatingNumber,
+                defaultHint: "write seconds since 1970, for example 0",
+                literal: { "Date(timeIntervalSince1970: \($0))" }, exampleDefault: "0",
+                placeholder: "Date(timeIntervalSince1970: 0)",
+                sample: { _, number in
+                    "Date(timeIntervalSince1970: 1_767_225_600 + Double(\(number)) * 86_400)"
+                },
+                needsFoundation: true)
+        case .uuid:
+            BaseTypeRow(
+                readDefault: { text in
+                    UUID(uuidString: BaseTypeRow.unquoted(text)).map { .parsed($0.uuidString) }
+                },
+                defaultHint: "write a UUID such as 00000000-0000-0000-0000-000000000000",
+                literal: { "UUID(uuidString: \(Literals.stringLiteral($0)))!" },
+                exampleDefault: "00000000-0000-0000-0000-000000000000", placeholder: "UUID()",
+                sample: { _, number in
+                    "UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(\(number))))"
+                },
+                needsFoundation: true)
+        case .url:
+            BaseTypeRow(
+                readDefault: { text in
+                    let value = BaseTypeRow.unquoted(text)
+                    return value.contains("://") && URL(string: value) != nil
+                        ? .parsed(value) : nil
+                },
+                defaultHint: "write an absolute URL such as https://example.com",
+                literal: { "URL(string: \(Literals.stringLiteral($0)))!" },
+                exampleDefault: "https://example.com", placeholder: "URL(fileURLWithPath: \"/\")",
+                sample: { words, number in
+                    "URL(fileURLWithPath: \"/samples/\(words.lowercased())-\\(\(number))\")"
+                },
+                needsFoundation: true)
+        case .decimal:
+            BaseTypeRow(
+                readDefault: { text in
+                    BaseTypeRow.isDecimalNumber(text) && text.filter(\.isNumber).count <= 18
+                        ? .number(text) : nil
+                },
+                defaultHint: "write a decimal number of up to 18 digits, for example 9.99",
+                literal: Literals.decimal, exampleDefault: "0", placeholder: "0",
+                sample: { _, number in "Decimal(\(number) * 10)" }, needsFoundation: true)
+        case .data:
+            BaseTypeRow(
+                readDefault: { text in
+                    let value = BaseTypeRow.unquoted(text)
+                    return Data(base64Encoded: value) != nil ? .parsed(value) : nil
+                },
+                defaultHint: "write base64 text, or \"\" for no bytes",
+                literal: { text in
+                    text.isEmpty
+                        ? "Data()" : "Data(base64Encoded: \(Literals.stringLiteral(text)))!"
+                },
+                exampleDefault: "\"\"", placeholder: "Data()",
+                sample: { words, number in "Data(\"\(words) \\(\(number))\".utf8)" },
+                needsFoundation: true)
+        }
+    }
+}
+
+/// One base type's row: how the generator reads, writes and suggests its values.
+struct BaseTypeRow {
+    /// The `=default` text as a checked default, or nil when it does not fit the type.
+    let readDefault: (String) -> DefaultValue?
+    /// What a refusal of a default that does not fit says to write instead.
+    let defaultHint: String
+    /// The Swift expression of a checked default's text (`DefaultValue.number` or `.parsed`).
+    let literal: (String) -> String
+    /// A default that the type takes, for the messages that suggest one.
+    let exampleDefault: String
+    /// A value of the type that a migration decision starts from.
+    let placeholder: String
+    /// A sample's value, from the field's name as words and the sample's number (a Swift
+    /// expression of an `Int` from 1 to 5).
+    let sample: (_ words: String, _ number: String) -> String
+    /// Whether the type comes from Foundation, so that a model with it imports Foundation
+    /// publicly.
+    var needsFoundation = false
+
+    static let plainNumber = "write a plain number such as 0.5 or -3 (no exponent)"
+
+    static func wholeNumber(_ text: String, limit: Int64) -> DefaultValue? {
+        guard let value = Int64(text), value <= limit else { return nil }
+        return .number(String(value))
+    }
+
+    static func floatingNumber(_ text: String) -> DefaultValue? {
+        guard isDecimalNumber(text), let value = Double(text), value.isFinite else { return nil }
+        return .number(String(value))
+    }
+
+    /// `-12`, `3.25`: digits with an optional sign and fraction (what every number type reads).
+    static func isDecimalNumber(_ text: String) -> Bool {
+        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
+    }
+
+    /// Strips one pair of matching surrounding quotes.
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'",
+            text.last == first
+        else { return text }
+        return String(text.dropFirst().dropLast())
+    }
+}
