@@ -15,7 +15,8 @@ let result = ScaffoldRepo.run(
 let colored = StatusColors.isWanted(
     isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment,
     isJSON: result.isJSON)
-let output = colored ? StatusColors.apply(to: result.standardOutput) : result.standardOutput
+let output =
+    colored ? result.colouredStandardOutput ?? result.standardOutput : result.standardOutput
 FileHandle.standardOutput.write(Data(output.utf8))
 FileHandle.standardError.write(Data(result.standardError.utf8))
 exit(result.exitCode)

@@ -85,13 +85,16 @@ enum Outcome {
                     shown, exitCode: exitCode, diagnostics: told + after),
                 standardError: preface.map { $0 + "\n" }.joined() + standardError)
         }
-        var output = preface.map { $0 + "\n" }.joined() + PlanReport.statusLines(shown)
-        if options.mode != .apply {
-            output += PlanReport.diffs(changes)
-        } else if exitCode == 0 {
-            output += PlanReport.diffs(reviews)
+        let diffs =
+            options.mode != .apply
+            ? PlanReport.diffs(changes) : exitCode == 0 ? PlanReport.diffs(reviews) : ""
+        let output = { (coloured: Bool) in
+            preface.map { $0 + "\n" }.joined()
+                + PlanReport.statusLines(shown, coloured: coloured) + diffs
+                + after.map(\.rendered).joined()
         }
-        output += after.map(\.rendered).joined()
-        return RunResult(exitCode: exitCode, standardOutput: output, standardError: standardError)
+        return RunResult(
+            exitCode: exitCode, standardOutput: output(false), standardError: standardError,
+            colouredStandardOutput: output(true))
     }
 }

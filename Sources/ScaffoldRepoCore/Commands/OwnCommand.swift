@@ -10,7 +10,6 @@ enum OwnCommand {
     {
         let base = try DestinationResolver.existingFolder(
             directory, option: "--into", currentDirectory: currentDirectory)
-        var output = ""
         for path in paths {
             let file = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
             var root = file.deletingLastPathComponent()
@@ -54,8 +53,12 @@ enum OwnCommand {
             let change = try Planner.plan(
                 [try manifest.file()], root: root, displayRoot: "", force: true)
             try Writer.apply(change)
-            output += PlanReport.line("owned", path)
         }
-        return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+        let output = { (coloured: Bool) in
+            paths.map { PlanReport.line("owned", $0, coloured: coloured) }.joined()
+        }
+        return RunResult(
+            exitCode: 0, standardOutput: output(false), standardError: "",
+            colouredStandardOutput: output(true))
     }
 }

@@ -10,20 +10,24 @@ enum TemplatesCommand {
         let root = try DestinationResolver.existingFolder(
             directory ?? ".", option: "templates list", currentDirectory: currentDirectory)
         let source = PackagePlanner.templates(explicit: nil, root: root)
-        var output = BuiltInTemplates.names.map { name in
-            let status =
-                if source.overrideFile(named: name) == nil {
-                    "built-in"
-                } else if source.isDrifted(name) {
-                    "drifted"
-                } else {
-                    source.isUneditedCopy(name) ? "unedited" : "edited"
-                }
-            return PlanReport.line(status, name)
+        let lines =
+            BuiltInTemplates.names.map { name in
+                let status =
+                    if source.overrideFile(named: name) == nil {
+                        "built-in"
+                    } else if source.isDrifted(name) {
+                        "drifted"
+                    } else {
+                        source.isUneditedCopy(name) ? "unedited" : "edited"
+                    }
+                return (status, name)
+            } + source.unusedOverrides().map { ("unused", $0) }
+        let output = { (coloured: Bool) in
+            lines.map { PlanReport.line($0, $1, coloured: coloured) }.joined()
         }
-        .joined()
-        output += source.unusedOverrides().map { PlanReport.line("unused", $0) }.joined()
-        return RunResult(exitCode: 0, standardOutput: output, standardError: "")
+        return RunResult(
+            exitCode: 0, standardOutput: output(false), standardError: "",
+            colouredStandardOutput: output(true))
     }
 
     /// Writes every built-in template into the package's `.scaffold/templates`.

@@ -2,19 +2,21 @@ import Foundation
 
 /// How a plan is shown: status lines (with diffs when nothing is written), or JSON.
 enum PlanReport {
-    /// One line per file, status first, padded so the paths line up.
-    static func statusLines(_ changes: [PlannedChange]) -> String {
+    /// One line per file, status first, padded so the paths line up; with `coloured`, each
+    /// status word in its colour.
+    static func statusLines(_ changes: [PlannedChange], coloured: Bool = false) -> String {
         changes.map { change in
             line(
                 change.status.rawValue,
-                change.displayPath + (change.reason.map { " (\($0))" } ?? ""))
+                change.displayPath + (change.reason.map { " (\($0))" } ?? ""), coloured: coloured)
         }
         .joined()
     }
 
-    static func line(_ status: String, _ path: String) -> String {
-        status.padding(toLength: max(10, status.count + 1), withPad: " ", startingAt: 0) + path
-            + "\n"
+    /// `status`, padded to 10 columns, then `path`.
+    static func line(_ status: String, _ path: String, coloured: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(10, status.count + 1) - status.count)
+        return (coloured ? StatusColors.coloured(status) : status) + padding + path + "\n"
     }
 
     /// The unified diff from the disk to the generated file, for each file that differs.

@@ -10,6 +10,9 @@ public struct RunResult: Equatable, Sendable {
     public var standardError: String
     /// Whether the run was asked for JSON (`--json`), so stdout is JSON and never coloured.
     public var isJSON = false
+    /// `standardOutput` with each status line's status word coloured, for a terminal; nil when
+    /// it has no status lines.
+    public var colouredStandardOutput: String? = nil
 }
 
 /// The whole command: argv in, files and a `RunResult` out.

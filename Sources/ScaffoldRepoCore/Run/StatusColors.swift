@@ -1,6 +1,8 @@
-/// Thor-style colours for the status word at the start of each output line, for a terminal.
-/// The executable applies them only when stdout is a terminal and `NO_COLOR` is unset, so piped
-/// output, CI logs and goldens stay byte for byte the same.
+/// Thor-style colours for the status word at the start of a status line, for a terminal.
+/// Status lines are coloured where they are made (``PlanReport/line(_:_:coloured:)``), into
+/// ``RunResult/colouredStandardOutput``; the executable prints that only when stdout is a
+/// terminal and `NO_COLOR` is unset, so piped output, CI logs and goldens stay byte for byte the
+/// same.
 public enum StatusColors {
     /// ANSI colour codes by status: green adds, blue leaves alone, yellow keeps or warns, red
     /// removes or refuses.
@@ -10,16 +12,10 @@ public enum StatusColors {
         "drifted": "33", "unused": "33", "edited": "32", "unedited": "34", "shared": "34",
     ]
 
-    /// `output` with each line's leading status word coloured.
-    public static func apply(to output: String) -> String {
-        output.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let word = line.prefix { $0 != " " }
-            guard let code = codes[String(word)], word.count < line.count else {
-                return String(line)
-            }
-            return "\u{1B}[\(code)m\(word)\u{1B}[0m" + line.dropFirst(word.count)
-        }
-        .joined(separator: "\n")
+    /// `status` in its colour, or as it is when it has none.
+    static func coloured(_ status: String) -> String {
+        guard let code = codes[status] else { return status }
+        return "\u{1B}[\(code)m\(status)\u{1B}[0m"
     }
 
     /// Whether to colour: stdout is a terminal, `NO_COLOR` is unset or empty, and the output

@@ -176,13 +176,21 @@ import Testing
         #expect(again.exitCode == 0)
     }
 
-    @Test func statusWordsAreColouredOnlyWhenWanted() {
-        let output = "create    A.swift\nidentical B.swift\nnote: done\n"
+    /// The status words are coloured where the status lines are made, not found again in the
+    /// output: the rest of the output, the next step included, is as plain as without colour.
+    @Test func statusWordsAreColouredOnlyWhenWanted() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
 
-        let colored = StatusColors.apply(to: output)
+        let result = run(["Note", "id:UUID", "title"], in: folder)
+        let coloured = try #require(result.colouredStandardOutput)
 
-        #expect(colored.hasPrefix("\u{1B}[32mcreate\u{1B}[0m    A.swift\n\u{1B}[34midentical"))
-        #expect(colored.hasSuffix("note: done\n"))
+        #expect(coloured.hasPrefix("\u{1B}[32mcreate\u{1B}[0m    NoteStore/"))
+        #expect(
+            coloured.replacingOccurrences(of: "\u{1B}[32m", with: "")
+                .replacingOccurrences(of: "\u{1B}[0m", with: "") == result.standardOutput)
+        #expect(coloured.hasSuffix("Next: cd NoteStore && swift test\n"))
+        #expect(PlanReport.line("built-in", "X", coloured: true) == "built-in  X\n")
         #expect(StatusColors.isWanted(isTerminal: true, environment: [:], isJSON: false))
         #expect(!StatusColors.isWanted(isTerminal: false, environment: [:], isJSON: false))
         #expect(
