@@ -11,12 +11,12 @@ enum GenerateCommand {
             currentDirectory: currentDirectory)
         let templates = try PackagePlanner.templates(
             request.templatesDirectory, root: target.root, currentDirectory: currentDirectory)
-        let (changes, orphans, evolution) = try PackagePlanner.plan(
+        let plan = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
         // A new migration with values to decide: its version's tests fail until they are, so the
         // next step is to decide them.
-        let undecided = changes.filter {
+        let undecided = plan.changes.filter {
             $0.file.isWrittenOnce && $0.status == .create
                 && $0.file.contents.contains("try undecided(")
         }
@@ -29,7 +29,7 @@ enum GenerateCommand {
                     + " with the value you decide, then " + note.message)
         }
         return try Outcome.of(
-            changes, options, keepingBlocks: true,
-            diagnostics: templates.warnings() + orphans + notes, preface: evolution)
+            plan.changes, options, keepingBlocks: true,
+            diagnostics: templates.warnings() + plan.warnings + notes, preface: plan.evolution)
     }
 }

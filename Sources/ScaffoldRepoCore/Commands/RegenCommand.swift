@@ -46,11 +46,11 @@ enum RegenCommand {
         }
         let templates = try PackagePlanner.templates(
             templatesDirectory, root: root, currentDirectory: currentDirectory)
-        let (changes, orphans, evolution) = try PackagePlanner.plan(
+        let plan = try PackagePlanner.plan(
             requests, root: root, displayRoot: DestinationResolver.display(directory),
             templates: templates, force: options.force)
         return try Outcome.of(
-            changes, options, keepingBlocks: false, diagnostics: templates.warnings() + orphans,
-            preface: evolution)
+            plan.changes, options, keepingBlocks: false,
+            diagnostics: templates.warnings() + plan.warnings, preface: plan.evolution)
     }
 }

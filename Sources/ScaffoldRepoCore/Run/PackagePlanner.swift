@@ -1,6 +1,43 @@
 import Foundation
 
-/// Plans one or more models into one package root, with the manifest that records them.
+/// What the Recall stage hands on: the package's manifest as it was loaded, and each request as
+/// its record makes it (references resolved, the shared files' notes decided, the model's
+/// history and renames checked against the stored data), with what recalling it found.
+struct RecalledPackage {
+    struct Model {
+        var request: GenerateRequest
+        /// The manifest's record of the model, when it was generated here before.
+        let record: Manifest.Model?
+        /// What the change to the model does to stored data, for the person.
+        var warnings: [Diagnostic] = []
+    }
+
+    let root: URL
+    let displayRoot: String
+    let manifest: Manifest
+    var models: [Model]
+    /// Notes about the package itself, such as a manifest in an earlier format.
+    var notes: [Diagnostic] = []
+    /// The lines that say what each model's change does to stored data.
+    var evolution: [String] = []
+}
+
+/// What the Render stage hands on: a recalled model and the files its templates made.
+struct RenderedModel {
+    let model: RecalledPackage.Model
+    let files: [GeneratedFile]
+}
+
+/// What the Plan stage hands to the report: each file's change, the manifest's last; the
+/// warnings and notes for stderr; the lines about stored data.
+struct PackagePlan {
+    let changes: [PlannedChange]
+    let warnings: [Diagnostic]
+    let evolution: [String]
+}
+
+/// Plans one or more models into one package root, with the manifest that records them, in
+/// three stages with a value between each: recall, render, plan.
 enum PackagePlanner {
     /// The changes for `requests` (all into `root`) followed by the manifest's own change; a
     /// warning for each file a model generated before but no longer does (an orphan: left on
@@ -9,30 +46,34 @@ enum PackagePlanner {
     static func plan(
         _ requests: [GenerateRequest], root: URL, displayRoot: String, templates: TemplateSource,
         force: Bool
-    ) throws -> (changes: [PlannedChange], warnings: [Diagnostic], evolution: [String]) {
-        var manifest = try Manifest.load(root: root) ?? Manifest()
-        let loaded = manifest
+    ) throws -> PackagePlan {
+        let recalled = try recall(requests, root: root, displayRoot: displayRoot)
+        let rendered = try render(recalled, templates: templates)
+        return try plan(rendered, recalled: recalled, templates: templates, force: force)
+    }
+
+    /// Recall: reads the manifest and checks each request against its record.
+    static func recall(
+        _ requests: [GenerateRequest], root: URL, displayRoot: String
+    ) throws -> RecalledPackage {
+        let manifest = try Manifest.load(root: root) ?? Manifest()
         try refuseTaskBesideOtherModels(requests, manifest: manifest)
-        var changes: [PlannedChange] = []
-        var warnings: [Diagnostic] = []
+        var package = RecalledPackage(
+            root: root, displayRoot: displayRoot, manifest: manifest, models: [])
         if Manifest.isOlderFormat(root: root) {
-            warnings.append(
+            package.notes.append(
                 .note(
                     "\(DiskPaths.shown(Manifest.path, under: displayRoot)) is in the format of an "
                         + "earlier scaffold-repo (version 1); this run rewrites it as version 2, and "
                         + "changes no other file for that"))
         }
-        var evolution: [String] = []
-        // Shared files already planned in this run, and the hash each was given then: a shared
-        // file is planned once, for the first model that renders it, and recorded for all.
-        var sharedPlanned: Set<String> = []
-        var sharedHashes: [String: String] = [:]
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
             try ReferenceCheck.resolve(&request, among: referable)
             request.annotatesSharedFiles = annotatesSharedFiles(
                 in: request.module, manifest: manifest, requests: requests)
             let record = manifest.model(named: request.spec.typeName)
+            var warnings: [Diagnostic] = []
             if let record {
                 var previous = try record.request()
                 previous.destination = request.destination
@@ -40,7 +81,7 @@ enum PackagePlanner {
                 try? ReferenceCheck.resolve(&previous, among: referable)
                 let report = try ModelEvolution.check(
                     &request, previous: previous.spec, history: previous.history)
-                evolution += report.lines
+                package.evolution += report.lines
                 warnings += report.warnings
                 if previous.storage != request.storage {
                     warnings.append(storageChangeWarning(previous, request))
@@ -50,10 +91,44 @@ enum PackagePlanner {
                     "--migrate: \(request.spec.typeName) was not generated here before, so there "
                         + "is no stored version to migrate from; drop --migrate")
             }
-            let files = try Renderer.render(request, templates: templates)
+            package.models.append(.init(request: request, record: record, warnings: warnings))
+        }
+        return package
+    }
+
+    /// Render: each recalled model's files from the templates, refused when a path clashes with
+    /// a file no model generated.
+    static func render(
+        _ recalled: RecalledPackage, templates: TemplateSource
+    ) throws -> [RenderedModel] {
+        var known = Set(recalled.manifest.models.flatMap(\.files.keys))
+        return try recalled.models.map { model in
+            let files = try Renderer.render(model.request, templates: templates)
+            known.formUnion(files.map(\.path))
             try ClashCheck.refuse(
-                files, root: root, displayRoot: displayRoot,
-                known: Set(manifest.models.flatMap(\.files.keys)).union(files.map(\.path)))
+                files, root: recalled.root, displayRoot: recalled.displayRoot, known: known)
+            return RenderedModel(model: model, files: files)
+        }
+    }
+
+    /// Plan: compares each model's files with the disk and the manifest's hashes, then plans
+    /// the manifest that records them all.
+    static func plan(
+        _ rendered: [RenderedModel], recalled: RecalledPackage, templates: TemplateSource,
+        force: Bool
+    ) throws -> PackagePlan {
+        let (root, displayRoot) = (recalled.root, recalled.displayRoot)
+        var manifest = recalled.manifest
+        var changes: [PlannedChange] = []
+        var warnings = recalled.notes
+        // Shared files already planned in this run, and the hash each was given then: a shared
+        // file is planned once, for the first model that renders it, and recorded for all.
+        var sharedPlanned: Set<String> = []
+        var sharedHashes: [String: String] = [:]
+        for rendered in rendered {
+            let (request, record, files) =
+                (rendered.model.request, rendered.model.record, rendered.files)
+            warnings += rendered.model.warnings
             var recorded = record?.files ?? [:]
             var owned = Set(record?.owned ?? [])
             for file in files where file.isShared {
@@ -81,7 +156,7 @@ enum PackagePlanner {
                     &modelChanges, recorded: recorded, record: record, request: request,
                     templates: templates,
                     sharedFilesWereAnnotated: annotatesSharedFiles(
-                        in: request.module, manifest: loaded, requests: []))
+                        in: request.module, manifest: recalled.manifest, requests: []))
             }
             changes += modelChanges
             warnings += placeholderWarnings(modelChanges)
@@ -124,7 +199,9 @@ enum PackagePlanner {
             }
         }
         let manifestChange = try Planner.plan(manifest, root: root, displayRoot: displayRoot)
-        return (changes + [manifestChange], warnings, evolution)
+        return PackagePlan(
+            changes: changes + [manifestChange], warnings: warnings,
+            evolution: recalled.evolution)
     }
 
     /// Whether the files the models of `module` share carry the workshop's notes: when any of

@@ -23,16 +23,18 @@ public struct RunResult: Equatable, Sendable {
 ///    model's name and field tokens become a checked `ModelSpec` in a `GenerateRequest`. No disk.
 /// 2. **Resolve** (`Run/DestinationResolver`): the request's `Destination` becomes the package
 ///    root and the prefix its paths are shown with. Reads: what exists, whose package it is.
-/// 3. **Recall** (`Manifest/`, `Evolution/`): the package's `Manifest` gives each model's record
-///    (`regen` builds its requests from them) and `ModelHistory`; `ModelEvolution.check` refuses
-///    a change that stored data would not follow. Reads `.scaffold/manifest.json`.
-/// 4. **Render** (`Rendering/`, `Templates/`): `Renderer.render(GenerateRequest)` fills the
-///    templates with a `RenderContext` into `[GeneratedFile]`. Reads templates (built-in, or a
-///    package's overrides) and nothing else.
-/// 5. **Plan** (`Planning/Planner`, `Run/PackagePlanner`): compares each `GeneratedFile` with
+/// 3. **Recall** (`Manifest/`, `Evolution/`; `PackagePlanner.recall`): the package's `Manifest`
+///    gives each model's record (`regen` builds its requests from them) and `ModelHistory`;
+///    `ModelEvolution.check` refuses a change that stored data would not follow. Reads
+///    `.scaffold/manifest.json`. Hands on a `RecalledPackage`.
+/// 4. **Render** (`Rendering/`, `Templates/`; `PackagePlanner.render`): `Renderer.render` fills
+///    the templates with a `RenderContext` into `[GeneratedFile]` for each model, and
+///    `ClashCheck` refuses a path that clashes with a stranger's file. Reads templates (built-in,
+///    or a package's overrides). Hands on `[RenderedModel]`.
+/// 5. **Plan** (`Planning/Planner`, `PackagePlanner.plan`): compares each `GeneratedFile` with
 ///    the disk and the manifest's hashes into `[PlannedChange]`, each with a `ChangeStatus`,
-///    plus the manifest's own change. Reads, never writes. `destroy` plans from the manifest
-///    instead (`Planning/RemovalPlanner`) and joins here.
+///    plus the manifest's own change: a `PackagePlan`. Reads, never writes. `destroy` plans
+///    from the manifest instead (`Planning/RemovalPlanner`) and joins here.
 /// 6. **Report and apply** (`Commands/Outcome`): status lines and diffs, or JSON; in `.apply`
 ///    mode `Writer.apply` moves removed files aside, stages every write beside its file, then
 ///    renames. That is the only place that writes (and `destroy` then removes the folders it
