@@ -41,9 +41,9 @@ let package = Package(
                 ]),
             dependencies: ["scaffold-repo"]),
         // The generator's tests. One of them builds and tests Tests/Integration, the package
-        // that compiles every golden, example and host-settings package with the crash, fault
-        // and process-sharing tests of the generated stores and the benchmark, so that this
-        // package builds without them.
+        // that compiles every golden, example and host-settings package with the durability
+        // tests of the generated stores (crash, fault, process sharing, in memory, stored data
+        // across model versions) and the benchmark, so that this package builds without them.
         .testTarget(
             name: "ScaffoldRepoCoreTests", dependencies: ["ScaffoldRepoCore", "scaffold-repo"]),
     ]

@@ -3,8 +3,8 @@ import PackageDescription
 
 // The integration package: every golden, example and host-settings package that the generator's
 // tests compare byte for byte, compiled here with warnings as errors and their own tests run;
-// the crash, fault and process-sharing tests of the generated stores, with their child
-// processes; and the benchmark. `swift test` at the top of the repository builds and tests this
+// the crash, fault, process-sharing and in-memory tests of the generated stores, with their
+// child processes, and the tests of stored data across model versions; and the benchmark. `swift test` at the top of the repository builds and tests this
 // package (SlowSuites.IntegrationPackageTests), so the generator's own build and its first unit
 // test do not wait on the generated code. `Linked/` mirrors the repository's
 // layout with links to the folders the targets live in (a target must be inside its package):

@@ -3,10 +3,11 @@ import Testing
 
 extension SlowSuites {
     /// `Tests/Integration`: every golden, example and host-settings package compiled with
-    /// warnings as errors and its own tests run, with the crash, fault and process-sharing tests
-    /// of the generated stores. It is a package of its own so that this package's build and
-    /// first unit test do not wait on the generated code; this test is how `swift test` at the
-    /// top runs it. Its output is printed, so a run shows each package's tests.
+    /// warnings as errors and its own tests run, with the durability tests of the generated
+    /// stores (crash, fault, process sharing, in memory, stored data across model versions). It
+    /// is a package of its own so that this package's build and first unit test do not wait on
+    /// the generated code; this test is how `swift test` at the top runs it. Its output is
+    /// printed, so a run shows each package's tests.
     @Suite struct IntegrationPackageTests {
         @Test func everyGeneratedPackageBuildsWithoutWarningsAndItsTestsPass() throws {
             let run = try TestProcess.run(

@@ -1,6 +1,6 @@
 // store-bench: measures the generated stores against the pattern they improve on.
 //
-//   swift run -c release store-bench [--sizes 100,10000,100000] [--saves 31]
+//   swift run -c release --package-path Tests/Integration store-bench [--sizes 100,10000,100000] [--saves 31]
 //
 // For each store and size it runs a child process (`store-bench --child STORE SIZE SAVES`) that
 // imports SIZE values in one batch, reopens the store (a cold load), then times SAVES single

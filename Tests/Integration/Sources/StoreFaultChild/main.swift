@@ -80,7 +80,8 @@ func openStore(_ storage: String, _ directory: URL) throws -> any FaultStore {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, ["journal", "snapshot", "sqlite"].contains(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: see Sources/StoreFaultChild/main.swift\n".utf8))
+    let usage = "usage: see Tests/Integration/Sources/StoreFaultChild/main.swift\n"
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 let storage = arguments[2]
