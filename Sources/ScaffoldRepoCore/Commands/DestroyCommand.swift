@@ -76,19 +76,25 @@ enum DestroyCommand {
                     root.appendingPathComponent($0).standardizedFileURL.path
                 }
             } ?? []
-        // The files the module's other models share keep the workshop notes this model gave
-        // them, until they are rendered again.
-        let notesChange =
-            PackagePlanner.annotatesSharedFiles(in: entry.module, manifest: loaded, requests: [])
-            != PackagePlanner.annotatesSharedFiles(
-                in: entry.module, manifest: manifest, requests: [])
+        // The files the module's other models share keep the workshop notes and the samples of
+        // field types this model gave them, until they are rendered again.
+        let before = PackagePlanner.sharedFileSettings(
+            in: entry.module, manifest: loaded, requests: [])
+        let after = PackagePlanner.sharedFileSettings(
+            in: entry.module, manifest: manifest, requests: [])
+        let stale = [
+            before.annotate != after.annotate ? "its workshop notes" : nil,
+            before.fieldTypes != after.fieldTypes ? "the samples of its field types" : nil,
+        ]
         let regen = Diagnostic(
             .next,
             "scaffold-repo regen \(display.isEmpty ? "." : display) (the files \(name) shared "
-                + "with the other models still have its workshop notes)")
+                + "with the other models still have "
+                + stale.compactMap { $0 }.joined(separator: " and ") + ")")
         return try Outcome.of(
             changes, options, keepingBlocks: false,
-            diagnostics: notesChange && changes.contains { $0.status == .shared } ? [regen] : [],
+            diagnostics: before != after && changes.contains { $0.status == .shared }
+                ? [regen] : [],
             keptNote: { count in
                 .note(
                     "\(count) edited file(s) kept, and still recorded; --force removes them too. "

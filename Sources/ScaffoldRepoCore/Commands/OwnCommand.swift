@@ -41,7 +41,7 @@ enum OwnCommand {
                 request.destination =
                     model.target.map { .into(packageDirectory: root.path, target: $0) }
                     ?? .standalone(outputDirectory: root.path)
-                request.annotatesSharedFiles = PackagePlanner.annotatesSharedFiles(
+                request.sharedFiles = PackagePlanner.sharedFileSettings(
                     in: request.module, manifest: manifest, requests: [])
                 if let generated = try? Renderer.render(request, templates: templates)
                     .first(where: { $0.path == relative })

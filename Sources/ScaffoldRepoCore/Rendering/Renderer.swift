@@ -79,14 +79,17 @@ public enum Renderer {
         let context = RenderContext.make(
             for: spec, module: module, storage: storage, annotate: request.annotate,
             history: history)
+        // A shared file is the same for every model of the module, whichever renders it.
+        let shared = request.sharedFiles ?? request.ownSharedFiles
         var files = try outputs.map { output in
             let extra = TestSuiteContext.byTemplate[output.template]?.templateValues ?? [:]
-            let text = try templates.render(
+            var text = try templates.render(
                 output.template, context.merging(extra) { _, extra in extra })
             let isShared = Names.isShared(output.path)
-            // A shared file is the same for every model of the module, whichever renders it.
-            let annotate =
-                isShared ? request.annotatesSharedFiles ?? request.annotate : request.annotate
+            let annotate = isShared ? shared.annotate : request.annotate
+            if output.template == "SampleData.swift.tmpl" {
+                text = samples(of: shared.fieldTypes, in: text)
+            }
             return GeneratedFile(
                 path: output.path,
                 contents: normalized(annotate ? text : withoutWorkshopNotes(text)),
@@ -108,6 +111,36 @@ public enum Renderer {
                     isWrittenOnce: true))
         }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// The sample data `text` (SampleData.swift) without the `SampleValue` conformance of each
+    /// base type that is not in `types`: a conformance is a block from its
+    /// `nonisolated extension Type: SampleValue {` line to the `}` that closes it, and the blank
+    /// line after it. So a package has the samples its models' fields use, and a new field type
+    /// does not change the packages that do not use it.
+    static func samples(of types: Set<BaseType>, in text: String) -> String {
+        var kept: [Substring] = []
+        var isInUnused = false
+        var dropsBlankLine = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if isInUnused {
+                if line == "}" { (isInUnused, dropsBlankLine) = (false, true) }
+                continue
+            }
+            if dropsBlankLine {
+                dropsBlankLine = false
+                if line.isEmpty { continue }
+            }
+            let conformance = line.wholeMatch(of: /nonisolated extension (\w+): SampleValue \{/)
+            if let name = conformance?.output.1, let type = BaseType(rawValue: String(name)),
+                !types.contains(type)
+            {
+                isInUnused = true
+                continue
+            }
+            kept.append(line)
+        }
+        return kept.joined(separator: "\n")
     }
 
     /// `text` without the workshop's notes, for a package generated without `--annotate`. A

@@ -70,8 +70,6 @@ enum PackagePlanner {
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
             try ReferenceCheck.resolve(&request, among: referable)
-            request.annotatesSharedFiles = annotatesSharedFiles(
-                in: request.module, manifest: manifest, requests: requests)
             let record = manifest.model(named: request.spec.typeName)
             var warnings: [Diagnostic] = []
             if let record {
@@ -92,6 +90,13 @@ enum PackagePlanner {
                         + "is no stored version to migrate from; drop --migrate")
             }
             package.models.append(.init(request: request, record: record, warnings: warnings))
+        }
+        // The shared files follow the models as checked: a migration's frozen version adds its
+        // field types to the samples.
+        let checked = package.models.map(\.request)
+        for index in package.models.indices {
+            package.models[index].request.sharedFiles = sharedFileSettings(
+                in: checked[index].module, manifest: manifest, requests: checked)
         }
         return package
     }
@@ -155,7 +160,7 @@ enum PackagePlanner {
                 try markOwnedFilesToReview(
                     &modelChanges, recorded: recorded, record: record, request: request,
                     templates: templates,
-                    sharedFilesWereAnnotated: annotatesSharedFiles(
+                    sharedFilesBefore: sharedFileSettings(
                         in: request.module, manifest: recalled.manifest, requests: []))
             }
             changes += modelChanges
@@ -204,21 +209,27 @@ enum PackagePlanner {
             evolution: recalled.evolution)
     }
 
-    /// Whether the files the models of `module` share carry the workshop's notes: when any of
-    /// its models has them, as `requests` ask or else as the manifest records it. So a shared
-    /// file renders the same for every model, and `regen` gives it the same bytes whatever the
-    /// order of the models.
-    static func annotatesSharedFiles(
+    /// How the files the models of `module` share are rendered: with the workshop's notes when
+    /// any of its models has them, and with the samples of every field type its models use;
+    /// each model as `requests` ask, or else as the manifest records it. So a shared file
+    /// renders the same for every model, and `regen` gives it the same bytes whatever the order
+    /// of the models.
+    static func sharedFileSettings(
         in module: String, manifest: Manifest, requests: [GenerateRequest]
-    ) -> Bool {
-        var annotated: [String: Bool] = [:]
+    ) -> SharedFileSettings {
+        var models: [String: SharedFileSettings] = [:]
         for record in manifest.models where record.destroyed != true && record.module == module {
-            annotated[record.name] = record.annotate == true
+            // A record that no longer reads is refused where it is planned; here it adds nothing.
+            let request = try? record.request()
+            models[record.name] = SharedFileSettings(
+                annotate: record.annotate == true, fieldTypes: request?.fieldTypes ?? [])
         }
         for request in requests where request.module == module {
-            annotated[request.spec.typeName] = request.annotate
+            models[request.spec.typeName] = request.ownSharedFiles
         }
-        return annotated.values.contains(true)
+        return SharedFileSettings(
+            annotate: models.values.contains(where: \.annotate),
+            fieldTypes: models.values.reduce(into: []) { $0.formUnion($1.fieldTypes) })
     }
 
     /// The warning for a model whose storage changes: the new repository does not read what
@@ -257,11 +268,11 @@ enum PackagePlanner {
     /// make; when only the templates changed, the diff is from the file on disk.
     private static func markOwnedFilesToReview(
         _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model,
-        request: GenerateRequest, templates: TemplateSource, sharedFilesWereAnnotated: Bool
+        request: GenerateRequest, templates: TemplateSource, sharedFilesBefore: SharedFileSettings
     ) throws {
         var previousRequest = try record.request()
         previousRequest.destination = request.destination
-        previousRequest.annotatesSharedFiles = sharedFilesWereAnnotated
+        previousRequest.sharedFiles = sharedFilesBefore
         let lost = previousRequest.spec.fields.map(\.name).filter { name in
             !request.spec.fields.contains { $0.name == name }
         }

@@ -10,10 +10,10 @@ public struct GenerateRequest: Equatable, Sendable {
     public var storage: Storage
     /// Add comments that explain the pattern, for workshops.
     public var annotate: Bool
-    /// Whether the files every model of the module shares (the engine) carry the workshop's
-    /// notes: when any model of the module has them. Nil: as ``annotate``. Not part of the
-    /// command line: the planner sets it from the manifest.
-    public var annotatesSharedFiles: Bool?
+    /// How the files every model of the module shares (the engine, the sample data) are
+    /// rendered, the same whichever model renders them. Nil: from this model alone. Not part
+    /// of the command line: the planner sets it from the manifest and the other requests.
+    public var sharedFiles: SharedFileSettings?
     /// Let a change that stored data would not survive through, with a migration (`--migrate`).
     public var migrate = false
     /// The schema versions, from the manifest: not part of the command line.
@@ -28,6 +28,20 @@ public struct GenerateRequest: Equatable, Sendable {
         self.destination = destination
         self.templatesDirectory = templatesDirectory
         self.storage = storage
+    }
+
+    /// The base types of the model's fields, in every version the history holds.
+    var fieldTypes: Set<BaseType> {
+        let specs = history.previous.map(\.spec) + [spec]
+        return Set(
+            specs.flatMap(\.fields).flatMap(\.type.allTypes).compactMap { type in
+                if case .base(let base) = type { base } else { nil }
+            })
+    }
+
+    /// What this model alone asks of the files its module shares.
+    var ownSharedFiles: SharedFileSettings {
+        SharedFileSettings(annotate: annotate, fieldTypes: fieldTypes)
     }
 
     /// The module the model's sources go into: `--target`'s, or the standalone package's own.
@@ -56,4 +70,13 @@ public enum Destination: Equatable, Sendable {
     case standalone(outputDirectory: String?)
     /// Into an existing package's `Sources/<target>` and `Tests/<target>Tests`.
     case into(packageDirectory: String, target: String)
+}
+
+/// What the files a module's models share depend on: all of the module's models together.
+public struct SharedFileSettings: Equatable, Sendable {
+    /// Whether they carry the workshop's notes: when any model of the module has them.
+    public var annotate: Bool
+    /// The field types the module's models use, in any version: the sample data builds samples
+    /// of these and of no other base type.
+    public var fieldTypes: Set<BaseType>
 }

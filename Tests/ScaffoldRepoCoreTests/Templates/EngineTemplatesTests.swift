@@ -49,3 +49,80 @@ import Testing
                 == Set(Self.engine.map(\.template)))
     }
 }
+
+/// The sample data keeps the samples of the field types a module uses, and no other base type's.
+@Suite struct SampleDataTests {
+    static let text = BuiltInTemplates.embedded["SampleData.swift.tmpl"] ?? ""
+
+    @Test func everyBaseTypeHasItsSampleInTheEngine() {
+        for type in BaseType.allCases {
+            #expect(
+                Self.text.contains("\nnonisolated extension \(type.rawValue): SampleValue {\n"),
+                "add a SampleValue conformance for \(type.rawValue) to SampleData.swift")
+        }
+    }
+
+    @Test func onlyTheSamplesOfTheTypesUsedAreKept() {
+        let kept = Renderer.samples(of: [.string, .uuid], in: Self.text)
+
+        #expect(Renderer.samples(of: Set(BaseType.allCases), in: Self.text) == Self.text)
+        for type in BaseType.allCases {
+            let conformance = "extension \(type.rawValue): SampleValue {"
+            #expect(kept.contains(conformance) == [.string, .uuid].contains(type), "\(type)")
+        }
+        // The generic conformances stay, and no block leaves two blank lines behind.
+        #expect(kept.contains("extension Optional: SampleValue where Wrapped: SampleValue {"))
+        #expect(kept.contains("where Self: CaseIterable {"))
+        #expect(!kept.contains("\n\n\n"))
+        #expect(kept.filter { $0 == "{" }.count == kept.filter { $0 == "}" }.count)
+    }
+
+    /// A module's models share one sample data file: it has the samples of all their types,
+    /// whichever model renders it.
+    @Test func theModulesModelsTogetherDecideTheSamples() throws {
+        let note = try SpecParser.parse(modelName: "Note", fieldTokens: ["id:UUID", "title"])
+        let tally = try SpecParser.parse(modelName: "Tally", fieldTokens: ["id:Int", "n:Double"])
+        let into = Destination.into(packageDirectory: ".", target: "App")
+        var requests = [note, tally].map { GenerateRequest(spec: $0, destination: into) }
+        let shared = PackagePlanner.sharedFileSettings(
+            in: "App", manifest: Manifest(), requests: requests)
+        requests[0].sharedFiles = shared
+
+        let sampleData = try #require(
+            try Renderer.render(requests[0]).first { $0.path.hasSuffix("/SampleData.swift") })
+
+        #expect(shared.fieldTypes == [.uuid, .string, .int, .double])
+        #expect(sampleData.contents.contains("extension Double: SampleValue {"))
+        #expect(!sampleData.contents.contains("extension Bool: SampleValue {"))
+    }
+}
+
+extension SampleDataTests {
+    /// Adding a model with a new field type gives the module's sample data that type's samples;
+    /// destroying it says to regenerate, and then they are gone.
+    @Test func aModelsFieldTypesComeAndGoWithIt() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let into = ["--into", ".", "--target", "AppCore"]
+        let sampleData = folder.appendingPathComponent("Tests/AppCoreTests/SampleData.swift")
+        _ = ScaffoldRepo.run(["Card", "id:Int", "front"] + into, currentDirectory: folder)
+        let before = TestPaths.text(sampleData)
+
+        let added = ScaffoldRepo.run(
+            ["Reading", "id:Int", "at:Date"] + into, currentDirectory: folder)
+        let withDate = TestPaths.text(sampleData)
+        let destroy = ScaffoldRepo.run(["destroy", "Reading", "."], currentDirectory: folder)
+        let regen = ScaffoldRepo.run(["regen", "."], currentDirectory: folder)
+
+        #expect(before?.contains("extension Date: SampleValue {") == false)
+        #expect(added.standardOutput.contains("update    Tests/AppCoreTests/SampleData.swift\n"))
+        #expect(withDate?.contains("extension Date: SampleValue {") == true)
+        #expect(
+            destroy.standardOutput.hasSuffix(
+                "Next: scaffold-repo regen . (the files Reading shared with the other models "
+                    + "still have the samples of its field types)\n"))
+        #expect(regen.exitCode == 0)
+        #expect(TestPaths.text(sampleData) == before)
+    }
+}

@@ -43,66 +43,6 @@ nonisolated extension String: SampleValue {
     }
 }
 
-nonisolated extension Int: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Int {
-        seed(number, revision)
-    }
-}
-
-nonisolated extension Int64: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Int64 {
-        Int64(seed(number, revision))
-    }
-}
-
-nonisolated extension Double: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Double {
-        Double(seed(number, revision)) + 0.5
-    }
-}
-
-nonisolated extension Float: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Float {
-        Float(seed(number, revision)) + 0.5
-    }
-}
-
-nonisolated extension Decimal: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Decimal {
-        Decimal(seed(number, revision)) + Decimal(1) / Decimal(4)
-    }
-}
-
-nonisolated extension Bool: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Bool {
-        seed(number, revision) % 2 == 0
-    }
-}
-
-nonisolated extension Date: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Date {
-        Date(timeIntervalSince1970: Double(seed(number, revision)))
-    }
-}
-
-nonisolated extension UUID: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> UUID {
-        SampleData.uuid(seed(number, revision))
-    }
-}
-
-nonisolated extension URL: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> URL {
-        URL(fileURLWithPath: "/\(name)/\(number)/\(revision ?? 0)")
-    }
-}
-
-nonisolated extension Data: SampleValue {
-    static func sample(_ name: String, number: Int, revision: Int?) -> Data {
-        Data("\(name)-\(number)-\(revision ?? 0)".utf8)
-    }
-}
-
 nonisolated extension Optional: SampleValue where Wrapped: SampleValue {
     /// Always a value: the tests check that optional fields are stored, not only nil.
     static func sample(_ name: String, number: Int, revision: Int?) -> Wrapped? {
