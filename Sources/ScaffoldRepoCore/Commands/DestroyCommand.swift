@@ -78,6 +78,10 @@ enum DestroyCommand {
             } ?? []
         // The files the module's other models share keep the workshop notes and the samples of
         // field types this model gave them, until they are rendered again.
+        // Only when the module keeps another model, whose regen renders those files again.
+        let othersRemain = manifest.models.contains {
+            $0.destroyed != true && $0.module == entry.module
+        }
         let before = PackagePlanner.sharedFileSettings(
             in: entry.module, manifest: loaded, requests: [])
         let after = PackagePlanner.sharedFileSettings(
@@ -93,8 +97,7 @@ enum DestroyCommand {
                 + stale.compactMap { $0 }.joined(separator: " and ") + ")")
         return try Outcome.of(
             changes, options, keepingBlocks: false,
-            diagnostics: before != after && changes.contains { $0.status == .shared }
-                ? [regen] : [],
+            diagnostics: before != after && othersRemain ? [regen] : [],
             keptNote: { count in
                 .note(
                     "\(count) edited file(s) kept, and still recorded; --force removes them too. "

@@ -115,8 +115,8 @@ public enum Renderer {
 
     /// The sample data `text` (SampleData.swift) without the `SampleValue` conformance of each
     /// base type that is not in `types`: a conformance is a block from its
-    /// `nonisolated extension Type: SampleValue {` line to the `}` that closes it, and the blank
-    /// line after it. So a package has the samples its models' fields use, and a new field type
+    /// `nonisolated extension Type: SampleValue {` line to the next line that starts with `}`
+    /// (the one that closes it, in the first column), and the blank line after it. So a package has the samples its models' fields use, and a new field type
     /// does not change the packages that do not use it.
     static func samples(of types: Set<BaseType>, in text: String) -> String {
         var kept: [Substring] = []
@@ -124,7 +124,7 @@ public enum Renderer {
         var dropsBlankLine = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if isInUnused {
-                if line == "}" { (isInUnused, dropsBlankLine) = (false, true) }
+                if line.hasPrefix("}") { (isInUnused, dropsBlankLine) = (false, true) }
                 continue
             }
             if dropsBlankLine {

@@ -156,13 +156,11 @@ enum PackagePlanner {
             var modelChanges = try Planner.plan(
                 files.filter { !sharedPlanned.contains($0.path) }, root: root,
                 displayRoot: displayRoot, force: force, recorded: recorded, owned: owned)
-            if let record {
-                try markOwnedFilesToReview(
-                    &modelChanges, recorded: recorded, record: record, request: request,
-                    templates: templates,
-                    sharedFilesBefore: sharedFileSettings(
-                        in: request.module, manifest: recalled.manifest, requests: []))
-            }
+            try markOwnedFilesToReview(
+                &modelChanges, recorded: recorded, record: record, request: request,
+                templates: templates,
+                sharedFilesBefore: sharedFileSettings(
+                    in: request.module, manifest: recalled.manifest, requests: []))
             changes += modelChanges
             warnings += placeholderWarnings(modelChanges)
             // A kept file keeps its old record: it stays `modified`, or unknown, next time too;
@@ -218,11 +216,17 @@ enum PackagePlanner {
         in module: String, manifest: Manifest, requests: [GenerateRequest]
     ) -> SharedFileSettings {
         var models: [String: SharedFileSettings] = [:]
-        for record in manifest.models where record.destroyed != true && record.module == module {
-            // A record that no longer reads is refused where it is planned; here it adds nothing.
-            let request = try? record.request()
-            models[record.name] = SharedFileSettings(
-                annotate: record.annotate == true, fieldTypes: request?.fieldTypes ?? [])
+        for record in manifest.models where record.module == module {
+            // A record that no longer reads adds no types (regen and a generate of that model
+            // refuse it). A destroyed model whose edited files were kept keeps its samples for
+            // them, but not its notes.
+            let fieldTypes = (try? record.request())?.fieldTypes ?? []
+            if record.destroyed != true {
+                models[record.name] = SharedFileSettings(
+                    annotate: record.annotate == true, fieldTypes: fieldTypes)
+            } else if !record.files.isEmpty {
+                models[record.name] = SharedFileSettings(annotate: false, fieldTypes: fieldTypes)
+            }
         }
         for request in requests where request.module == module {
             models[request.spec.typeName] = request.ownSharedFiles
@@ -265,15 +269,17 @@ enum PackagePlanner {
     /// removes one of its fields (without `--migrate`): its argument for that field no longer
     /// compiles. Their `previous` becomes what was generated for them before (rendered from
     /// `record`, the model as the manifest recorded it), so that the diff is the change to
-    /// make; when only the templates changed, the diff is from the file on disk.
+    /// make; when only the templates changed, or for a new model (whose shared files another
+    /// model recorded: a new field type changes the sample data), the diff is from the file on
+    /// disk.
     private static func markOwnedFilesToReview(
-        _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model,
+        _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model?,
         request: GenerateRequest, templates: TemplateSource, sharedFilesBefore: SharedFileSettings
     ) throws {
-        var previousRequest = try record.request()
-        previousRequest.destination = request.destination
-        previousRequest.sharedFiles = sharedFilesBefore
-        let lost = previousRequest.spec.fields.map(\.name).filter { name in
+        var previousRequest = try record?.request()
+        previousRequest?.destination = request.destination
+        previousRequest?.sharedFiles = sharedFilesBefore
+        let lost = (previousRequest?.spec.fields ?? []).map(\.name).filter { name in
             !request.spec.fields.contains { $0.name == name }
         }
         let newestMigration =
@@ -288,7 +294,8 @@ enum PackagePlanner {
                 && recorded[file.path] != ContentHash.of(file.contents)
         }
         guard !stale.isEmpty else { return }
-        let before = (try? Renderer.render(previousRequest, templates: templates)) ?? []
+        let before =
+            previousRequest.flatMap { try? Renderer.render($0, templates: templates) } ?? []
         for index in stale {
             let file = changes[index].file
             changes[index].status = .review

@@ -8,7 +8,8 @@ public enum StatusColors {
     /// removes or refuses.
     static let codes: [String: String] = [
         "create": "32", "update": "32", "force": "33", "identical": "34", "owned": "34",
-        "modified": "33", "skip": "33", "conflict": "31", "delete": "31", "missing": "33",
+        "modified": "33", "review": "33", "skip": "33", "conflict": "31", "delete": "31",
+        "missing": "33",
         "drifted": "33", "unused": "33", "edited": "32", "unedited": "34", "shared": "34",
     ]
 

@@ -30,11 +30,13 @@ public struct GenerateRequest: Equatable, Sendable {
         self.storage = storage
     }
 
-    /// The base types of the model's fields, in every version the history holds.
+    /// The base types of the model's fields, in every version the history holds, but for
+    /// references (their samples are the referred model's samples' ids, whatever the type).
     var fieldTypes: Set<BaseType> {
         let specs = history.previous.map(\.spec) + [spec]
+        let fields = specs.flatMap(\.fields).filter { $0.reference == nil }
         return Set(
-            specs.flatMap(\.fields).flatMap(\.type.allTypes).compactMap { type in
+            fields.flatMap(\.type.allTypes).compactMap { type in
                 if case .base(let base) = type { base } else { nil }
             })
     }

@@ -126,3 +126,62 @@ extension SampleDataTests {
         #expect(TestPaths.text(sampleData) == before)
     }
 }
+
+extension SampleDataTests {
+    /// A reference's samples are the referred model's samples' ids: it adds no samples of its
+    /// own, whichever command renders the shared file, so generating again changes nothing.
+    @Test func aReferenceAddsNoSamplesAndEveryCommandAgrees() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let into = ["--into", ".", "--target", "AppCore"]
+        let run = { (arguments: [String]) in ScaffoldRepo.run(arguments, currentDirectory: folder) }
+        _ = run(["Folder", "id:Int", "name"] + into + ["--storage", "sqlite"])
+        _ = run(["Note", "id:Int", "folder:references(Folder)"] + into + ["--storage", "sqlite"])
+
+        let again = run(["Folder", "id:Int", "name"] + into + ["--storage", "sqlite"])
+        let check = run(["regen", ".", "--check"])
+
+        let sampleData = TestPaths.text(
+            folder.appendingPathComponent("Tests/AppCoreTests/SampleData.swift"))
+        #expect(sampleData?.contains("extension UUID: SampleValue {") == false)
+        #expect(again.standardOutput.contains("identical Tests/AppCoreTests/SampleData.swift\n"))
+        #expect(check.exitCode == 0, "\(check.standardOutput)")
+    }
+
+    /// The sample data the person owns is reviewed when a new model's field type changes it,
+    /// not silently left without the samples the new model's tests build.
+    @Test func anOwnedSampleDataIsReviewedWhenANewModelBringsAType() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let into = ["--into", ".", "--target", "AppCore"]
+        let run = { (arguments: [String]) in ScaffoldRepo.run(arguments, currentDirectory: folder) }
+        _ = run(["Card", "id:Int", "front"] + into)
+        let path = "Tests/AppCoreTests/SampleData.swift"
+        let url = folder.appendingPathComponent(path)
+        try Data(((TestPaths.text(url) ?? "") + "// Mine.\n").utf8).write(to: url)
+        #expect(run(["own", path]).exitCode == 0)
+
+        let added = run(["Reading", "id:Int", "at:Date"] + into)
+
+        #expect(added.standardOutput.contains("review    \(path) (yours; what scaffold-repo"))
+        #expect(added.standardOutput.contains("+nonisolated extension Date: SampleValue {"))
+        #expect(TestPaths.text(url)?.hasSuffix("// Mine.\n") == true)
+    }
+
+    /// Destroying a module's only model, with an edited file kept, gives no advice to regen:
+    /// there is no other model to render the shared files for.
+    @Test func destroyingTheOnlyModelGivesNoRegenAdvice() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = ScaffoldRepo.run(["Tag", "id:Int", "name"], currentDirectory: folder)
+        let model = folder.appendingPathComponent("TagStore/Sources/TagStore/Tag.swift")
+        try Data(((TestPaths.text(model) ?? "") + "// Mine.\n").utf8).write(to: model)
+
+        let destroy = ScaffoldRepo.run(["destroy", "Tag", "TagStore"], currentDirectory: folder)
+
+        #expect(destroy.exitCode == 0)
+        #expect(!destroy.standardOutput.contains("Next: scaffold-repo regen"))
+    }
+}
