@@ -146,6 +146,7 @@ public enum InvocationParser {
                         + "\(spec.typeName)Record")
             }
             try refuseRelationsOutsideSQLite(request)
+            try refuseSQLiteIndexesOnBytes(request)
             return .generate(request, options)
         }
     }
@@ -164,6 +165,23 @@ public enum InvocationParser {
                         + "store per model) cannot; add --storage sqlite to this model and to "
                         + "the model it refers to")
             }
+        }
+    }
+
+    /// The sqlite storage looks `:index` and `:unique` fields up in SQL, where a `Data` field's
+    /// bytes are not compared (`BaseType.isQueryable`); the journal and snapshot storages index
+    /// it in memory.
+    static func refuseSQLiteIndexesOnBytes(_ request: GenerateRequest) throws {
+        guard request.storage == .sqlite else { return }
+        for field in request.spec.fields where field.index != nil {
+            var type = field.type
+            if case .optional(let wrapped) = type { type = wrapped }
+            guard case .base(let base) = type, !base.isQueryable else { continue }
+            throw UsageError(
+                "'\(SpecFormatter.token(field))': with --storage sqlite a \(base.rawValue) field "
+                    + "cannot be :\(field.index?.rawValue ?? "index"), because SQL does not "
+                    + "compare its bytes; drop the modifier, or index a field derived from it "
+                    + "(for example a String checksum)")
         }
     }
 

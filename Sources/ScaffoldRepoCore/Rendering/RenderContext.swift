@@ -315,7 +315,7 @@ struct QueryFieldContext: TemplateContext {
     /// or an optional of one.
     static func isQueryable(_ type: FieldType) -> Bool {
         switch type {
-        case .base(let base): base != .data
+        case .base(let base): base.isQueryable
         case .enumeration: true
         case .optional(let wrapped): isQueryable(wrapped)
         case .array, .dictionary: false

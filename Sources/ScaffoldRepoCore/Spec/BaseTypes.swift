@@ -23,6 +23,10 @@ public enum BaseType: String, CaseIterable, Sendable {
     /// The types an `id` field may have: they are `Hashable`, and their values sort and print.
     public static let idTypes: [BaseType] = [.string, .uuid, .int]
 
+    /// Whether the sqlite storage can compare its values in SQL (queries, `:index`, `:unique`):
+    /// every type but `Data`.
+    var isQueryable: Bool { self != .data }
+
     /// Everything the generator does differently for this type, in one place.
     var row: BaseTypeRow {
         switch self {

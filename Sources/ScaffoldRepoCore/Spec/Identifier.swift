@@ -37,8 +37,13 @@ enum Identifier {
 
 extension Identifier {
     /// Type names the generated code uses unqualified; a model with one of these names would
-    /// shadow it and not compile.
-    static let reservedTypeNames: Set<String> = [
+    /// shadow it and not compile (an enum field's type gets `Kind` appended instead). Every
+    /// field type is one of them: a model or enum named `Float` would hide the `Float` of a
+    /// field beside it.
+    static let reservedTypeNames = engineTypeNames.union(BaseType.allCases.map(\.rawValue))
+
+    /// The names the engine and the generated code declare or use, besides the field types.
+    private static let engineTypeNames: Set<String> = [
         "Any", "Array", "AsyncStream", "Bool", "CRC32", "Change", "CheckedContinuation", "Codable",
         "CSQLite", "CodingKey", "Comparable", "CustomStringConvertible", "Darwin", "Data", "Date",
         "Decodable",

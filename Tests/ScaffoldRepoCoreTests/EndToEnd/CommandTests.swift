@@ -375,3 +375,26 @@ import Testing
         #expect(version.standardOutput == "scaffold-repo \(ScaffoldRepo.version)\n")
     }
 }
+
+extension CommandTests {
+    /// A `Data` field's bytes are not compared in SQL, so the sqlite storage cannot index them:
+    /// refused, naming the token and the fix, with nothing written (the package would not
+    /// compile). The journal indexes it in memory.
+    @Test func aSQLiteIndexOnBytesIsRefusedAndTheJournalTakesIt() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let sqlite = ScaffoldRepo.run(
+            ["Blob", "id:Int", "raw:Data?:unique", "--storage", "sqlite"],
+            currentDirectory: folder)
+        let journal = ScaffoldRepo.run(
+            ["Blob", "id:Int", "raw:Data?:unique"], currentDirectory: folder)
+
+        #expect(sqlite.exitCode == 2)
+        #expect(
+            sqlite.standardError.hasPrefix(
+                "error: 'raw:Data?:unique': with --storage sqlite a Data field cannot be :unique"))
+        #expect(sqlite.standardError.contains("drop the modifier"))
+        #expect(journal.exitCode == 0)
+    }
+}

@@ -157,10 +157,22 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        "Data", "URL", "error", "String", "Codable", "FileManager", "Observable", "StoreFiles",
-        "FileError",
-    ])
+    /// Every field type too: an enum field `float` beside a `Float` field would hide it.
+    @Test func anEnumNamedLikeAFieldTypeIsNamedKind() throws {
+        let tokens = BaseType.allCases.map { "\($0.rawValue.lowercased()):enum(a,b)" }
+        let spec = try SpecParser.parse(
+            modelName: "Gauge", fieldTokens: ["id:Int"] + tokens + ["ratio:Float"])
+
+        let names = spec.fields.dropFirst().dropLast().map(\.type.swiftSpelling)
+        #expect(names.filter { BaseType(rawValue: $0) != nil } == [])
+        #expect(names.contains("FloatKind") && names.contains("Int64Kind"))
+    }
+
+    @Test(
+        arguments: [
+            "Data", "URL", "error", "String", "Codable", "FileManager", "Observable", "StoreFiles",
+            "FileError",
+        ] + BaseType.allCases.map(\.rawValue))
     func modelNamesThatWouldHideATypeTheCodeUsesAreRefused(name: String) {
         #expect {
             try SpecParser.parse(modelName: name, fieldTokens: ["id:String"])
