@@ -4,9 +4,9 @@ import Foundation
 ///
 /// A new type is a case here and its row in `row`. Besides this file, the engine gives it a
 /// `SampleValue` conformance (`Sources/StoreEngineTestSupport/SampleData.swift`) and a
-/// `QueryableField` one (`Sources/StoreEngine/StoreQuery.swift`), the field language page lists
-/// it, and a journal golden and a sqlite golden each get a field of it: tests fail until each is
-/// there (the goldens' sample values and queries do not compile without the conformances).
+/// `QueryableField` one (`Sources/StoreEngine/StoreQuery.swift`), the field language and
+/// command-line pages list it, and a journal or snapshot golden and a sqlite golden each get a
+/// field of it: tests fail until each is there. Documentation/contributing.md has the rest.
 public enum BaseType: String, CaseIterable, Sendable {
     case string = "String"
     case int = "Int"
@@ -37,12 +37,12 @@ public enum BaseType: String, CaseIterable, Sendable {
                 sample: { words, number in "\"\(words) \\(\(number))\"" })
         case .int:
             BaseTypeRow(
-                readDefault: { BaseTypeRow.wholeNumber($0, limit: Int64(Int.max)) },
+                readDefault: { BaseTypeRow.wholeNumber($0, in: Int64(Int.min)...Int64(Int.max)) },
                 defaultHint: "write a whole number, for example 0", literal: { $0 },
                 exampleDefault: "0", placeholder: "0", sample: { _, number in number })
         case .int64:
             BaseTypeRow(
-                readDefault: { BaseTypeRow.wholeNumber($0, limit: Int64.max) },
+                readDefault: { BaseTypeRow.wholeNumber($0, in: Int64.min...Int64.max) },
                 defaultHint: "write a whole number, for example 0", literal: { $0 },
                 exampleDefault: "0", placeholder: "0",
                 sample: { _, number in "Int64(\(number))" })
@@ -146,8 +146,9 @@ struct BaseTypeRow {
 
     static let plainNumber = "write a plain number such as 0.5 or -3 (no exponent)"
 
-    static func wholeNumber(_ text: String, limit: Int64) -> DefaultValue? {
-        guard let value = Int64(text), value <= limit else { return nil }
+    /// A whole number within `range`: the type's own, so that the literal fits it.
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int64>) -> DefaultValue? {
+        guard let value = Int64(text), range.contains(value) else { return nil }
         return .number(String(value))
     }
 

@@ -398,3 +398,19 @@ extension CommandTests {
         #expect(journal.exitCode == 0)
     }
 }
+
+extension CommandTests {
+    /// The command-line page shows a mistyped type's message as the generator prints it, its
+    /// list of types included.
+    @Test func theCommandsPageShowsTheUnknownTypeMessageAsPrinted() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let page = TestPaths.text(
+            TestPaths.repositoryRoot.appendingPathComponent("Documentation/commands.md"))
+
+        let result = ScaffoldRepo.run(["Question", "id:Strng"], currentDirectory: folder)
+
+        #expect(
+            page?.contains("$ scaffold-repo Question id:Strng\n" + result.standardError) == true)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ScaffoldRepoCore
 import Testing
 
 extension SlowSuites {
@@ -80,10 +81,11 @@ extension SlowSuites {
 
             #expect(result.status == 2)
             #expect(result.output == "")
-            #expect(
-                result.errors
-                    == "error: unknown type 'Strng' in 'id:Strng'. Did you mean String? Types: String, Int, Int64, Double, Float, Bool, Date, UUID, URL, Decimal, Data; T? optional, [T] array, [String:T] dictionary, enum(a,b) (quote such fields in the shell)\n"
-            )
+            // What the run in-process says, which Documentation/commands.md shows
+            // (CommandTests checks that).
+            let inProcess = ScaffoldRepo.run(["Question", "id:Strng"], currentDirectory: folder)
+            #expect(result.errors.hasPrefix("error: unknown type 'Strng' in 'id:Strng'."))
+            #expect(result.errors == inProcess.standardError)
             #expect(try TestPaths.files(below: folder).isEmpty)
         }
     }
