@@ -137,51 +137,8 @@ public enum InvocationParser {
                 storage: try storage(values["--storage"]),
                 annotate: flags.contains("--annotate"))
             request.migrate = flags.contains("--migrate")
-            // A sqlite repository declares `Query` and `Fields`, which a model of that name
-            // would be hidden by.
-            if request.storage == .sqlite, ["Query", "Fields"].contains(spec.typeName) {
-                throw UsageError(
-                    "model name '\(spec.typeName)' clashes with the sqlite repository's own "
-                        + "\(spec.typeName) type; give the model another name, such as "
-                        + "\(spec.typeName)Record")
-            }
-            try refuseRelationsOutsideSQLite(request)
-            try refuseSQLiteIndexesOnBytes(request)
+            try request.refuseWhatItsStorageCannotDo()
             return .generate(request, options)
-        }
-    }
-
-    /// References need the sqlite storage: the journal and snapshot storages keep each model in
-    /// files of its own, with no transaction across models. (`:unique` and `:index` work in
-    /// every storage.)
-    static func refuseRelationsOutsideSQLite(_ request: GenerateRequest) throws {
-        guard request.storage != .sqlite else { return }
-        let storage = "--storage \(request.storage.rawValue)"
-        for field in request.spec.fields {
-            if field.reference != nil {
-                throw UsageError(
-                    "'\(SpecFormatter.token(field))' needs --storage sqlite: a reference's delete "
-                        + "rule deletes across models in one transaction, which \(storage) (a "
-                        + "store per model) cannot; add --storage sqlite to this model and to "
-                        + "the model it refers to")
-            }
-        }
-    }
-
-    /// The sqlite storage looks `:index` and `:unique` fields up in SQL, where a `Data` field's
-    /// bytes are not compared (`BaseType.isQueryable`); the journal and snapshot storages index
-    /// it in memory.
-    static func refuseSQLiteIndexesOnBytes(_ request: GenerateRequest) throws {
-        guard request.storage == .sqlite else { return }
-        for field in request.spec.fields where field.index != nil {
-            var type = field.type
-            if case .optional(let wrapped) = type { type = wrapped }
-            guard case .base(let base) = type, !base.isQueryable else { continue }
-            throw UsageError(
-                "'\(SpecFormatter.token(field))': with --storage sqlite a \(base.rawValue) field "
-                    + "cannot be :\(field.index?.rawValue ?? "index"), because SQL does not "
-                    + "compare its bytes; drop the modifier, or index a field derived from it "
-                    + "(for example a String checksum)")
         }
     }
 

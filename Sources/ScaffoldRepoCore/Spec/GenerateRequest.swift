@@ -82,3 +82,55 @@ public struct SharedFileSettings: Equatable, Sendable {
     /// of these and of no other base type.
     public var fieldTypes: Set<BaseType>
 }
+
+extension GenerateRequest {
+    /// Refuses what the request's storage cannot do, for a command line and for a manifest's
+    /// record alike: a model named like the sqlite repository's own `Query` or `Fields`,
+    /// references without sqlite, and a sqlite index on bytes.
+    func refuseWhatItsStorageCannotDo() throws {
+        // A sqlite repository declares `Query` and `Fields`, which a model of that name would
+        // be hidden by.
+        if storage == .sqlite, ["Query", "Fields"].contains(spec.typeName) {
+            throw SpecError(
+                "model name '\(spec.typeName)' clashes with the sqlite repository's own "
+                    + "\(spec.typeName) type; give the model another name, such as "
+                    + "\(spec.typeName)Record")
+        }
+        try refuseRelationsOutsideSQLite()
+        try refuseSQLiteIndexesOnBytes()
+    }
+
+    /// References need the sqlite storage: the journal and snapshot storages keep each model in
+    /// files of its own, with no transaction across models. (`:unique` and `:index` work in
+    /// every storage.)
+    private func refuseRelationsOutsideSQLite() throws {
+        guard storage != .sqlite else { return }
+        let option = "--storage \(storage.rawValue)"
+        for field in spec.fields {
+            if field.reference != nil {
+                throw SpecError(
+                    "'\(SpecFormatter.token(field))' needs --storage sqlite: a reference's delete "
+                        + "rule deletes across models in one transaction, which \(option) (a "
+                        + "store per model) cannot; add --storage sqlite to this model and to "
+                        + "the model it refers to")
+            }
+        }
+    }
+
+    /// The sqlite storage looks `:index` and `:unique` fields up in SQL, where a `Data` field's
+    /// bytes are not compared (`BaseType.isQueryable`); the journal and snapshot storages index
+    /// it in memory.
+    private func refuseSQLiteIndexesOnBytes() throws {
+        guard storage == .sqlite else { return }
+        for field in spec.fields where field.index != nil {
+            var type = field.type
+            if case .optional(let wrapped) = type { type = wrapped }
+            guard case .base(let base) = type, !base.isQueryable else { continue }
+            throw SpecError(
+                "'\(SpecFormatter.token(field))': with --storage sqlite a \(base.rawValue) field "
+                    + "cannot be :\(field.index?.rawValue ?? "index"), because SQL does not "
+                    + "compare its bytes; drop the modifier, or index a field derived from it "
+                    + "(for example a String checksum)")
+        }
+    }
+}

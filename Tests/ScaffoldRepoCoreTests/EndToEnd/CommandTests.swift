@@ -397,6 +397,30 @@ extension CommandTests {
         #expect(sqlite.standardError.contains("drop the modifier"))
         #expect(journal.exitCode == 0)
     }
+
+    /// A manifest's record is held to what its storage can do, as a command line is: a sqlite
+    /// record edited to index bytes is refused by regen, with nothing written.
+    @Test func aRecordThatItsStorageCannotServeIsRefusedByRegen() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = ScaffoldRepo.run(
+            ["Blob", "id:Int", "name", "--storage", "sqlite"], currentDirectory: folder)
+        let url = folder.appendingPathComponent("BlobStore/\(Manifest.path)")
+        let text = try #require(TestPaths.text(url))
+        let edited = text.replacingOccurrences(
+            of: #""name" : "name","#, with: #""index" : "index", "name" : "name","#
+        )
+        .replacingOccurrences(of: #""type" : "String""#, with: #""type" : "Data""#)
+        #expect(edited != text)
+        try Data(edited.utf8).write(to: url)
+        let before = try TestPaths.files(below: folder)
+
+        let regen = ScaffoldRepo.run(["regen", "BlobStore"], currentDirectory: folder)
+
+        #expect(regen.exitCode == 2)
+        #expect(regen.standardError.contains("a Data field cannot be :index"))
+        #expect(try TestPaths.files(below: folder) == before)
+    }
 }
 
 extension CommandTests {
