@@ -81,7 +81,7 @@ import Testing
             #expect {
                 _ = try InvocationParser.parse([name, "id:Int", "--storage", "sqlite"])
             } throws: { error in
-                (error as? UsageError)?.message.contains("\(name)Record") == true
+                (error as? any BadInput)?.message.contains("\(name)Record") == true
             }
             // The other storages declare neither.
             _ = try InvocationParser.parse([name, "id:Int"])
