@@ -64,7 +64,6 @@ extension Manifest.Model {
                 ModelHistory.Version(
                     number: version.version, spec: try Self.spec(name, version.fields))
             }
-            try request.refuseWhatItsStorageCannotDo()
             return request
         } catch let error as any BadInput {
             throw ManifestError(

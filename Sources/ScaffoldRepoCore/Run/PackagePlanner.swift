@@ -69,6 +69,9 @@ enum PackagePlanner {
         }
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
+            // A command line was checked when parsed; a manifest's record (regen) is here. The
+            // record a model had before is not: generating it again is how to fix it.
+            try request.refuseWhatItsStorageCannotDo()
             try ReferenceCheck.resolve(&request, among: referable)
             let record = manifest.model(named: request.spec.typeName)
             var warnings: [Diagnostic] = []

@@ -85,7 +85,7 @@ public struct SharedFileSettings: Equatable, Sendable {
 
 extension GenerateRequest {
     /// Refuses what the request's storage cannot do, for a command line and for a manifest's
-    /// record alike: a model named like the sqlite repository's own `Query` or `Fields`,
+    /// record that regen plans alike: a model named like the sqlite repository's own `Query` or `Fields`,
     /// references without sqlite, and a sqlite index on bytes.
     func refuseWhatItsStorageCannotDo() throws {
         // A sqlite repository declares `Query` and `Fields`, which a model of that name would

@@ -69,6 +69,10 @@ extension Identifier {
         "SQLiteReference", "SQLiteRowKey", "SQLiteSchema", "StoreTransaction", "SQLiteChangeLog",
         // The in-memory indexes of :index and :unique fields (StoredValues.swift).
         "FieldIndexes",
+        // Used unqualified by the engine, the model's synthesized Codable or the tests.
+        "AnyHashable", "CChar", "CancellationError", "CaseIterable", "CocoaError", "CodingKeys",
+        "Encoder", "NSError", "NSLock", "ObjectIdentifier", "OpaquePointer", "POSIXError",
+        "Range", "RawRepresentable", "SourceLocation", "StaticString", "Swift", "UInt", "UTF8",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the

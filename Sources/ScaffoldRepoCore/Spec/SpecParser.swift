@@ -433,8 +433,12 @@ public enum SpecParser {
         }
         // Named after its field; `error` gives `ErrorKind`, as `Error` would hide Swift's.
         var typeName = Names.typeName(fromAnyCase: field)
-        if typeName == modelName || Identifier.reservedTypeNames.contains(typeName)
+        // The model's own generated types and its frozen versions (`V1`) are in scope too.
+        let modelTypes = ["", "Repository", "RepositoryError", "ListViewModel", "TestSupport"]
+            .map { modelName + $0 }
+        if modelTypes.contains(typeName) || Identifier.reservedTypeNames.contains(typeName)
             || Identifier.swiftKeywords.contains(typeName)
+            || typeName.wholeMatch(of: /V[0-9]+/) != nil
         {
             typeName += "Kind"
         }

@@ -157,6 +157,22 @@ import Testing
         }
     }
 
+    /// The model's synthesized `CodingKeys`, its frozen versions and its generated types are
+    /// in its scope too.
+    @Test func anEnumNamedLikeATypeInTheModelsScopeIsNamedKind() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Note",
+            fieldTokens: [
+                "id:Int", "codingKeys:enum(a,b)", "caseIterable:enum(a,b)", "v1:enum(a,b)",
+                "noteRepository:enum(a,b)",
+            ])
+
+        #expect(
+            spec.fields.dropFirst().map(\.type.swiftSpelling) == [
+                "CodingKeysKind", "CaseIterableKind", "V1Kind", "NoteRepositoryKind",
+            ])
+    }
+
     /// Every field type too: an enum field `float` beside a `Float` field would hide it.
     @Test func anEnumNamedLikeAFieldTypeIsNamedKind() throws {
         let tokens = BaseType.allCases.map { "\($0.rawValue.lowercased()):enum(a,b)" }

@@ -494,7 +494,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     ///   holding every change, and the next compaction starts once the journal grows further);
     ///   `closed` or `suspended` when the store was closed or suspended meanwhile.
     mutating func finishCompaction(
-        _ compaction: Compaction, result: Result<Written, any Error>
+        _ compaction: Compaction, result: Swift.Result<Written, any Error>
     ) throws {
         guard let current = compacting, current.task == compaction.task, let files else {
             if !isOpen { throw Failure.closed }

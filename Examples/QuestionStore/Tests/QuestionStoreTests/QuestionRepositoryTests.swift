@@ -757,7 +757,7 @@ import Testing
     }
 
     private func fail(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        Issue.record(Testing.Comment(rawValue: message), sourceLocation: sourceLocation)
     }
 
     /// The error `body` throws; nil, and a failure recorded, when it throws none.
