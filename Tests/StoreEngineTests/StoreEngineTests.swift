@@ -432,6 +432,54 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(afterCrash.values[1]?.title == "B")
     }
 
+    /// A compaction's task shares the folder's lock, so that nothing else writes the folder
+    /// while it may still rename a file: closing waits for it to end, then releases the lock
+    /// itself, rather than when the task lets go of its files, a moment later.
+    @Test func closingReleasesTheLockOnceACompactionUnderWayHasEndedAndNotBefore() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((0..<10).map(item)))
+        let gate = Gate()
+        let compaction = try #require(
+            try store.beginCompaction(from: Self.reading(store.values, after: gate)))
+        let stopped = store.close()
+        let closing = try #require(stopped)
+        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
+            try open()  // The compaction may still rename its snapshot.
+        }
+
+        await gate.open(journalEnd: 0)
+        await closing.value
+        #expect(try open().values.items.map(\.id) == Array(0..<10))
+        _ = compaction
+
+        // With no compaction under way, the lock is free as soon as close() returns, even
+        // though a finished compaction's files may still be going away.
+        var again = try open()
+        for round in 0..<20 {
+            try again.commit(.saved([item(round)]))
+            let finished = try #require(
+                try again.beginCompaction(from: Self.reading(again.values)))
+            try again.finishCompaction(finished, result: await finished.task.result)
+            #expect(again.close() == nil)
+            again = try open()
+        }
+        #expect(again.values.items.map(\.id) == Array(0..<20))
+    }
+
+    @Test func aLockReleasedByHandFreesTheFolderWhileFilesThatShareItRemain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try StoreFiles.Journal<ItemError>(
+            directory: folder, snapshot: "items.json", journal: "items.journal", lock: "items.lock")
+        let pending = try files.newSnapshot()  // Holds the lock, as a compaction's task does.
+        #expect(throws: ItemError.self) { try open() }
+
+        files.lock.release()
+        files.lock.release()  // Again: nothing happens.
+        #expect(throws: Never.self) { _ = try open() }
+        _ = pending
+    }
+
     /// Writes to /dev/full fail with ENOSPC, as on a full disk.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func aCompactionThatFailsOrIsClosedLosesNothingAndLeavesNoFile() async throws {
@@ -459,9 +507,10 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         let closed = try #require(
             try store.beginCompaction(from: Self.reading(store.values)))
         try store.commit(.deleted([0]))
-        store.close()
+        let closing = store.close()
         let ended = await closed.task.result
         #expect(throws: ItemError.closed) { try store.finishCompaction(closed, result: ended) }
+        await closing?.value
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
         #expect(try open().values.items.map(\.id) == Array(1...31))
     }

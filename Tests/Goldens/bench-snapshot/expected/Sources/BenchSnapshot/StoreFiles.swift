@@ -299,6 +299,13 @@ nonisolated enum StoreFiles {
         deinit {
             closeDescriptor(descriptor)
         }
+
+        /// Releases the lock now, while objects that share it may still be going away (a
+        /// finished compaction's task lets go of its files a moment after its result is
+        /// known). Releasing it again does nothing; the file stays open until this goes away.
+        func release() {
+            _ = flock(descriptor, LOCK_UN)
+        }
     }
 
     /// A journal repository's open files: the lock, and the journal that changes are appended
@@ -313,7 +320,8 @@ nonisolated enum StoreFiles {
         /// before they replace the journal.
         let journalTemporaryURL: URL
         let lockURL: URL
-        private let lock: Lock
+        /// The folder's lock, which ``newSnapshot()`` and ``newJournal()``'s files share.
+        let lock: Lock
         private var journal: Int32
         /// True after the journal was replaced and the folder could not be synced: the next
         /// append syncs it first, so no save returns in a file whose name a crash may undo.

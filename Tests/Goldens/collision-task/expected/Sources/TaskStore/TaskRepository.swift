@@ -221,7 +221,7 @@ public actor TaskRepository {
     /// ``TaskRepositoryError/closed``. A compaction under way is stopped: this returns once it
     /// has, and the lock is free for the next repository to open the folder.
     public func close() async {
-        _ = await store.close()?.result
+        await store.close()?.value
     }
 
     /// Whether ``close()`` was called.
@@ -248,7 +248,7 @@ public actor TaskRepository {
     /// is released (a compaction under way is stopped first).
     public func suspend() async {
         // A compaction under way is stopped; the lock is free once it has.
-        _ = await store.suspend()?.result
+        await store.suspend()?.value
     }
 
     /// Takes the folder's lock again after ``suspend()``. When another repository wrote the

@@ -253,10 +253,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// Reads still answer from memory; writes throw `suspended`. A store in memory, a reader
     /// and a closed store stay as they are.
     ///
-    /// A compaction under way is cancelled; its task, returned, holds the lock until it ends
-    /// (within a few hundred values' writing): wait for it before the app is suspended.
+    /// A compaction under way is cancelled, and the task returned releases the lock once it has
+    /// ended (within a few hundred values' writing): wait for it before the app is suspended.
     @discardableResult
-    mutating func suspend() -> _Concurrency.Task<Written, any Error>? {
+    mutating func suspend() -> _Concurrency.Task<Void, Never>? {
         guard isOpen, let files else { return nil }
         let running = abandonCompaction()
         suspension = Suspension(
@@ -265,7 +265,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             snapshot: StoreFiles.Stamp(files.snapshotURL),
             journal: StoreFiles.Stamp(files.journalURL))
         self.files = nil
-        return running
+        return Self.release(files.lock, after: running)
     }
 
     /// Takes the lock again after ``suspend()``. When the files changed meanwhile (another
@@ -294,14 +294,32 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     }
 
     /// Releases the folder's lock and files; later writes throw `closed`. A compaction under
-    /// way is cancelled; its task, returned, holds the lock until it ends.
+    /// way is cancelled, and the task returned releases the lock once it has ended: wait for it
+    /// before the folder is opened again. With none under way, the lock is released at once.
     @discardableResult
-    mutating func close() -> _Concurrency.Task<Written, any Error>? {
+    mutating func close() -> _Concurrency.Task<Void, Never>? {
         let running = abandonCompaction()
+        let lock = files?.lock
         isOpen = false
         files = nil
         suspension = nil
-        return running
+        guard let lock else { return nil }
+        return Self.release(lock, after: running)
+    }
+
+    /// Releases `lock`, which a compaction's files share, now; or, when `running` (a cancelled
+    /// compaction) may still rename a file, in the task returned, once it has ended.
+    private static func release(
+        _ lock: StoreFiles.Lock, after running: _Concurrency.Task<Written, any Error>?
+    ) -> _Concurrency.Task<Void, Never>? {
+        guard let running else {
+            lock.release()
+            return nil
+        }
+        return _Concurrency.Task {
+            _ = await running.result
+            lock.release()
+        }
     }
 
     /// Appends `change` to the journal as one record, then applies it: the change is on disk
