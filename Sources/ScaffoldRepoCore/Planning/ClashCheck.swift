@@ -3,14 +3,17 @@ import Foundation
 /// The app's own code beside the generated files. A type that the target's own files declare
 /// and a generated file declares too, or a file of the target with the name of a generated
 /// file, breaks the build after a run that reported success; this finds both before anything
-/// is written.
+/// is written. The files generated for the target's other models count as its code too: a
+/// model named `NoteRepositoryError` beside `Note` would declare a type that Note's files do.
 enum ClashCheck {
     /// Throws a `PlanError` naming each clash (file, line, the fix) between `files` and the
     /// Swift files already in their module folders under `root`. Files at `known` paths (the
     /// generated files of every model in the manifest, and `files` themselves) are not the
-    /// person's and are not read.
+    /// person's and are not read, except those that `otherModels` maps to the model they were
+    /// generated for: a model's own files, and the shared ones, are left out of it.
     static func refuse(
-        _ files: [GeneratedFile], root: URL, displayRoot: String, known: Set<String>
+        _ files: [GeneratedFile], root: URL, displayRoot: String, known: Set<String>,
+        otherModels: [String: String] = [:]
     ) throws {
         let swiftFiles = files.filter { $0.path.hasSuffix(".swift") && !$0.isOwnedOnceEdited }
         let folders = Set(swiftFiles.compactMap { moduleFolder($0.path) }).sorted()
@@ -33,10 +36,21 @@ enum ClashCheck {
                 let name = URL(fileURLWithPath: file.path).lastPathComponent
                 generatedFileNames[name] = generatedFileNames[name] ?? file.path
             }
-            for path in personsFiles(in: folder, root: root, known: known) {
+            let generatedPaths = Set(files.map(\.path))
+            let othersFiles = otherModels.keys.filter { path in
+                moduleFolder(path) == folder && !generatedPaths.contains(path)
+            }.sorted()
+            for file in generated {
+                guard let model = otherModels[file.path], !file.isShared else { continue }
+                clashes.append(
+                    "\(DiskPaths.shown(file.path, under: displayRoot)) is a file that scaffold-repo "
+                        + "generated for the model \(model) already: give this model another name")
+            }
+            for path in personsFiles(in: folder, root: root, known: known) + othersFiles {
                 let shown = DiskPaths.shown(path, under: displayRoot)
                 let name = URL(fileURLWithPath: path).lastPathComponent
-                if let twin = generatedFileNames[name] {
+                let model = otherModels[path]
+                if model == nil, let twin = generatedFileNames[name] {
                     clashes.append(
                         "\(shown) has the name of the generated "
                             + "\(DiskPaths.shown(twin, under: displayRoot)): a target cannot build "
@@ -54,16 +68,22 @@ enum ClashCheck {
                     else { continue }
                     let shared = files.first { $0.path == generatedPath }?.isShared == true
                     let fix =
-                        shared
-                        ? "Rename yours: the generated one serves every model of the target"
-                        : "Rename yours, give the model another name, or generate it into "
-                            + "another target (--target)"
+                        if model != nil {
+                            "Give this model another name, or generate it into another target "
+                                + "(--target)"
+                        } else if shared {
+                            "Rename yours: the generated one serves every model of the target"
+                        } else {
+                            "Rename yours, give the model another name, or generate it into "
+                                + "another target (--target)"
+                        }
                     let theirs = DiskPaths.shown(generatedPath, under: displayRoot)
                     let what = "\(declaration.kind) \(declaration.name)"
+                    let whose = model.map { " (generated for the model \($0))" } ?? ""
                     clashes.append(
-                        "\(shown):\(declaration.line) declares \(what), and so does the generated "
-                            + "\(theirs): the target would not compile ('\(declaration.name)' is "
-                            + "ambiguous or declared twice). \(fix)")
+                        "\(shown):\(declaration.line)\(whose) declares \(what), and so does the "
+                            + "generated \(theirs): the target would not compile "
+                            + "('\(declaration.name)' is ambiguous or declared twice). \(fix)")
                 }
             }
         }

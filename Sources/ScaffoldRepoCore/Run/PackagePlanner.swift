@@ -114,9 +114,25 @@ enum PackagePlanner {
             let files = try Renderer.render(model.request, templates: templates)
             known.formUnion(files.map(\.path))
             try ClashCheck.refuse(
-                files, root: recalled.root, displayRoot: recalled.displayRoot, known: known)
+                files, root: recalled.root, displayRoot: recalled.displayRoot, known: known,
+                otherModels: filesOfOtherModels(
+                    than: model.request.spec.typeName, in: recalled.manifest))
             return RenderedModel(model: model, files: files)
         }
+    }
+
+    /// The files that `manifest` records for models other than `name`, except the shared ones,
+    /// and the model each was generated for.
+    private static func filesOfOtherModels(
+        than name: String, in manifest: Manifest
+    ) -> [String: String] {
+        var files: [String: String] = [:]
+        for model in manifest.models where model.name != name {
+            for path in model.files.keys where !Names.isShared(path) {
+                files[path] = files[path] ?? model.name
+            }
+        }
+        return files
     }
 
     /// Plan: compares each model's files with the disk and the manifest's hashes, then plans

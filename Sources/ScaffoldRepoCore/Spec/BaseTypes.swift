@@ -37,8 +37,10 @@ public enum BaseType: String, CaseIterable, Sendable {
                 sample: { words, number in "\"\(words) \\(\(number))\"" })
         case .int:
             BaseTypeRow(
-                readDefault: { BaseTypeRow.wholeNumber($0, in: Int64(Int.min)...Int64(Int.max)) },
-                defaultHint: "write a whole number, for example 0", literal: { $0 },
+                // Int has 32 bits on watchOS (arm64_32), which the package builds for.
+                readDefault: { BaseTypeRow.wholeNumber($0, in: Int64(Int32.min)...Int64(Int32.max)) },
+                defaultHint: "write a whole number from -2147483648 to 2147483647 (Int has 32 bits "
+                    + "on watchOS), or make the field Int64", literal: { $0 },
                 exampleDefault: "0", placeholder: "0", sample: { _, number in number })
         case .int64:
             BaseTypeRow(
@@ -53,7 +55,10 @@ public enum BaseType: String, CaseIterable, Sendable {
                 sample: { _, number in "Double(\(number)) * 1.5" })
         case .float:
             BaseTypeRow(
-                readDefault: BaseTypeRow.floatingNumber, defaultHint: BaseTypeRow.plainNumber,
+                readDefault: { text in
+                    Float(text).map(\.isFinite) == true ? BaseTypeRow.floatingNumber(text) : nil
+                },
+                defaultHint: BaseTypeRow.plainNumber + ", within Float's range (below 3.4e38)",
                 literal: { $0 }, exampleDefault: "0", placeholder: "0",
                 sample: { _, number in "Float(\(number)) * 1.5" })
         case .bool:

@@ -74,15 +74,17 @@ public enum SpecParser {
             }
             fields.append(field)
         }
-        // A nested enum may not share its name with a field (`Status` beside `status:enum(…)`).
+        // A nested enum may not share its name with a field (`Status` beside `status:enum(…)`),
+        // nor hide a model that a reference names (`User` beside `owner:references(User)`).
+        let referred = Set(fields.compactMap(\.reference?.model))
         fields = fields.map { field in
             guard
                 case .enumeration(let name, _)? = field.type.allTypes.first(where: \.isEnumeration),
-                fields.contains(where: { $0.name == name })
+                fields.contains(where: { $0.name == name }) || referred.contains(name)
             else { return field }
-            return Field(
-                name: field.name, type: field.type.renamingEnum(to: name + "Kind"),
-                defaultValue: field.defaultValue)
+            var renamed = field
+            renamed.type = field.type.renamingEnum(to: name + "Kind")
+            return renamed
         }
         let enumNames = fields.flatMap(\.type.allTypes).compactMap { type -> String? in
             if case .enumeration(let name, _) = type { return name }

@@ -114,6 +114,44 @@ import Testing
         #expect(regen.exitCode == 0, "\(regen.standardError)")
     }
 
+    @Test func aModelNamedLikeATypeAnotherModelsFilesDeclareIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Note").exitCode == 0)
+
+        try expectRefused(
+            "NoteRepositoryError",
+            "Sources/App/NoteRepository.swift:")
+        try expectRefused(
+            "NoteRepositoryError",
+            "(generated for the model Note) declares enum NoteRepositoryError, and so does the "
+                + "generated Sources/App/NoteRepositoryError.swift: the target would not compile "
+                + "('NoteRepositoryError' is ambiguous or declared twice). Give this model another "
+                + "name, or generate it into another target (--target)")
+        // A public model type that the tests' own NoteTestSupport would hide from them.
+        try expectRefused("NoteTestSupport", "declares enum NoteTestSupport")
+    }
+
+    @Test func aModelWhoseFileIsAnotherModelsFileIsRefusedEvenWithForce() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Note").exitCode == 0)
+        let repository = try String(
+            contentsOf: folder.appendingPathComponent("Sources/App/NoteRepository.swift"),
+            encoding: .utf8)
+
+        try expectRefused(
+            "NoteRepository",
+            "Sources/App/NoteRepository.swift is a file that scaffold-repo generated for the "
+                + "model Note already: give this model another name")
+        let forced = ScaffoldRepo.run(
+            ["NoteRepository", "id:UUID", "--into", ".", "--target", "App", "--force"],
+            currentDirectory: folder)
+        #expect(forced.exitCode == 2)
+        #expect(
+            try String(
+                contentsOf: folder.appendingPathComponent("Sources/App/NoteRepository.swift"),
+                encoding: .utf8) == repository)
+    }
+
     @Test func onlyTopLevelTypesOutsideCommentsAndStringsAreDeclarations() {
         let text = #"""
             import Foundation

@@ -82,6 +82,16 @@ import Testing
         #expect(spec.fields[1].type == .enumeration(name: "StatusKind", cases: ["a", "b"]))
     }
 
+    @Test func anEnumNamedLikeAReferredModelIsNamedKindAndKeepsItsIndex() throws {
+        let spec = try SpecParser.parse(
+            modelName: "Post",
+            fieldTokens: ["id:Int", "user:enum(a,b):index", "owner:references(User)"])
+
+        #expect(spec.fields[1].type == .enumeration(name: "UserKind", cases: ["a", "b"]))
+        #expect(spec.fields[1].index == .index)
+        #expect(spec.fields[2].swiftType == "User.ID")
+    }
+
     @Test func keywordFieldNamesAreAllowed() throws {
         let spec = try SpecParser.parse(
             modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
@@ -125,6 +135,12 @@ import Testing
             "default 'many' does not fit Int in 'n:Int=many'; write a whole number"
         ),
         (["id:String", "d:Double=1e9"], "default '1e9' does not fit Double"),
+        (
+            ["id:String", "n:Int=2147483648"],
+            "write a whole number from -2147483648 to 2147483647 (Int has 32 bits on watchOS), "
+                + "or make the field Int64"
+        ),
+        (["id:String", "f:Float=" + String(repeating: "9", count: 39)], "within Float's range"),
         (["id:String", "b:Bool=yes"], "write true or false"),
         (["id:String", "t:[String]=[a]"], "an array's default is []"),
         (["id:String", "s:enum(a,b)=c"], "give one of its cases: a, b"),
