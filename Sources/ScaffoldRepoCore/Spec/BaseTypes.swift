@@ -38,7 +38,9 @@ public enum BaseType: String, CaseIterable, Sendable {
         case .int:
             BaseTypeRow(
                 // Int has 32 bits on watchOS (arm64_32), which the package builds for.
-                readDefault: { BaseTypeRow.wholeNumber($0, in: Int64(Int32.min)...Int64(Int32.max)) },
+                readDefault: {
+                    BaseTypeRow.wholeNumber($0, in: Int64(Int32.min)...Int64(Int32.max))
+                },
                 defaultHint: "write a whole number from -2147483648 to 2147483647 (Int has 32 bits "
                     + "on watchOS), or make the field Int64", literal: { $0 },
                 exampleDefault: "0", placeholder: "0", sample: { _, number in number })
