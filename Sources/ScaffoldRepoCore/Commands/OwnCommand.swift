@@ -5,60 +5,87 @@ import Foundation
 /// relative to DIR (default: the current folder), as the status lines print it; the package is
 /// the nearest folder above the file with a manifest.
 enum OwnCommand {
+    /// Every path is found, and each package's manifest changed in memory, before anything is
+    /// written: a path that is no generated file leaves every manifest as it was.
     static func run(_ paths: [String], directory: String, currentDirectory: URL) throws
         -> RunResult
     {
         let base = try DestinationResolver.existingFolder(
             directory, option: "--into", currentDirectory: currentDirectory)
+        var manifests: [(root: URL, manifest: Manifest)] = []
         for path in paths {
-            let file = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
-            var root = file.deletingLastPathComponent()
-            while !FileManager.default.fileExists(
-                atPath: root.appendingPathComponent(Manifest.path).path), root.path != "/"
-            {
-                root.deleteLastPathComponent()
+            let (root, relative) = try generatedFile(path, base: base)
+            if !manifests.contains(where: { $0.root == root }) {
+                manifests.append((root, try Manifest.load(root: root) ?? Manifest()))
             }
-            guard var manifest = try Manifest.load(root: root) else {
-                throw UsageError(
-                    "'\(path)' is in no package with a \(Manifest.path); give the path of a "
-                        + "generated file, as the status lines print it")
-            }
-            let relative = String(file.path.dropFirst(root.path.count).drop { $0 == "/" })
-            let recording = manifest.models.filter { $0.files[relative] != nil }
-            guard !recording.isEmpty else {
+            let index = manifests.firstIndex { $0.root == root } ?? 0
+            let manifest = manifests[index].manifest
+            guard manifest.models.contains(where: { $0.files[relative] != nil }) else {
                 throw UsageError(
                     "'\(path)' is not a file scaffold-repo generated; give the path of a "
                         + "generated file, as the status lines print it")
             }
-            // A shared file (StoreFiles.swift) is the person's for every model that records it.
-            // The record takes the hash of what is generated for the file now: a file to
-            // review (its generated version changed) is owned as of that version once the
-            // person has made the change and gives `own` again.
-            let templates = PackagePlanner.templates(explicit: nil, root: root)
-            for var model in recording {
-                model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
-                var request = try model.request()
-                request.destination =
-                    model.target.map { .into(packageDirectory: root.path, target: $0) }
-                    ?? .standalone(outputDirectory: root.path)
-                request.sharedFiles = PackagePlanner.sharedFileSettings(
-                    in: request.module, manifest: manifest, requests: [])
-                if let generated = try? Renderer.render(request, templates: templates)
-                    .first(where: { $0.path == relative })
-                {
-                    model.files[relative] = ContentHash.of(generated.contents)
-                }
-                manifest.record(model)
-            }
-            let change = try Planner.plan(
-                [try manifest.file()], root: root, displayRoot: "", force: true)
-            try Writer.apply(change)
+            manifests[index].manifest = try owning(relative, in: manifest, root: root)
         }
+        let changes = try manifests.flatMap { root, manifest in
+            try Planner.plan([try manifest.file()], root: root, displayRoot: "", force: true)
+        }
+        try Writer.apply(changes)
         let output = { (coloured: Bool) in
             paths.map { PlanReport.line("owned", $0, coloured: coloured) }.joined()
         }
         return RunResult(
             exitCode: 0, standardOutput: output(false), standardError: "",
             colouredStandardOutput: output(true))
+    }
+
+    /// The package root of the file at `path` (relative to `base`): the nearest folder above it
+    /// with a manifest; and the file's path relative to it.
+    private static func generatedFile(_ path: String, base: URL) throws
+        -> (root: URL, relative: String)
+    {
+        let file = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
+        var root = file.deletingLastPathComponent()
+        while !FileManager.default.fileExists(
+            atPath: root.appendingPathComponent(Manifest.path).path), root.path != "/"
+        {
+            root.deleteLastPathComponent()
+        }
+        guard
+            FileManager.default.fileExists(atPath: root.appendingPathComponent(Manifest.path).path)
+        else {
+            throw UsageError(
+                "'\(path)' is in no package with a \(Manifest.path); give the path of a "
+                    + "generated file, as the status lines print it")
+        }
+        return (root, String(file.path.dropFirst(root.path.count).drop { $0 == "/" }))
+    }
+
+    /// `manifest` with `relative` owned by every model that records it.
+    private static func owning(_ relative: String, in manifest: Manifest, root: URL) throws
+        -> Manifest
+    {
+        var manifest = manifest
+        // A shared file (StoreFiles.swift) is the person's for every model that records it.
+        // The record takes the hash of what is generated for the file now: a file to review
+        // (its generated version changed) is owned as of that version once the person has made
+        // the change and gives `own` again.
+        let templates = PackagePlanner.templates(explicit: nil, root: root)
+        for var model in manifest.models where model.files[relative] != nil {
+            model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
+            var request = try model.request()
+            request.destination =
+                model.target.map { .into(packageDirectory: root.path, target: $0) }
+                ?? .standalone(outputDirectory: root.path)
+            request.sharedFiles = PackagePlanner.sharedFileSettings(
+                in: request.module, manifest: manifest, requests: [])
+            if let generated = try? Renderer.render(request, templates: templates)
+                .first(where: { $0.path == relative })
+            {
+                model.files[relative] = ContentHash.of(generated.contents)
+            }
+            manifest.record(model)
+        }
+        return manifest
     }
 }

@@ -17,7 +17,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// The model's fields, in order.
         public var fields: [FieldRecord]
         /// `journal`, `snapshot` or `sqlite`.
-        public var storage: String
+        public var storage: Storage
         /// The plural variable name given with `--plural`, or nil for the English rules.
         public var plural: String?
         /// True when generated with `--annotate`; absent otherwise.
@@ -93,9 +93,33 @@ public struct Manifest: Codable, Equatable, Sendable {
             throw error
         } catch {
             throw ManifestError(
-                "\(url.path) is not a scaffold-repo manifest (\(error)); restore it from version "
-                    + "control, or delete it to treat every existing file as unknown")
+                "\(url.path) is not a scaffold-repo manifest (\(describe(error))); restore it from "
+                    + "version control, or delete it to treat every existing file as unknown")
         }
+    }
+
+    /// What a decoding error says, and where (`models[0].storage`), without Swift's debug dump.
+    private static func describe(_ error: any Error) -> String {
+        let context: DecodingError.Context
+        switch error as? DecodingError {
+        case .dataCorrupted(let found)?, .keyNotFound(_, let found)?, .typeMismatch(_, let found)?,
+            .valueNotFound(_, let found)?:
+            context = found
+        default: return "\(error)"
+        }
+        var place = ""
+        for key in context.codingPath {
+            if let index = key.intValue {
+                place += "[\(index)]"
+            } else {
+                place += (place.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        if case .keyNotFound(let key, _)? = error as? DecodingError {
+            place += (place.isEmpty ? "" : ".") + key.stringValue
+            return "\(place) is missing"
+        }
+        return place.isEmpty ? context.debugDescription : "\(place): \(context.debugDescription)"
     }
 
     /// Only the format version of a manifest file.

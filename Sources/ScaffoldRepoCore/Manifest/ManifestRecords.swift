@@ -28,7 +28,7 @@ extension Manifest.Model {
         let history = request.history
         self.init(
             name: request.spec.typeName, fields: request.spec.fields.map(Manifest.FieldRecord.init),
-            storage: request.storage.rawValue, plural: request.spec.plural,
+            storage: request.storage, plural: request.spec.plural,
             annotate: request.annotate ? true : nil, target: target, files: files,
             schemaVersion: history.current > 1 ? history.current : nil,
             previousVersions: history.previous.isEmpty
@@ -51,11 +51,6 @@ extension Manifest.Model {
     func request() throws -> GenerateRequest {
         do {
             let spec = try Self.spec(name, fields, plural: plural)
-            guard let storage = Storage(rawValue: storage) else {
-                throw ManifestError(
-                    "storage '\(storage)' is not one of "
-                        + Storage.allCases.map(\.rawValue).joined(separator: ", "))
-            }
             var request = GenerateRequest(
                 spec: spec, destination: .standalone(outputDirectory: nil), storage: storage,
                 annotate: annotate ?? false)

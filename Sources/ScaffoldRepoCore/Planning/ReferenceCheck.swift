@@ -16,10 +16,10 @@ enum ReferenceCheck {
         var models: [String: Referable] = [:]
         for record in manifest.models where record.destroyed != true {
             guard let id = record.fields.first(where: { $0.name == "id" }),
-                let idType = BaseType(rawValue: id.type),
-                let storage = Storage(rawValue: record.storage)
+                let idType = BaseType(rawValue: id.type)
             else { continue }
-            models[record.name] = Referable(idType: idType, storage: storage, module: record.module)
+            models[record.name] = Referable(
+                idType: idType, storage: record.storage, module: record.module)
         }
         for request in requests {
             guard case .base(let idType)? = request.spec.idField?.type else { continue }

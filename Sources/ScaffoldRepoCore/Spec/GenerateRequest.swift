@@ -55,8 +55,8 @@ public struct GenerateRequest: Equatable, Sendable {
     }
 }
 
-/// The generated repository's storage design.
-public enum Storage: String, CaseIterable, Equatable, Sendable {
+/// The generated repository's storage design; recorded in the manifest by its raw value.
+public enum Storage: String, CaseIterable, Equatable, Sendable, Codable {
     /// A snapshot plus an append-only journal: a save costs the same at any size.
     case journal
     /// One JSON file rewritten atomically on every save: the simple pattern, for teaching.
@@ -64,6 +64,18 @@ public enum Storage: String, CaseIterable, Equatable, Sendable {
     /// A table in the module's SQLite database: values stay on disk and queries run in SQL,
     /// for data that outgrows memory.
     case sqlite
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let storage = Storage(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "storage '\(text)' is not one of "
+                    + Storage.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        self = storage
+    }
 }
 
 /// Where the generated files go.

@@ -244,6 +244,40 @@ extension ChangingAModelTests {
         #expect(destroy.standardOutput.contains("owned     BookStore/\(path) (kept: yours)\n"))
         #expect(TestPaths.text(file) == edited)
     }
+
+    /// Every path is checked before any manifest is written: a typo in the second leaves the
+    /// first not owned either.
+    @Test func ownWithOneBadPathOwnsNoneOfThem() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+        let manifest = folder.appendingPathComponent("BookStore/\(Manifest.path)")
+        let before = TestPaths.text(manifest)
+
+        let result = run([
+            "own", "BookStore/Sources/BookStore/Book.swift",
+            "BookStore/Sources/BookStore/Bok.swift",
+        ])
+
+        #expect(result.exitCode == 2)
+        #expect(
+            result.standardError.contains("'BookStore/Sources/BookStore/Bok.swift' is not a file"))
+        #expect(result.standardOutput.isEmpty)
+        #expect(TestPaths.text(manifest) == before)
+        let both = run([
+            "own", "BookStore/Sources/BookStore/Book.swift",
+            "BookStore/Sources/BookStore/BookListViewModel.swift",
+        ])
+        #expect(both.exitCode == 0)
+        #expect(
+            try Manifest.load(root: folder.appendingPathComponent("BookStore"))?.models.first?
+                .owned == [
+                    "Sources/BookStore/Book.swift", "Sources/BookStore/BookListViewModel.swift",
+                ])
+    }
 }
 
 /// What a migration does with a field whose type changes: a conversion that loses nothing is

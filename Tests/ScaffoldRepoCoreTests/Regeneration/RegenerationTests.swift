@@ -51,7 +51,7 @@ import Testing
                 .init(name: "id", type: "String"), .init(name: "text", type: "String"),
                 .init(name: "level", type: "enum(low,high)", default: "low"),
             ])
-        #expect(model.storage == "journal")
+        #expect(model.storage == .journal)
         #expect(model.plural == "quizzes")
         #expect(model.annotate == nil)
         #expect(
@@ -60,19 +60,23 @@ import Testing
     }
 
     /// A manifest that version 1 wrote (each model's command line) still loads: regen upgrades
-    /// it to records and changes nothing else.
+    /// it to records and changes nothing else. The fixture is that manifest alone: regen first
+    /// writes the package it records, then is given the version 1 manifest again over it.
     @Test func aVersion1ManifestLoadsAndRegenUpgradesOnlyTheManifest() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        let example = TestPaths.repositoryRoot.appendingPathComponent("Examples/4-ModelChange")
         let package = folder.appendingPathComponent("Recipes")
-        try FileManager.default.copyItem(at: example, to: package)
-        try? FileManager.default.removeItem(at: package.appendingPathComponent(".build"))
+        let manifestURL = package.appendingPathComponent(Manifest.path)
         let v1 = TestPaths.repositoryRoot.appendingPathComponent(
             "Tests/Fixtures/ModelChange-manifest-v1.json")
-        #expect(TestPaths.text(v1)?.contains(#""manifestVersion" : 1"#) == true)
-        try FileManager.default.removeItem(at: package.appendingPathComponent(Manifest.path))
-        try FileManager.default.copyItem(at: v1, to: package.appendingPathComponent(Manifest.path))
+        let v1Text = try #require(TestPaths.text(v1))
+        #expect(v1Text.contains(#""manifestVersion" : 1"#))
+        try FileManager.default.createDirectory(
+            at: manifestURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(v1Text.utf8).write(to: manifestURL)
+        #expect(run(["regen", "Recipes"], in: folder).exitCode == 0)
+        let upgraded = try #require(text(package, Manifest.path))
+        try Data(v1Text.utf8).write(to: manifestURL)
 
         let check = run(["regen", "Recipes", "--check"], in: folder)
 
@@ -83,9 +87,24 @@ import Testing
         #expect(differing == ["update    Recipes/.scaffold/manifest.json"])
         #expect(check.standardError.contains("is in the format of an earlier scaffold-repo"))
         #expect(run(["regen", "Recipes"], in: folder).exitCode == 0)
+        #expect(text(package, Manifest.path) == upgraded)
+        // What the command line said, as records: the rename, the options, the versions.
+        let model = try #require(try Manifest.load(root: package)?.models.first)
         #expect(
-            text(package, Manifest.path)
-                == TestPaths.text(example.appendingPathComponent(Manifest.path)))
+            model.fields == [
+                .init(name: "id", type: "UUID"),
+                .init(name: "name", type: "String", formerName: "title"),
+                .init(name: "servings", type: "Int"), .init(name: "minutes", type: "Int"),
+                .init(name: "level", type: "enum(easy,hard)", default: "easy"),
+            ])
+        #expect(model.storage == .journal)
+        #expect(model.annotate == true)
+        #expect(model.schemaVersion == 3)
+        #expect(
+            model.previousVersions?.map { $0.fields.map(\.name) } == [
+                ["id", "title", "servings", "level"], ["id", "title", "servings", "level"],
+            ])
+        #expect(model.previousVersions?.first?.fields[2].type == "Int?")
     }
 
     /// A former name in the manifest is checked as `--rename` checks one: a hand edit that is
@@ -271,6 +290,15 @@ import Testing
             "the record of Q in .scaffold/manifest.json cannot be used"
         ),
         ("not json", "is not a scaffold-repo manifest"),
+        (
+            #"{"manifestVersion":2,"models":[{"name":"Q","fields":[],"storage":"disk","files":{}}]}"#,
+            "is not a scaffold-repo manifest (models[0].storage: storage 'disk' is not one of "
+                + "journal, snapshot, sqlite); restore it from version control"
+        ),
+        (
+            #"{"manifestVersion":2,"models":[{"name":"Q","fields":[],"files":{}}]}"#,
+            "(models[0].storage is missing)"
+        ),
     ])
     func aManifestThatCannotBeUsedIsBadInput(manifest: String, message: String) throws {
         let folder = try TestPaths.makeTemporaryFolder()
