@@ -48,6 +48,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// over it. Opening takes the latest generation any record carries, so a compaction that
     /// never finished cannot make a later snapshot skip its records.
     private var generation: Int
+    /// The task that releases the lock once the compaction that the last ``close()`` or
+    /// ``suspend()`` cancelled has ended; nil when the lock was released at once.
+    private var releasing: _Concurrency.Task<Void, Never>?
     /// The compaction under way, if one is.
     private var compacting: Compaction?
     /// The task of the last compaction finished, and what it threw; a second call that
@@ -268,7 +271,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             snapshot: StoreFiles.Stamp(files.snapshotURL),
             journal: StoreFiles.Stamp(files.journalURL))
         self.files = nil
-        return Self.release(files.lock, after: running)
+        releasing = Self.release(files.lock, after: running)
+        return releasing
     }
 
     /// Takes the lock again after ``suspend()``. When the files changed meanwhile (another
@@ -299,6 +303,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// Releases the folder's lock and files; later writes throw `closed`. A compaction under
     /// way is cancelled, and the task returned releases the lock once it has ended: wait for it
     /// before the folder is opened again. With none under way, the lock is released at once.
+    /// Closing again, or closing while a ``suspend()`` still waits to release the lock, returns
+    /// the task that releases it, if one still may.
     @discardableResult
     mutating func close() -> _Concurrency.Task<Void, Never>? {
         let running = abandonCompaction()
@@ -306,8 +312,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         isOpen = false
         files = nil
         suspension = nil
-        guard let lock else { return nil }
-        return Self.release(lock, after: running)
+        if let lock { releasing = Self.release(lock, after: running) }
+        return releasing
     }
 
     // Workshop: the lock goes with the last object that holds it, and a compaction's task holds

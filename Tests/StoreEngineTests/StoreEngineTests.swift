@@ -448,10 +448,28 @@ enum ItemError: Error, Equatable, SQLiteFailure {
             try open()  // The compaction may still rename its snapshot.
         }
 
+        let secondClose = store.close()
+        let closingAgain = try #require(secondClose)  // The same wait, not a free lock.
         await gate.open(journalEnd: 0)
         await closing.value
+        await closingAgain.value
         #expect(try open().values.items.map(\.id) == Array(0..<10))
         _ = compaction
+
+        // Suspended while compacting, then closed: close() waits for the same compaction.
+        var suspended = try open()
+        let held = Gate()
+        let cancelled = try #require(
+            try suspended.beginCompaction(from: Self.reading(suspended.values, after: held)))
+        suspended.suspend()
+        let stopping = suspended.close()
+        #expect(stopping != nil)
+        #expect(throws: ItemError.self) { try open() }
+        await held.open(journalEnd: 0)
+        await stopping?.value
+        var reopened = try open()
+        reopened.close()
+        _ = cancelled
 
         // With no compaction under way, the lock is free as soon as close() returns, even
         // though a finished compaction's files may still be going away.

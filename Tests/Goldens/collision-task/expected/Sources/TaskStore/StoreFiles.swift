@@ -278,9 +278,9 @@ nonisolated enum StoreFiles {
 
     // MARK: - Open files
 
-    /// An advisory lock on a file, held until this goes away. Two repositories writing one
-    /// folder would overwrite each other's changes; the lock turns that mistake into an error
-    /// when the second one opens.
+    /// An advisory lock on a file, held until ``release()`` or until this goes away. Two
+    /// repositories writing one folder would overwrite each other's changes; the lock turns
+    /// that mistake into an error when the second one opens.
     nonisolated final class Lock: Sendable {
         private let descriptor: Int32
 
@@ -443,7 +443,8 @@ nonisolated enum StoreFiles {
 
     /// A file being written whole before it replaces another: written to its temporary file,
     /// through its open descriptor, then renamed over the other. It holds the folder's lock
-    /// (the last reference releases it), so a compaction can write and install it off the
+    /// (the last reference releases it, unless closing the store released it first, once this
+    /// file's compaction had ended), so a compaction can write and install it off the
     /// repository's turn, and the temporary file stays its own until it is renamed or removed.
     nonisolated final class NewFile: Sendable {
         /// The file it replaces, which errors name.

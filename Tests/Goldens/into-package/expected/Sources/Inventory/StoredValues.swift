@@ -103,6 +103,8 @@ protocol SharedRepository: _Concurrency.Actor {
     init(directory: URL) throws
     /// Whether `close()` was called.
     var isClosed: Bool { get }
+    /// Releases the folder; returns once its lock is free, also when called again.
+    func close() async
 }
 
 /// The repositories that `shared(in:)` opened, by folder. It does not keep them alive: a
@@ -122,6 +124,9 @@ actor OpenRepositories<Repository: SharedRepository> {
         let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
         while let open = entries[key]?.repository {
             if await !open.isClosed { return open }
+            // Closed, but perhaps still waiting for a compaction to end before it releases
+            // the lock: a second close() returns once it has.
+            await open.close()
             // Another call may have replaced it while this one waited.
             if entries[key]?.repository === open { break }
         }
