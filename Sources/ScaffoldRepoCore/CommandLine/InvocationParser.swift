@@ -128,6 +128,8 @@ public enum InvocationParser {
             var spec = try SpecParser.parse(
                 modelName: modelName, fieldTokens: Array(operands.dropFirst()),
                 plural: values["--plural"])
+            try SpecParser.refuseDefaultsThatDoNotFitEveryPlatform(
+                spec, tokens: Array(operands.dropFirst()))
             if let renames = values["--rename"] {
                 try SpecParser.applyRenames(renames, to: &spec)
             }

@@ -93,8 +93,9 @@ public struct Manifest: Codable, Equatable, Sendable {
             throw error
         } catch {
             throw ManifestError(
-                "\(url.path) is not a scaffold-repo manifest (\(describe(error))); restore it from "
-                    + "version control, or delete it to treat every existing file as unknown")
+                "\(url.path) is not a scaffold-repo manifest (\(describe(error))); correct that, "
+                    + "restore the file from version control, or delete it to treat every existing "
+                    + "file as unknown")
         }
     }
 

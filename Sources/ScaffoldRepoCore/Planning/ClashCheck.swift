@@ -29,6 +29,8 @@ enum ClashCheck {
             // A test module sees the generated sources' public types too: one of its own hides
             // them. The module's own public type would be hidden by a generated test type.
             var names = declaredNames(generated)
+            let privateNames = Set(
+                generated.flatMap { declarations(in: $0.contents) }.filter(\.isPrivate).map(\.name))
             if folder.hasPrefix("Tests/") { names.merge(publicSourceNames) { mine, _ in mine } }
             let hiddenByTests = folder.hasPrefix("Sources/") ? testNames : [:]
             var generatedFileNames: [String: String] = [:]
@@ -36,12 +38,18 @@ enum ClashCheck {
                 let name = URL(fileURLWithPath: file.path).lastPathComponent
                 generatedFileNames[name] = generatedFileNames[name] ?? file.path
             }
-            let generatedPaths = Set(files.map(\.path))
+            // Paths compared in any letter case: on a case-insensitive disk (macOS's default),
+            // `Noterepository.swift` is Note's `NoteRepository.swift`.
+            let generatedPaths = Set(files.map { $0.path.lowercased() })
             let othersFiles = otherModels.keys.filter { path in
-                moduleFolder(path) == folder && !generatedPaths.contains(path)
+                moduleFolder(path) == folder && !generatedPaths.contains(path.lowercased())
             }.sorted()
+            var otherModelByPath: [String: String] = [:]
+            for (path, model) in otherModels { otherModelByPath[path.lowercased()] = model }
             for file in generated {
-                guard let model = otherModels[file.path], !file.isShared else { continue }
+                guard let model = otherModelByPath[file.path.lowercased()], !file.isShared else {
+                    continue
+                }
                 clashes.append(
                     "\(DiskPaths.shown(file.path, under: displayRoot)) is a file that scaffold-repo "
                         + "generated for the model \(model) already: give this model another name")
@@ -61,7 +69,9 @@ enum ClashCheck {
                     let text = try? String(
                         contentsOf: root.appendingPathComponent(path), encoding: .utf8)
                 else { continue }
-                for declaration in declarations(in: text) {
+                // Two file-private types of one name in two files are no clash.
+                for declaration in declarations(in: text)
+                where !(declaration.isPrivate && privateNames.contains(declaration.name)) {
                     guard
                         let generatedPath = names[declaration.name]
                             ?? (declaration.isPublic ? hiddenByTests[declaration.name] : nil)
@@ -135,6 +145,8 @@ enum ClashCheck {
         let line: Int
         /// Whether it is `public` or `open`.
         var isPublic = false
+        /// Whether it is `private` or `fileprivate`: seen in its own file only.
+        var isPrivate = false
     }
 
     /// The top-level type declarations of Swift `text`: structs, classes, enums, actors,
@@ -169,7 +181,9 @@ enum ClashCheck {
                     Declaration(
                         kind: String(match.output.2), name: String(match.output.3),
                         line: index + 1,
-                        isPublic: modifiers.contains("public") || modifiers.contains("open")))
+                        isPublic: modifiers.contains("public") || modifiers.contains("open"),
+                        isPrivate: modifiers.contains("private")
+                            || modifiers.contains("fileprivate")))
             }
             depth = max(
                 0, depth + code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count)

@@ -37,13 +37,13 @@ public enum BaseType: String, CaseIterable, Sendable {
                 sample: { words, number in "\"\(words) \\(\(number))\"" })
         case .int:
             BaseTypeRow(
+                readDefault: { BaseTypeRow.wholeNumber($0, in: Int64(Int.min)...Int64(Int.max)) },
+                defaultHint: "write a whole number, for example 0", literal: { $0 },
+                exampleDefault: "0", placeholder: "0", sample: { _, number in number },
                 // Int has 32 bits on watchOS (arm64_32), which the package builds for.
-                readDefault: {
-                    BaseTypeRow.wholeNumber($0, in: Int64(Int32.min)...Int64(Int32.max))
-                },
-                defaultHint: "write a whole number from -2147483648 to 2147483647 (Int has 32 bits "
-                    + "on watchOS), or make the field Int64", literal: { $0 },
-                exampleDefault: "0", placeholder: "0", sample: { _, number in number })
+                fitsEveryPlatform: { Int32($0) != nil },
+                platformHint: "write a whole number from -2147483648 to 2147483647 (Int has 32 "
+                    + "bits on watchOS), or make the field Int64")
         case .int64:
             BaseTypeRow(
                 readDefault: { BaseTypeRow.wholeNumber($0, in: Int64.min...Int64.max) },
@@ -57,12 +57,12 @@ public enum BaseType: String, CaseIterable, Sendable {
                 sample: { _, number in "Double(\(number)) * 1.5" })
         case .float:
             BaseTypeRow(
-                readDefault: { text in
-                    Float(text).map(\.isFinite) == true ? BaseTypeRow.floatingNumber(text) : nil
-                },
-                defaultHint: BaseTypeRow.plainNumber + ", within Float's range (below 3.4e38)",
+                readDefault: BaseTypeRow.floatingNumber, defaultHint: BaseTypeRow.plainNumber,
                 literal: { $0 }, exampleDefault: "0", placeholder: "0",
-                sample: { _, number in "Float(\(number)) * 1.5" })
+                sample: { _, number in "Float(\(number)) * 1.5" },
+                fitsEveryPlatform: { Float($0)?.isFinite == true },
+                platformHint: "write a number within Float's range (about ±3.4e38), or make the "
+                    + "field Double")
         case .bool:
             BaseTypeRow(
                 readDefault: { Bool($0.lowercased()).map(DefaultValue.bool) },
@@ -150,6 +150,12 @@ struct BaseTypeRow {
     /// Whether the type comes from Foundation, so that a model with it imports Foundation
     /// publicly.
     var needsFoundation = false
+    /// Whether a checked default's text fits the type on every platform the package builds
+    /// for (`Int` has 32 bits on watchOS). Checked for a command line's fields only: a record
+    /// that a manifest already holds is read as it was written.
+    var fitsEveryPlatform: (String) -> Bool = { _ in true }
+    /// What a refusal of a default that does not fit every platform says to write instead.
+    var platformHint = ""
 
     static let plainNumber = "write a plain number such as 0.5 or -3 (no exponent)"
 

@@ -61,6 +61,24 @@ public enum SpecParser {
         }
     }
 
+    /// Refuses a default that `tokens` (the command line's fields, in the order of `spec`'s)
+    /// give and that does not fit its type on every platform the package builds for, such as
+    /// an `Int` default beyond 32 bits. A manifest's records are not held to it: they keep
+    /// generating what they did.
+    static func refuseDefaultsThatDoNotFitEveryPlatform(
+        _ spec: ModelSpec, tokens: [String]
+    ) throws {
+        for (field, token) in zip(spec.fields, tokens) {
+            guard case .number(let text)? = field.defaultValue,
+                case .base(let base)? = field.type.allTypes.last,
+                !base.row.fitsEveryPlatform(text)
+            else { continue }
+            throw SpecError(
+                "default '\(text)' does not fit \(field.type.swiftSpelling) on every platform in "
+                    + "'\(token)'; \(base.row.platformHint)")
+        }
+    }
+
     public static func parse(
         modelName: String, fieldTokens: [String], plural: String? = nil
     ) throws -> ModelSpec {

@@ -152,6 +152,35 @@ import Testing
                 encoding: .utf8) == repository)
     }
 
+    /// On a case-insensitive disk (macOS's default) `Noterepository.swift` is Note's
+    /// `NoteRepository.swift`: refused here too, where the disk tells them apart.
+    @Test func aModelWhoseFileDiffersFromAnotherModelsOnlyInLetterCaseIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Note").exitCode == 0)
+
+        try expectRefused(
+            "Noterepository",
+            "Sources/App/Noterepository.swift is a file that scaffold-repo generated for the "
+                + "model Note already")
+    }
+
+    /// Templates that give every model's file the same `private` helper type: each file sees
+    /// only its own, so the models are no clash, and regen goes on working.
+    @Test func aPrivateTypeInEveryModelsFileIsNoClash() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            ScaffoldRepo.run(["templates", "eject", "."], currentDirectory: folder).exitCode == 0)
+        let template = folder.appendingPathComponent(".scaffold/templates/Model.swift.tmpl")
+        let text = try String(contentsOf: template, encoding: .utf8)
+        try Data((text + "\nprivate enum Helper {}\n").utf8).write(to: template)
+
+        #expect(generate("Note").exitCode == 0)
+        let item = generate("Item")
+        #expect(item.exitCode == 0, "\(item.standardError)")
+        let regen = ScaffoldRepo.run(["regen", "."], currentDirectory: folder)
+        #expect(regen.exitCode == 0, "\(regen.standardError)")
+    }
+
     @Test func onlyTopLevelTypesOutsideCommentsAndStringsAreDeclarations() {
         let text = #"""
             import Foundation

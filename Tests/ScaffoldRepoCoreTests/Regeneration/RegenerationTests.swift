@@ -107,6 +107,33 @@ import Testing
         #expect(model.previousVersions?.first?.fields[2].type == "Int?")
     }
 
+    /// A record that an earlier release wrote with an `Int` default beyond 32 bits (which the
+    /// command line now refuses) still regenerates, and the model can be generated again with
+    /// the field made `Int64`.
+    @Test func aRecordedDefaultThatACommandLineNowRefusesStillRegenerates() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Q", "id:Int", "big:Int64=3000000000"], in: folder).exitCode == 0)
+        let url = folder.appendingPathComponent("QStore/\(Manifest.path)")
+        let text = try #require(TestPaths.text(url))
+        let earlier = text.replacingOccurrences(of: #""type" : "Int64""#, with: #""type" : "Int""#)
+        #expect(earlier != text)
+        try Data(earlier.utf8).write(to: url)
+
+        let regen = run(["regen", "QStore", "--force"], in: folder)
+        let again = run(
+            ["Q", "id:Int", "big:Int64=3000000000", "--output", "QStore", "--migrate"], in: folder)
+
+        #expect(regen.exitCode == 0, "\(regen.standardError)")
+        #expect(again.exitCode == 0, "\(again.standardError)")
+        let model = try #require(
+            try Manifest.load(
+                root: url.deletingLastPathComponent()
+                    .deletingLastPathComponent())?.models.first)
+        #expect(model.fields.last == .init(name: "big", type: "Int64", default: "3000000000"))
+        #expect(model.previousVersions?.first?.fields.last?.type == "Int")
+    }
+
     /// A former name in the manifest is checked as `--rename` checks one: a hand edit that is
     /// not a field name is refused, not written into a CodingKey that does not compile.
     @Test func aManifestsFormerNameThatIsNoFieldNameIsRefused() throws {
@@ -293,7 +320,7 @@ import Testing
         (
             #"{"manifestVersion":2,"models":[{"name":"Q","fields":[],"storage":"disk","files":{}}]}"#,
             "is not a scaffold-repo manifest (models[0].storage: storage 'disk' is not one of "
-                + "journal, snapshot, sqlite); restore it from version control"
+                + "journal, snapshot, sqlite); correct that, restore the file from version control"
         ),
         (
             #"{"manifestVersion":2,"models":[{"name":"Q","fields":[],"files":{}}]}"#,
