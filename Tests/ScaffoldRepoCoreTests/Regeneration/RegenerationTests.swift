@@ -105,6 +105,12 @@ import Testing
                 ["id", "title", "servings", "level"], ["id", "title", "servings", "level"],
             ])
         #expect(model.previousVersions?.first?.fields[2].type == "Int?")
+        #expect(model.plural == nil && model.target == nil)
+        // The hashes are of the files on disk: the ones regen wrote and found identical.
+        for (path, hash) in model.files {
+            #expect(text(package, path).map(ContentHash.of) == hash, "\(path)")
+        }
+        #expect(model.files["Sources/RecipeStore/RecipeMigration2.swift"] != nil)
     }
 
     /// A record that an earlier release wrote with an `Int` default beyond 32 bits (which the
