@@ -258,9 +258,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     ///
     /// A compaction under way is cancelled, and the task returned releases the lock once it has
     /// ended (within a few hundred values' writing): wait for it before the app is suspended.
+    /// Suspending again, or a closed store, returns the task that still releases it, if any.
     @discardableResult
     mutating func suspend() -> _Concurrency.Task<Void, Never>? {
-        guard isOpen, let files else { return nil }
+        // Suspended or closed already: the lock may still wait for a compaction to end.
+        guard isOpen, let files else { return releasing }
         let running = abandonCompaction()
         suspension = Suspension(
             directory: files.directory, snapshotURL: files.snapshotURL,
