@@ -10,7 +10,9 @@ public enum InvocationParser {
     }
 
     /// Parses the arguments, throwing a `UsageError` that names the bad token and the fix.
-    public static func parse(_ arguments: [String]) throws -> Invocation {
+    /// With `recorded` (a command line that a version-1 manifest holds), defaults are read as
+    /// they were written then, not held to every platform's range, as a record's are.
+    public static func parse(_ arguments: [String], recorded: Bool = false) throws -> Invocation {
         var values: [String: String] = [:]
         var flags: Set<String> = []
         var positionals: [String] = []
@@ -128,8 +130,10 @@ public enum InvocationParser {
             var spec = try SpecParser.parse(
                 modelName: modelName, fieldTokens: Array(operands.dropFirst()),
                 plural: values["--plural"])
-            try SpecParser.refuseDefaultsThatDoNotFitEveryPlatform(
-                spec, tokens: Array(operands.dropFirst()))
+            if !recorded {
+                try SpecParser.refuseDefaultsThatDoNotFitEveryPlatform(
+                    spec, tokens: Array(operands.dropFirst()))
+            }
             if let renames = values["--rename"] {
                 try SpecParser.applyRenames(renames, to: &spec)
             }

@@ -53,13 +53,16 @@ enum Outcome {
         case .apply:
             if blocks {
                 exitCode = 1
+                // `own` takes a file that scaffold-repo generated (modified), not a stranger's.
+                let own =
+                    kept.contains { $0.status == .modified }
+                    ? ", or keep an edited one as yours with 'scaffold-repo own PATH'" : ""
                 told.append(
                     Diagnostic(
                         .error,
                         "\(kept.count) existing file(s) differ from the generated ones; nothing "
-                            + "was written.\nRe-run with --force to overwrite them, move them away "
-                            + "first, or keep an edited one as yours with 'scaffold-repo own PATH'."
-                    ))
+                            + "was written.\nRe-run with --force to overwrite them, or move them "
+                            + "away first\(own)."))
             } else {
                 try Writer.apply(changes)
                 try afterApply()

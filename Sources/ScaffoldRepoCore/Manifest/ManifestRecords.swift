@@ -107,7 +107,7 @@ struct ManifestV1: Decodable {
         for old in models {
             let invocation: Invocation
             do {
-                invocation = try InvocationParser.parse(old.arguments)
+                invocation = try InvocationParser.parse(old.arguments, recorded: true)
             } catch let error as any BadInput {
                 throw ManifestError(
                     "the command line that \(Manifest.path) records for \(old.name) does not parse "

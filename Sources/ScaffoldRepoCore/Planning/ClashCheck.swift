@@ -24,6 +24,19 @@ enum ClashCheck {
         let publicSourceNames = declaredNames(sources, publicOnly: true)
         let testNames = declaredNames(tests)
         var clashes: [String] = []
+        // Two generated files whose paths differ only in letter case (a model `Storefiles` and
+        // the engine's `StoreFiles.swift`) are one file on a case-insensitive disk.
+        var byLowercasedPath: [String: String] = [:]
+        for file in files {
+            let key = file.path.lowercased()
+            if let other = byLowercasedPath[key], other != file.path {
+                clashes.append(
+                    "\(DiskPaths.shown(file.path, under: displayRoot)) and the generated "
+                        + "\(DiskPaths.shown(other, under: displayRoot)) are one file on a disk that "
+                        + "ignores letter case (macOS's default): give the model another name")
+            }
+            byLowercasedPath[key] = byLowercasedPath[key] ?? file.path
+        }
         for folder in folders {
             let generated = swiftFiles.filter { moduleFolder($0.path) == folder }
             // A test module sees the generated sources' public types too: one of its own hides
@@ -33,9 +46,10 @@ enum ClashCheck {
                 generated.flatMap { declarations(in: $0.contents) }.filter(\.isPrivate).map(\.name))
             if folder.hasPrefix("Tests/") { names.merge(publicSourceNames) { mine, _ in mine } }
             let hiddenByTests = folder.hasPrefix("Sources/") ? testNames : [:]
+            // By name in lower case: `notes.swift` and `Notes.swift` are one file on macOS.
             var generatedFileNames: [String: String] = [:]
             for file in generated {
-                let name = URL(fileURLWithPath: file.path).lastPathComponent
+                let name = URL(fileURLWithPath: file.path).lastPathComponent.lowercased()
                 generatedFileNames[name] = generatedFileNames[name] ?? file.path
             }
             // Paths compared in any letter case: on a case-insensitive disk (macOS's default),
@@ -56,7 +70,7 @@ enum ClashCheck {
             }
             for path in personsFiles(in: folder, root: root, known: known) + othersFiles {
                 let shown = DiskPaths.shown(path, under: displayRoot)
-                let name = URL(fileURLWithPath: path).lastPathComponent
+                let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
                 let model = otherModels[path]
                 if model == nil, let twin = generatedFileNames[name] {
                     clashes.append(

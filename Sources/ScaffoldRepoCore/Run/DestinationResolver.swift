@@ -14,18 +14,32 @@ enum DestinationResolver {
     /// A new package is written over a folder only if it holds no package, or the package
     /// that scaffold-repo generated for this same model. Anything else needs `--into` and a
     /// target: its Package.swift would not name the new files, so they would never compile.
+    /// The folders under `root`'s `Sources` that can hold Swift files: not hidden, and not a C
+    /// or system library (such as the sqlite storage's `CSQLite`), sorted.
+    static func swiftTargets(in root: URL) -> [String] {
+        let sources = root.appendingPathComponent("Sources")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
+            .filter { !$0.hasPrefix(".") && !isCLibrary(sources.appendingPathComponent($0)) }
+            .sorted()
+    }
+
+    /// Whether `folder` is a C or system library target: it has a module map.
+    private static func isCLibrary(_ folder: URL) -> Bool {
+        ["module.modulemap", "include/module.modulemap"].contains {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+        }
+    }
+
     private static func refuseOtherPackage(at root: URL, path: String, model: String) throws {
         guard
             FileManager.default.fileExists(
                 atPath: root.appendingPathComponent("Package.swift").path)
         else { return }
-        let models = (try? Manifest.load(root: root))?.models ?? []
+        // A manifest that cannot be read says so, rather than "did not create".
+        let models = try Manifest.load(root: root)?.models ?? []
         let generatedFor = models.filter { $0.target == nil }.map(\.name)
         guard !generatedFor.contains(model) else { return }
-        let targets =
-            ((try? FileManager.default.contentsOfDirectory(
-                atPath: root.appendingPathComponent("Sources").path)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
+        let targets = swiftTargets(in: root)
         let target = targets.first ?? "NAME"
         let known = targets.isEmpty ? "" : " (its targets: \(targets.joined(separator: ", ")))"
         let whose =
@@ -72,14 +86,18 @@ enum DestinationResolver {
             }
             let sources = try? existingFolder(
                 "Sources/\(target)", option: "--target", currentDirectory: root)
-            guard sources != nil else {
-                let folders =
-                    (try? FileManager.default.contentsOfDirectory(
-                        atPath: root.appendingPathComponent("Sources").path))?.sorted() ?? []
-                let known = folders.isEmpty ? "" : " (it has: \(folders.joined(separator: ", ")))"
+            let folders = swiftTargets(in: root)
+            let known = folders.isEmpty ? "" : " (it has: \(folders.joined(separator: ", ")))"
+            guard let sources else {
                 throw UsageError(
                     "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'\(known); "
                         + "give the name of one of its targets")
+            }
+            guard !isCLibrary(sources) else {
+                throw UsageError(
+                    "--target '\(target)': Sources/\(target) in '\(packagePath)' is a C or system "
+                        + "library (it has a module.modulemap), which cannot hold Swift files; "
+                        + "give a Swift target\(known)")
             }
             var notes: [Diagnostic] = []
             let minimum = RenderContext.minimumToolsVersion
@@ -96,8 +114,10 @@ enum DestinationResolver {
                 notes.append(
                     Diagnostic(
                         .advice,
-                        "@Observable needs macOS 14 and iOS 17; if Package.swift does not say so "
-                            + "yet, add:\n    platforms: [.macOS(.v14), .iOS(.v17)],"))
+                        "@Observable needs macOS 14, iOS 17, tvOS 17, watchOS 10 or visionOS 1; "
+                            + "if Package.swift does not say so yet, add (the platforms you build "
+                            + "for):\n    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), "
+                            + ".watchOS(.v10), .visionOS(.v1)],"))
             }
             if storage == .sqlite, !manifestText.contains("\"\(Names.sqliteLibraryTarget)\"") {
                 let library = Names.sqliteLibraryTarget

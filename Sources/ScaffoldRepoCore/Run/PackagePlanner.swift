@@ -74,6 +74,14 @@ enum PackagePlanner {
             try request.refuseWhatItsStorageCannotDo()
             try ReferenceCheck.resolve(&request, among: referable)
             let record = manifest.model(named: request.spec.typeName)
+            // `--into Pkg --target NoteStore` (the command plugin's `--target`) in the package
+            // generated for Note alone is that package: it keeps its Package.swift.
+            if let record, record.target == nil,
+                case .into(let package, let target) = request.destination,
+                target == record.module
+            {
+                request.destination = .standalone(outputDirectory: package)
+            }
             var warnings: [Diagnostic] = []
             if let record {
                 var previous = try record.request()
@@ -91,6 +99,12 @@ enum PackagePlanner {
                 throw UsageError(
                     "--migrate: \(request.spec.typeName) was not generated here before, so there "
                         + "is no stored version to migrate from; drop --migrate")
+            } else if let renamed = request.spec.fields.first(where: { $0.formerName != nil }),
+                let former = renamed.formerName
+            {
+                throw UsageError(
+                    "--rename \(former)=\(renamed.name): \(request.spec.typeName) was not generated "
+                        + "here before, so no stored value has the name '\(former)'; drop --rename")
             }
             package.models.append(.init(request: request, record: record, warnings: warnings))
         }

@@ -55,6 +55,7 @@ import Testing
                 "modified  QuestionStore/Sources/QuestionStore/Question.swift\n"))
         #expect(result.standardError.contains("nothing was written"))
         #expect(result.standardError.contains("--force"))
+        #expect(result.standardError.contains("'scaffold-repo own PATH'"))
         #expect(TestPaths.text(edited) == "// mine\n")
         let repository = TestPaths.text(
             folder.appendingPathComponent(
@@ -87,6 +88,85 @@ import Testing
         #expect(result.exitCode == 2)
         #expect(result.standardOutput == "")
         #expect(result.standardError.hasPrefix("error: "))
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
+    /// A file that scaffold-repo did not generate is a conflict that `own` cannot take: the
+    /// message does not offer it.
+    @Test func aStrangersFileIsAConflictWithoutTheOwnAdvice() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let mine = folder.appendingPathComponent(
+            "QuestionStore/Sources/QuestionStore/Question.swift")
+        try FileManager.default.createDirectory(
+            at: mine.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("// mine\n".utf8).write(to: mine)
+
+        let result = ScaffoldRepo.run(question, currentDirectory: folder)
+
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.contains("or move them away first."))
+        #expect(!result.standardError.contains("own"))
+    }
+
+    /// The sqlite storage's C module is no target for Swift files: it is neither suggested nor
+    /// taken.
+    @Test func theSQLiteModuleIsNoTargetToGenerateInto() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let folderModel = ["Folder", "id:UUID", "name", "--storage", "sqlite", "--output", "Lib"]
+        #expect(ScaffoldRepo.run(folderModel, currentDirectory: folder).exitCode == 0)
+        let before = try TestPaths.files(below: folder)
+
+        let second = ScaffoldRepo.run(
+            ["Tag", "id:UUID", "--storage", "sqlite", "--output", "Lib"], currentDirectory: folder)
+        let into = ScaffoldRepo.run(
+            ["Tag", "id:UUID", "--into", "Lib", "--target", "CSQLite"], currentDirectory: folder)
+
+        #expect(second.exitCode == 2)
+        #expect(
+            second.standardError.contains(
+                "--into Lib --target FolderStore (its targets: FolderStore)"))
+        #expect(into.exitCode == 2)
+        #expect(
+            into.standardError.contains(
+                "--target 'CSQLite': Sources/CSQLite in 'Lib' is a C or system library (it has a "
+                    + "module.modulemap), which cannot hold Swift files; give a Swift target (it "
+                    + "has: FolderStore)"))
+        #expect(try TestPaths.files(below: folder) == before)
+    }
+
+    /// The command plugin's `--target NAME` is `--into . --target NAME`: in the package
+    /// generated for the model alone, that is the same package, not a target to move it into.
+    @Test func intoAStandalonePackagesOwnTargetKeepsItStandalone() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(ScaffoldRepo.run(question, currentDirectory: folder).exitCode == 0)
+        let manifest = folder.appendingPathComponent("QuestionStore/\(Manifest.path)")
+        let before = TestPaths.text(manifest)
+
+        let result = ScaffoldRepo.run(
+            question + ["--into", "QuestionStore", "--target", "QuestionStore"],
+            currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(!result.standardError.contains("warning"), "\(result.standardError)")
+        #expect(result.standardOutput.contains("identical QuestionStore/Package.swift\n"))
+        #expect(TestPaths.text(manifest) == before)
+    }
+
+    @Test func renamingAFieldOfAModelNeverGeneratedIsRefused() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = ScaffoldRepo.run(
+            ["Zed", "id:UUID", "name", "--rename", "a=name"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(
+            result.standardError.contains(
+                "--rename a=name: Zed was not generated here before, so no stored value has the "
+                    + "name 'a'; drop --rename"))
         #expect(try TestPaths.files(below: folder).isEmpty)
     }
 
@@ -153,7 +233,10 @@ import Testing
         #expect(
             result.standardOutput.contains(
                 ".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])"))
-        #expect(result.standardOutput.contains("platforms: [.macOS(.v14), .iOS(.v17)]"))
+        #expect(
+            result.standardOutput.contains(
+                "platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)]"
+            ))
         #expect(result.standardOutput.hasSuffix("Next: cd App && swift test\n"))
         let tests = TestPaths.text(
             folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))

@@ -164,6 +164,24 @@ import Testing
                 + "model Note already")
     }
 
+    @Test func aModelWhoseFileIsAnEngineFileInAnotherLetterCaseIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try expectRefused(
+            "Storefiles",
+            "Sources/App/Storefiles.swift and the generated Sources/App/StoreFiles.swift are one "
+                + "file on a disk that ignores letter case (macOS's default): give the model "
+                + "another name")
+    }
+
+    @Test func aFileOfTheTargetNamedLikeAGeneratedOneInAnotherLetterCaseIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Models/note.swift", "struct Row {}\n")
+
+        try expectRefused(
+            "Note",
+            "Sources/App/Models/note.swift has the name of the generated Sources/App/Note.swift")
+    }
+
     /// Templates that give every model's file the same `private` helper type: each file sees
     /// only its own, so the models are no clash, and regen goes on working.
     @Test func aPrivateTypeInEveryModelsFileIsNoClash() throws {
