@@ -140,6 +140,24 @@ import Testing
         #expect(model.previousVersions?.first?.fields.last?.type == "Int")
     }
 
+    /// A version-1 manifest's recorded command line is read as it was written then: a default
+    /// beyond 32 bits still loads, where a command line's is refused.
+    @Test func aVersion1CommandLineWithAWideIntDefaultStillLoads() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(".scaffold"), withIntermediateDirectories: true)
+        try Data(
+            #"{"manifestVersion":1,"models":[{"name":"Q","arguments":["Q","id:Int","n:Int=3000000000"],"files":{}}]}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent(Manifest.path))
+
+        let result = run(["regen"], in: folder)
+
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(text(folder, "Sources/QStore/Q.swift")?.contains("3000000000") == true)
+    }
+
     /// A former name in the manifest is checked as `--rename` checks one: a hand edit that is
     /// not a field name is refused, not written into a CodingKey that does not compile.
     @Test func aManifestsFormerNameThatIsNoFieldNameIsRefused() throws {
