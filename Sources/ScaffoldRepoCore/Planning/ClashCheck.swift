@@ -21,8 +21,11 @@ enum ClashCheck {
         let tests = swiftFiles.filter { $0.path.hasPrefix("Tests/") }
         // The generated tests import the module without @testable: only its public types are
         // seen there, and only a public type of the module is seen by its tests.
-        let publicSourceNames = declaredNames(sources, publicOnly: true)
-        let testNames = declaredNames(tests)
+        // Each generated file is read once.
+        var parsed: [String: [Declaration]] = [:]
+        for file in swiftFiles { parsed[file.path] = declarations(in: file.contents) }
+        let publicSourceNames = declaredNames(sources, parsed, publicOnly: true)
+        let testNames = declaredNames(tests, parsed)
         var clashes: [String] = []
         // Two generated files whose paths differ only in letter case (a model `Storefiles` and
         // the engine's `StoreFiles.swift`) are one file on a case-insensitive disk.
@@ -41,11 +44,15 @@ enum ClashCheck {
             let generated = swiftFiles.filter { moduleFolder($0.path) == folder }
             // A test module sees the generated sources' public types too: one of its own hides
             // them. The module's own public type would be hidden by a generated test type.
-            var names = declaredNames(generated)
+            var names = declaredNames(generated, parsed)
             let privateNames = Set(
-                generated.flatMap { declarations(in: $0.contents) }.filter(\.isPrivate).map(\.name))
+                generated.flatMap { parsed[$0.path] ?? [] }.filter(\.isPrivate).map(\.name))
             if folder.hasPrefix("Tests/") { names.merge(publicSourceNames) { mine, _ in mine } }
             let hiddenByTests = folder.hasPrefix("Sources/") ? testNames : [:]
+            let sharedPaths = Set(files.filter(\.isShared).map(\.path))
+            let allCandidates = Array(names.keys) + Array(hiddenByTests.keys)
+            let modelCandidates = (names.merging(hiddenByTests) { mine, _ in mine })
+                .filter { !sharedPaths.contains($0.value) }.map(\.key)
             // By name in lower case: `notes.swift` and `Notes.swift` are one file on macOS.
             var generatedFileNames: [String: String] = [:]
             for file in generated {
@@ -79,9 +86,14 @@ enum ClashCheck {
                             + "two files of one name (\"multiple producers\"). Rename yours, or "
                             + "give the model another name")
                 }
+                // Another model's files use the shared engine's types but never declare them:
+                // only this model's own names can clash there. A file that mentions none of the
+                // names it could clash on is not parsed (reading every line is the slow part).
+                let candidates = model == nil ? allCandidates : modelCandidates
                 guard
                     let text = try? String(
-                        contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                        contentsOf: root.appendingPathComponent(path), encoding: .utf8),
+                    candidates.contains(where: { text.contains($0) })
                 else { continue }
                 // Two file-private types of one name in two files are no clash.
                 for declaration in declarations(in: text)
@@ -125,13 +137,13 @@ enum ClashCheck {
     }
 
     /// Each top-level type name that `files` declare (with `publicOnly`, as `public` or
-    /// `open`), and the first file that declares it.
+    /// `open`), and the first file that declares it; `parsed` holds each file's declarations.
     private static func declaredNames(
-        _ files: [GeneratedFile], publicOnly: Bool = false
+        _ files: [GeneratedFile], _ parsed: [String: [Declaration]], publicOnly: Bool = false
     ) -> [String: String] {
         var names: [String: String] = [:]
         for file in files {
-            for declaration in declarations(in: file.contents)
+            for declaration in parsed[file.path] ?? []
             where names[declaration.name] == nil && (declaration.isPublic || !publicOnly) {
                 names[declaration.name] = file.path
             }

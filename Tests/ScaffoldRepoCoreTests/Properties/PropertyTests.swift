@@ -5,16 +5,25 @@ import Testing
 
 /// Seeded random command lines: every valid one renders and plans; every broken one exits 2
 /// with a message and writes nothing (`SlowSuites.RandomPackageBuildTests` compiles a batch).
-/// Set `PROPERTY_TEST_SEED` to replay a failure; every failure message names its seed.
+/// Set `PROPERTY_TEST_SEED` to replay a failure; every failure message names its seed. The fast
+/// loop tries the first rounds; `SlowSuites.ManyRoundPropertyTests` tries many more.
 @Suite struct PropertyTests {
     static let seed =
         ProcessInfo.processInfo.environment["PROPERTY_TEST_SEED"].flatMap { UInt64($0) } ?? 7_411
 
     @Test func validSpecsRenderDeterministicallyAndPlanAsCreations() throws {
+        try Self.validSpecsRenderDeterministicallyAndPlanAsCreations(rounds: 50)
+    }
+
+    @Test func brokenArgumentListsExitTwoWithAMessageAndWriteNothing() throws {
+        try Self.brokenArgumentListsExitTwoWithAMessageAndWriteNothing(rounds: 1_000)
+    }
+
+    static func validSpecsRenderDeterministicallyAndPlanAsCreations(rounds: Int) throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         var generator = SpecGenerator(random: SplitMix64(seed: Self.seed))
-        for round in 0..<250 {
+        for round in 0..<rounds {
             let arguments = generator.validArguments()
             let context = "round \(round), seed \(Self.seed): \(arguments)"
             let invocation: Invocation
@@ -35,11 +44,11 @@ import Testing
         }
     }
 
-    @Test func brokenArgumentListsExitTwoWithAMessageAndWriteNothing() throws {
+    static func brokenArgumentListsExitTwoWithAMessageAndWriteNothing(rounds: Int) throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         var generator = SpecGenerator(random: SplitMix64(seed: Self.seed))
-        for round in 0..<10_000 {
+        for round in 0..<rounds {
             let arguments = generator.badArguments()
             let result = ScaffoldRepo.run(arguments, currentDirectory: folder)
             let context = "round \(round), seed \(Self.seed): \(arguments)"
@@ -52,5 +61,18 @@ import Testing
         }
         #expect(
             try TestPaths.files(below: folder).isEmpty, "something was written (seed \(Self.seed))")
+    }
+}
+
+extension SlowSuites {
+    /// ``PropertyTests`` with many more rounds (the first ones are the fast loop's).
+    @Suite struct ManyRoundPropertyTests {
+        @Test func validSpecsRenderDeterministicallyAndPlanAsCreations() throws {
+            try PropertyTests.validSpecsRenderDeterministicallyAndPlanAsCreations(rounds: 250)
+        }
+
+        @Test func brokenArgumentListsExitTwoWithAMessageAndWriteNothing() throws {
+            try PropertyTests.brokenArgumentListsExitTwoWithAMessageAndWriteNothing(rounds: 10_000)
+        }
     }
 }
