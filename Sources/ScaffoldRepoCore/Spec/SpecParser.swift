@@ -417,12 +417,20 @@ public enum SpecParser {
         }) {
             return .base(base)
         }
-        let suggestion =
+        var suggestion =
             Suggestion.closest(to: text, among: BaseType.allCases.map(\.rawValue))
             .map { " Did you mean \($0)?" } ?? ""
+        // `enm(a,b)`, `refrences(Folder)`: the word before the parenthesis, misspelled.
+        if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
+            let word = Suggestion.closest(
+                to: String(text[..<open]), among: ["enum", "references"])
+        {
+            suggestion = " Did you mean \(word)\(text[open...])?"
+        }
         throw SpecError(
             "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "
-                + "[T] array, [String:T] dictionary, enum(a,b) (quote such fields in the shell)")
+                + "[T] array, [String:T] dictionary, enum(a,b), references(Model) with --storage "
+                + "sqlite (quote such fields in the shell)")
     }
 
     private static func topLevelColon(in text: String) -> String.Index? {

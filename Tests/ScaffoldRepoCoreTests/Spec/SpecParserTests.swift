@@ -162,6 +162,8 @@ import Testing
             "default 'many' does not fit Int in 'n:Int=many'; write a whole number"
         ),
         (["id:String", "d:Double=1e9"], "default '1e9' does not fit Double"),
+        (["id:String", "folder:refrences(Folder)"], "Did you mean references(Folder)?"),
+        (["id:String", "s:enm(a,b)"], "Did you mean enum(a,b)? Types:"),
         (["id:String", "b:Bool=yes"], "write true or false"),
         (["id:String", "t:[String]=[a]"], "an array's default is []"),
         (["id:String", "s:enum(a,b)=c"], "give one of its cases: a, b"),
