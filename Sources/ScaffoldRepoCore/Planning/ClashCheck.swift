@@ -13,7 +13,7 @@ enum ClashCheck {
     /// generated for: a model's own files, and the shared ones, are left out of it.
     static func refuse(
         _ files: [GeneratedFile], root: URL, displayRoot: String, known: Set<String>,
-        otherModels: [String: String] = [:]
+        otherModels: [String: (model: String, hash: String)] = [:]
     ) throws {
         let swiftFiles = files.filter { $0.path.hasSuffix(".swift") && !$0.isOwnedOnceEdited }
         let folders = Set(swiftFiles.compactMap { moduleFolder($0.path) }).sorted()
@@ -66,7 +66,7 @@ enum ClashCheck {
                 moduleFolder(path) == folder && !generatedPaths.contains(path.lowercased())
             }.sorted()
             var otherModelByPath: [String: String] = [:]
-            for (path, model) in otherModels { otherModelByPath[path.lowercased()] = model }
+            for (path, other) in otherModels { otherModelByPath[path.lowercased()] = other.model }
             for file in generated {
                 guard let model = otherModelByPath[file.path.lowercased()], !file.isShared else {
                     continue
@@ -78,23 +78,27 @@ enum ClashCheck {
             for path in personsFiles(in: folder, root: root, known: known) + othersFiles {
                 let shown = DiskPaths.shown(path, under: displayRoot)
                 let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
-                let model = otherModels[path]
-                if model == nil, let twin = generatedFileNames[name] {
+                if otherModels[path] == nil, let twin = generatedFileNames[name] {
                     clashes.append(
                         "\(shown) has the name of the generated "
                             + "\(DiskPaths.shown(twin, under: displayRoot)): a target cannot build "
                             + "two files of one name (\"multiple producers\"). Rename yours, or "
                             + "give the model another name")
                 }
-                // Another model's files use the shared engine's types but never declare them:
-                // only this model's own names can clash there. A file that mentions none of the
-                // names it could clash on is not parsed (reading every line is the slow part).
-                let candidates = model == nil ? allCandidates : modelCandidates
                 guard
                     let text = try? String(
-                        contentsOf: root.appendingPathComponent(path), encoding: .utf8),
-                    candidates.contains(where: { text.contains($0) })
+                        contentsOf: root.appendingPathComponent(path), encoding: .utf8)
                 else { continue }
+                // Another model's file as generated; once edited, it is the person's code.
+                let model = otherModels[path].flatMap { other in
+                    ContentHash.of(text) == other.hash ? other.model : nil
+                }
+                // Another model's file as generated uses the shared engine's types but never
+                // declares them: only this model's own names can clash there. A file that
+                // mentions none of the names it could clash on is not parsed (reading every line
+                // is the slow part).
+                let candidates = model == nil ? allCandidates : modelCandidates
+                guard candidates.contains(where: { text.contains($0) }) else { continue }
                 // Two file-private types of one name in two files are no clash.
                 for declaration in declarations(in: text)
                 where !(declaration.isPrivate && privateNames.contains(declaration.name)) {
@@ -184,8 +188,10 @@ enum ClashCheck {
         var depth = 0
         var inBlockComment = false
         var inMultilineString = false
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated()
+        // `\r\n` is one Character, a newline too.
+        for (index, rawLine) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline
+        ).enumerated()
         {
             var line = Substring(rawLine)
             if inMultilineString {

@@ -136,14 +136,14 @@ enum PackagePlanner {
     }
 
     /// The files that `manifest` records for models other than `name`, except the shared ones,
-    /// and the model each was generated for.
+    /// with the model each was generated for and the hash it was written with.
     private static func filesOfOtherModels(
         than name: String, in manifest: Manifest
-    ) -> [String: String] {
-        var files: [String: String] = [:]
+    ) -> [String: (model: String, hash: String)] {
+        var files: [String: (model: String, hash: String)] = [:]
         for model in manifest.models where model.name != name {
-            for path in model.files.keys where !Names.isShared(path) {
-                files[path] = files[path] ?? model.name
+            for (path, hash) in model.files where !Names.isShared(path) {
+                files[path] = files[path] ?? (model.name, hash)
             }
         }
         return files

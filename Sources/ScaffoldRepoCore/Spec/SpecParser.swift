@@ -176,6 +176,15 @@ public enum SpecParser {
                 "model name '\(token)' is a name the generated code uses, and would hide it; "
                     + "choose another name, for example \(name)Record")
         }
+        // The model's own generated types must not be the engine's either (`Shared` would
+        // declare `SharedRepository`, which the engine's protocol is called).
+        let derived = ["Repository", "RepositoryError", "ListViewModel", "TestSupport"]
+            .map { name + $0 }
+        if let taken = derived.first(where: Identifier.reservedTypeNames.contains) {
+            throw SpecError(
+                "model name '\(token)' would make the generated code declare \(taken), a name the "
+                    + "engine uses; choose another name, for example \(name)Record")
+        }
         return name
     }
 

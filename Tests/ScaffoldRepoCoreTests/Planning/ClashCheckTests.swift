@@ -182,6 +182,33 @@ import Testing
             "Sources/App/Models/note.swift has the name of the generated Sources/App/Note.swift")
     }
 
+    /// Another model's file, once edited, is the person's code: a type added to it that a
+    /// shared file new to the target declares is a clash (not skipped as generated code).
+    @Test func anEditedFileOfAnotherModelIsReadAsThePersons() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Folder").exitCode == 0)
+        let file = folder.appendingPathComponent("Sources/App/FolderRepository+API.swift")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data((text + "\npublic enum DeleteRule { case keep }\n").utf8).write(to: file)
+        let before = try TestPaths.files(below: folder)
+
+        let result = ScaffoldRepo.run(
+            ["Widget", "id:UUID", "title", "--storage", "sqlite", "--into", ".", "--target", "App"],
+            currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("declares enum DeleteRule, and so does the generated"))
+        #expect(result.standardError.contains("Rename yours"))
+        #expect(try TestPaths.files(below: folder) == before)
+    }
+
+    @Test func aFileWithWindowsLineEndingsIsReadLineByLine() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Models.swift", "// Ours.\r\npublic struct Note {}\r\n")
+
+        try expectRefused("Note", "Sources/App/Models.swift:2 declares struct Note")
+    }
+
     /// Templates that give every model's file the same `private` helper type: each file sees
     /// only its own, so the models are no clash, and regen goes on working.
     @Test func aPrivateTypeInEveryModelsFileIsNoClash() throws {

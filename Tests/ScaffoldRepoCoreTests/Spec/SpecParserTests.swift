@@ -119,6 +119,16 @@ import Testing
         #expect(spec.fields[2].swiftType == "User.ID")
     }
 
+    @Test func aModelWhoseGeneratedTypeIsAnEngineTypeIsRefused() {
+        #expect {
+            try SpecParser.parseModelName("Shared")
+        } throws: { error in
+            (error as? any BadInput)?.message
+                == "model name 'Shared' would make the generated code declare SharedRepository, "
+                + "a name the engine uses; choose another name, for example SharedRecord"
+        }
+    }
+
     @Test func keywordFieldNamesAreAllowed() throws {
         let spec = try SpecParser.parse(
             modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
