@@ -191,8 +191,7 @@ enum ClashCheck {
         // `\r\n` is one Character, a newline too.
         for (index, rawLine) in text.split(
             omittingEmptySubsequences: false, whereSeparator: \.isNewline
-        ).enumerated()
-        {
+        ).enumerated() {
             var line = Substring(rawLine)
             if inMultilineString {
                 guard let end = line.range(of: "\"\"\"") else { continue }

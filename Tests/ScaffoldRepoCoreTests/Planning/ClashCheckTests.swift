@@ -193,11 +193,15 @@ import Testing
         let before = try TestPaths.files(below: folder)
 
         let result = ScaffoldRepo.run(
-            ["Widget", "id:UUID", "title", "--storage", "sqlite", "--into", ".", "--target", "App"],
+            [
+                "Widget", "id:UUID", "title", "--storage", "sqlite", "--into", ".", "--target",
+                "App",
+            ],
             currentDirectory: folder)
 
         #expect(result.exitCode == 2)
-        #expect(result.standardError.contains("declares enum DeleteRule, and so does the generated"))
+        #expect(
+            result.standardError.contains("declares enum DeleteRule, and so does the generated"))
         #expect(result.standardError.contains("Rename yours"))
         #expect(try TestPaths.files(below: folder) == before)
     }
