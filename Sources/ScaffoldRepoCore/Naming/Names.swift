@@ -97,6 +97,9 @@ public struct Names: Equatable, Sendable {
 
     /// The namespace of the test helpers, `QuestionTestSupport`.
     public var testSupport: String { type + "TestSupport" }
+    /// The top-level types generated for the model besides the model itself: its repository,
+    /// the repository's error, its view-model and its test helpers.
+    var generatedTypes: [String] { [repository, repositoryError, listViewModel, testSupport] }
     /// The JSON file of the snapshot store, `questions.json`.
     public var storeFileName: String { pluralVariable + ".json" }
     /// The journal store's snapshot, `questions.snapshot.json`.

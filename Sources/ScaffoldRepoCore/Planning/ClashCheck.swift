@@ -40,6 +40,12 @@ enum ClashCheck {
             }
             byLowercasedPath[key] = byLowercasedPath[key] ?? file.path
         }
+        let sharedPaths = Set(files.filter(\.isShared).map(\.path))
+        // Paths compared in any letter case: on a case-insensitive disk (macOS's default),
+        // `Noterepository.swift` is Note's `NoteRepository.swift`.
+        let generatedPaths = Set(files.map { $0.path.lowercased() })
+        var otherModelByPath: [String: String] = [:]
+        for (path, other) in otherModels { otherModelByPath[path.lowercased()] = other.model }
         for folder in folders {
             let generated = swiftFiles.filter { moduleFolder($0.path) == folder }
             // A test module sees the generated sources' public types too: one of its own hides
@@ -49,7 +55,6 @@ enum ClashCheck {
                 generated.flatMap { parsed[$0.path] ?? [] }.filter(\.isPrivate).map(\.name))
             if folder.hasPrefix("Tests/") { names.merge(publicSourceNames) { mine, _ in mine } }
             let hiddenByTests = folder.hasPrefix("Sources/") ? testNames : [:]
-            let sharedPaths = Set(files.filter(\.isShared).map(\.path))
             let allCandidates = Array(names.keys) + Array(hiddenByTests.keys)
             let modelCandidates = (names.merging(hiddenByTests) { mine, _ in mine })
                 .filter { !sharedPaths.contains($0.value) }.map(\.key)
@@ -59,14 +64,9 @@ enum ClashCheck {
                 let name = URL(fileURLWithPath: file.path).lastPathComponent.lowercased()
                 generatedFileNames[name] = generatedFileNames[name] ?? file.path
             }
-            // Paths compared in any letter case: on a case-insensitive disk (macOS's default),
-            // `Noterepository.swift` is Note's `NoteRepository.swift`.
-            let generatedPaths = Set(files.map { $0.path.lowercased() })
             let othersFiles = otherModels.keys.filter { path in
                 moduleFolder(path) == folder && !generatedPaths.contains(path.lowercased())
             }.sorted()
-            var otherModelByPath: [String: String] = [:]
-            for (path, other) in otherModels { otherModelByPath[path.lowercased()] = other.model }
             for file in generated {
                 guard let model = otherModelByPath[file.path.lowercased()], !file.isShared else {
                     continue

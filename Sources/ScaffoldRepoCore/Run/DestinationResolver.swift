@@ -11,12 +11,9 @@ struct ResolvedDestination {
 
 /// Checks the destination options against the disk before anything is rendered or written.
 enum DestinationResolver {
-    /// A new package is written over a folder only if it holds no package, or the package
-    /// that scaffold-repo generated for this same model. Anything else needs `--into` and a
-    /// target: its Package.swift would not name the new files, so they would never compile.
     /// The folders under `root`'s `Sources` that can hold Swift files: not hidden, and not a C
     /// or system library (such as the sqlite storage's `CSQLite`), sorted.
-    static func swiftTargets(in root: URL) -> [String] {
+    private static func swiftTargets(in root: URL) -> [String] {
         let sources = root.appendingPathComponent("Sources")
         return ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
             .filter { !$0.hasPrefix(".") && !isCLibrary(sources.appendingPathComponent($0)) }
@@ -30,6 +27,9 @@ enum DestinationResolver {
         }
     }
 
+    /// A new package is written over a folder only if it holds no package, or the package
+    /// that scaffold-repo generated for this same model. Anything else needs `--into` and a
+    /// target: its Package.swift would not name the new files, so they would never compile.
     private static func refuseOtherPackage(at root: URL, path: String, model: String) throws {
         guard
             FileManager.default.fileExists(

@@ -178,9 +178,9 @@ public enum SpecParser {
         }
         // The model's own generated types must not be the engine's either (`Shared` would
         // declare `SharedRepository`, which the engine's protocol is called).
-        let derived = ["Repository", "RepositoryError", "ListViewModel", "TestSupport"]
-            .map { name + $0 }
-        if let taken = derived.first(where: Identifier.reservedTypeNames.contains) {
+        if let taken = Names(typeName: name).generatedTypes.first(
+            where: Identifier.reservedTypeNames.contains)
+        {
             throw SpecError(
                 "model name '\(token)' would make the generated code declare \(taken), a name the "
                     + "engine uses; choose another name, for example \(name)Record")
@@ -471,8 +471,7 @@ public enum SpecParser {
         // Named after its field; `error` gives `ErrorKind`, as `Error` would hide Swift's.
         var typeName = Names.typeName(fromAnyCase: field)
         // The model's own generated types and its frozen versions (`V1`) are in scope too.
-        let modelTypes = ["", "Repository", "RepositoryError", "ListViewModel", "TestSupport"]
-            .map { modelName + $0 }
+        let modelTypes = [modelName] + Names(typeName: modelName).generatedTypes
         if modelTypes.contains(typeName) || Identifier.reservedTypeNames.contains(typeName)
             || Identifier.swiftKeywords.contains(typeName)
             || typeName.wholeMatch(of: /V[0-9]+/) != nil
