@@ -94,6 +94,13 @@ struct CommandOption: Sendable {
                 "                    NEW (recorded, so regen and later runs keep reading them)",
             ]),
         CommandOption(
+            name: "--drop", value: "FIELD[,FIELD...]", example: "rating", commands: [.generate],
+            help: [
+                "--drop FIELD[,FIELD...]",
+                "                    field FIELD is left out on purpose: its stored values are",
+                "                    dropped (a removed field is refused without it)",
+            ]),
+        CommandOption(
             name: "--annotate", commands: [.generate],
             help: ["--annotate          add comments that explain the pattern (for workshops)"]),
         CommandOption(

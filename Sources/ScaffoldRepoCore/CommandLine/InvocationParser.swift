@@ -143,6 +143,9 @@ public enum InvocationParser {
                 storage: try storage(values["--storage"]),
                 annotate: flags.contains("--annotate"))
             request.migrate = flags.contains("--migrate")
+            if let drops = values["--drop"] {
+                request.droppedFields = try SpecParser.droppedFields(in: drops)
+            }
             try request.refuseWhatItsStorageCannotDo()
             return .generate(request, options)
         }

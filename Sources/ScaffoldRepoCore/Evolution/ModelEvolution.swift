@@ -7,7 +7,8 @@ struct ModelEvolution: Equatable {
     enum Effect: Equatable {
         /// Old data opens, with the values it has.
         case compatible
-        /// Old data opens, but stored values of a removed field are dropped on the next write.
+        /// Old data opens, but stored values of a removed field are dropped on the next write:
+        /// the run is refused unless the field is dropped on purpose (`--drop`).
         case dropsValues
         /// Old data would not open: the run is refused.
         case breaksStoredData
@@ -61,14 +62,19 @@ struct ModelEvolution: Equatable {
         }
         for old in removed {
             var message =
-                "removed \(old.name): its stored values are dropped when the store next "
-                + "rewrites its file"
+                "removed \(old.name): stored \(old.name) values would be dropped when the store "
+                + "next rewrites them. Keep the field"
             if let candidate = renameCandidate(old) {
                 message +=
                     "; if \(candidate.name) is \(old.name) renamed, say so and keep them: "
                     + "--rename \(old.name)=\(candidate.name)"
             }
-            changes.append(Change(effect: .dropsValues, message: message))
+            changes.append(
+                Change(
+                    effect: .dropsValues, message: message,
+                    what: "removed \(old.name) (--drop): its stored values are dropped when the "
+                        + "store next rewrites them",
+                    field: old.name))
         }
         self.changes = changes
     }
@@ -270,7 +276,9 @@ extension ModelEvolution {
         _ request: inout GenerateRequest, previous: ModelSpec, history: ModelHistory
     ) throws -> Report {
         request.history = history
-        var report = try check(&request.spec, previous: previous, migrate: request.migrate)
+        var report = try check(
+            &request.spec, previous: previous, migrate: request.migrate,
+            dropping: request.droppedFields)
         if request.migrate {
             guard !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty else {
                 throw SpecError(
@@ -310,9 +318,11 @@ extension ModelEvolution {
     }
 
     /// Compares `spec` with `previous`; with `migrate`, a breaking change goes through (a
-    /// migration will carry stored values over) instead of being refused.
+    /// migration will carry stored values over) instead of being refused, and a removed field
+    /// goes through only when `dropping` names it.
     static func check(
-        _ spec: inout ModelSpec, previous: ModelSpec, migrate: Bool = false
+        _ spec: inout ModelSpec, previous: ModelSpec, migrate: Bool = false,
+        dropping: [String] = []
     ) throws -> Report {
         var reusedFormerNames: [String] = []
         for index in spec.fields.indices where spec.fields[index].formerName == nil {
@@ -345,6 +355,7 @@ extension ModelEvolution {
             }
         }
         let evolution = ModelEvolution(previous: previous, next: spec)
+        try refuseDropsOfFieldsNotRemoved(dropping, spec: spec, previous: previous)
         if previous.idField?.type != spec.idField?.type {
             throw SpecError(
                 "\(spec.typeName): the id type cannot change from "
@@ -353,12 +364,30 @@ extension ModelEvolution {
                     + "with --migrate: stored changes and other models refer to values by id. "
                     + "Keep the id type. Nothing was written.")
         }
-        guard evolution.refusals.isEmpty || migrate else {
+        let unmigrated = migrate ? [] : evolution.refusals
+        let undropped = evolution.changes.filter {
+            $0.effect == .dropsValues && !dropping.contains($0.field ?? "")
+        }
+        guard unmigrated.isEmpty, undropped.isEmpty else {
+            let harm = [
+                unmigrated.isEmpty ? nil : "could not open it",
+                undropped.isEmpty ? nil : "would lose some of it",
+            ]
+            var lines = (unmigrated + undropped).map { "  - " + $0.message }
+            if !unmigrated.isEmpty {
+                lines.append("  Or keep the change and migrate stored values: add --migrate")
+            }
+            if !undropped.isEmpty {
+                let names = undropped.compactMap(\.field).joined(separator: ",")
+                let fields = undropped.count == 1 ? "field's" : "fields'"
+                lines.append(
+                    "  Or drop the removed \(fields) stored values on purpose: add --drop \(names)")
+            }
             throw SpecError(
                 "\(spec.typeName) cannot change this way: apps that saved data with the "
-                    + "\(spec.typeName) generated before could not open it. Nothing was written.\n"
-                    + evolution.refusals.map { "  - " + $0.message }.joined(separator: "\n")
-                    + "\n  Or keep the change and migrate stored values: add --migrate")
+                    + "\(spec.typeName) generated before "
+                    + harm.compactMap { $0 }.joined(separator: " or ")
+                    + ". Nothing was written.\n" + lines.joined(separator: "\n"))
         }
         var report = Report()
         report.warnings = reusedFormerNames.map { .warning("\(spec.typeName): \($0)") }
@@ -372,19 +401,50 @@ extension ModelEvolution {
             let toDecide = migrated && change.field.map(decided.contains) == true
             let label =
                 change.effect == .dropsValues
-                ? "warning" : toDecide ? "decide" : migrated ? "migrate" : "note"
+                ? "drop" : toDecide ? "decide" : migrated ? "migrate" : "note"
             let message =
-                toDecide
-                ? change.what + ": you decide its stored values in the migration"
-                : migrated
-                    ? change.what + ": the migration converts every stored value, losing nothing"
-                    : change.message
+                change.effect == .dropsValues
+                ? change.what
+                : toDecide
+                    ? change.what + ": you decide its stored values in the migration"
+                    : migrated
+                        ? change.what
+                            + ": the migration converts every stored value, losing nothing"
+                        : change.message
             report.lines.append(
                 "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(message)")
-            if change.effect == .dropsValues {
-                report.warnings.append(.warning("\(spec.typeName): \(change.message)"))
-            }
         }
         return report
+    }
+
+    /// Refuses a `--drop` that names no field removed since `previous`: a field never there, a
+    /// field still given, or one renamed (its values are kept).
+    private static func refuseDropsOfFieldsNotRemoved(
+        _ dropping: [String], spec: ModelSpec, previous: ModelSpec
+    ) throws {
+        for name in dropping {
+            if let renamed = spec.fields.first(where: { $0.formerName == name }) {
+                throw SpecError(
+                    "--drop \(name): \(name) is renamed to \(renamed.name), so its stored values "
+                        + "are kept; give --rename \(name)=\(renamed.name) or --drop \(name), not both"
+                )
+            }
+            guard !spec.fields.contains(where: { $0.name == name }) else {
+                throw SpecError(
+                    "--drop \(name): \(name) is still a field of \(spec.typeName); leave it out of "
+                        + "the fields to drop it, or leave out --drop \(name)")
+            }
+            guard previous.fields.contains(where: { $0.name == name }) else {
+                let removed = previous.fields.map(\.name).filter { old in
+                    !spec.fields.contains { $0.name == old || $0.formerName == old }
+                }
+                let suggestion =
+                    Suggestion.closest(to: name, among: removed).map { " Did you mean \($0)?" }
+                    ?? ""
+                throw SpecError(
+                    "--drop \(name): the \(spec.typeName) generated before has no field "
+                        + "'\(name)'.\(suggestion) Give the name of a field you left out")
+            }
+        }
     }
 }

@@ -99,6 +99,10 @@ enum PackagePlanner {
                 throw UsageError(
                     "--migrate: \(request.spec.typeName) was not generated here before, so there "
                         + "is no stored version to migrate from; drop --migrate")
+            } else if let dropped = request.droppedFields.first {
+                throw UsageError(
+                    "--drop \(dropped): \(request.spec.typeName) was not generated here before, so "
+                        + "no stored value has the field '\(dropped)'; leave out --drop")
             } else if let renamed = request.spec.fields.first(where: { $0.formerName != nil }),
                 let former = renamed.formerName
             {

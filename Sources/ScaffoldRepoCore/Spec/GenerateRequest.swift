@@ -16,6 +16,9 @@ public struct GenerateRequest: Equatable, Sendable {
     public var sharedFiles: SharedFileSettings?
     /// Let a change that stored data would not survive through, with a migration (`--migrate`).
     public var migrate = false
+    /// Fields of the model as last generated that are left out on purpose, their stored values
+    /// dropped (`--drop`); a removed field not named here refuses the run.
+    public var droppedFields: [String] = []
     /// The schema versions, from the manifest: not part of the command line.
     public var history = ModelHistory()
 

@@ -29,6 +29,26 @@ public enum SpecParser {
                 + "example --rename title=headline")
     }
 
+    /// The field names of `--drop FIELD,...`, each a field name given once, `id` never.
+    static func droppedFields(in list: String) throws -> [String] {
+        var names: [String] = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard Identifier.isValid(name) else {
+                throw SpecError(
+                    "--drop '\(name)' is not a field name; write the names of the fields left "
+                        + "out, for example --drop rating,notes")
+            }
+            guard name != "id" else {
+                throw SpecError("--drop id: the id field cannot be dropped; every value has one")
+            }
+            guard !names.contains(name) else {
+                throw SpecError("--drop \(name): each field is dropped once; give it once")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
     /// Records each rename on the field it names: each `new` must be a field of `spec` other
     /// than `id`, and no `old` may still be one.
     static func applyRenames(

@@ -23,7 +23,8 @@ import Testing
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
 
-        let result = run(["Book", "id:UUID", "title", "pages:Int?", "shelf=main"])
+        let result = run(
+            ["Book", "id:UUID", "title", "pages:Int?", "shelf=main", "--drop", "rating"])
 
         #expect(result.exitCode == 0)
         #expect(
@@ -31,10 +32,71 @@ import Testing
                 "Book changed since it was last generated:\n"
                     + "  note     added pages:Int?: stored values load with pages = nil\n"
                     + "  note     added shelf:String=\"main\": stored values load with the default\n"
-                    + "  warning  removed rating: its stored values are dropped"))
-        #expect(result.standardError.contains("warning: Book: removed rating"))
+                    + "  drop     removed rating (--drop): its stored values are dropped when the "
+                    + "store next rewrites them\n"))
+        #expect(result.standardError.isEmpty)
         #expect(
             result.standardOutput.contains("update    BookStore/Sources/BookStore/Book.swift\n"))
+    }
+
+    @Test func aRemovedFieldIsRefusedUntilDroppedOrRenamed() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
+        let before = try TestPaths.files(below: folder).map { ($0, text($0)) }
+
+        let removed = run(["Book", "id:UUID", "title", "score:Int?"])
+
+        #expect(removed.exitCode == 2)
+        #expect(removed.standardOutput.isEmpty)
+        #expect(
+            removed.standardError.contains(
+                "Book cannot change this way: apps that saved data with the Book generated before "
+                    + "would lose some of it. Nothing was written."))
+        #expect(removed.standardError.contains("--rename rating=score"))
+        #expect(
+            removed.standardError.contains(
+                "Or drop the removed field's stored values on purpose: add --drop rating"))
+        #expect(
+            try TestPaths.files(below: folder).map { ($0, text($0)) }.elementsEqual(before) {
+                $0 == $1
+            })
+        #expect(
+            run(["Book", "id:UUID", "title", "score:Int?", "--rename", "rating=score"]).exitCode
+                == 0)
+    }
+
+    @Test(arguments: [
+        (
+            ["--drop", "ratng"],
+            "--drop ratng: the Book generated before has no field 'ratng'. Did you mean rating?"
+        ),
+        (["--drop", "title"], "--drop title: title is still a field of Book"),
+        (
+            ["--drop", "rating", "--rename", "rating=score"],
+            "give --rename rating=score or --drop rating, not both"
+        ),
+        (["--drop", "id"], "--drop id: the id field cannot be dropped"),
+        (["--drop", "rating,rating"], "--drop rating: each field is dropped once"),
+        (["--drop", "rating="], "--drop 'rating=' is not a field name"),
+    ])
+    func aDropThatNamesNoRemovedFieldIsRefused(options: [String], message: String) throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
+
+        let result = run(["Book", "id:UUID", "title", "score:Int?"] + options)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test func aDropForAModelNeverGeneratedIsRefused() {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = run(["Book", "id:UUID", "title", "--drop", "rating"])
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("Book was not generated here before"))
+        #expect((try? TestPaths.files(below: folder))?.isEmpty == true)
     }
 
     @Test func aBreakingChangeIsRefusedAndNothingIsWritten() throws {
