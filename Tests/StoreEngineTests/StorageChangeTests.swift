@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// A model moved to another storage keeps its values: the new store imports what the former
+/// one left in the folder, once, and a crash at any step leaves a state the next open finishes.
+@Suite struct StorageChangeTests {
+    let folder: URL
+    let journalFiles = ["items.snapshot.json", "items.journal"]
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("StorageChangeTests-\(UUID().uuidString)")
+    }
+
+    func item(_ number: Int) -> Item { Item(id: number, title: "Item \(number)", count: 7) }
+
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+    }
+
+    /// A journal store with items 1...5 saved, item 2 deleted and item 3 changed, in its journal
+    /// (no compaction), closed.
+    func writeJournalStore() throws {
+        var store = try JournalStore<Item, ItemError>(
+            directory: folder, snapshot: journalFiles[0], journal: journalFiles[1],
+            lock: "items.lock", compactionFloor: 256)
+        try store.commit(.saved((1...5).map(item)))
+        try store.commit(.deleted([2]))
+        try store.commit(.saved([Item(id: 3, title: "changed", count: 1)]))
+        _ = store.close()
+    }
+
+    func table() throws -> SQLiteTable<Item, ItemError> {
+        try SQLiteTable(
+            "items", in: SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("S.sqlite")))
+    }
+
+    /// Imports the journal store's files into `table`, as a sqlite repository's open does.
+    @discardableResult
+    func importJournal(into table: SQLiteTable<Item, ItemError>) throws -> Bool {
+        try StoreFiles.importFormerStore(
+            files: journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self,
+            read: { names in
+                try JournalStore<Item, ItemError>.storedValues(
+                    in: folder, snapshot: names[0], journal: names[1])
+            },
+            save: table.importValues)
+    }
+
+    @Test func aJournalStoresValuesMoveIntoATableOnceAndItsFilesAreKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+
+        #expect(try importJournal(into: items))
+
+        #expect(try items.page(after: nil, limit: 10).map(\.id) == [1, 3, 4, 5])
+        #expect(try items.find(3)?.title == "changed")
+        #expect(!exists("items.journal") && exists("items.journal.imported"))
+        #expect(!exists("items.journal.importing"))
+        // The next open finds nothing to import, and a save after it stays.
+        try items.database.transaction { try items.delete([4]) }
+        #expect(try !importJournal(into: items))
+        #expect(try items.find(4) == nil)
+    }
+
+    @Test func aCrashAfterTheRenameOrAfterTheCommitIsFinishedByTheNextOpen() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+        struct Crash: Error {}
+        // A crash before the save: the files are renamed, nothing is in the table.
+        #expect(throws: Crash.self) {
+            try StoreFiles.importFormerStore(
+                files: journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self,
+                read: { _ -> [Item] in throw Crash() }, save: items.importValues)
+        }
+        #expect(exists("items.journal.importing") && !exists("items.journal"))
+        #expect(try items.count() == 0)
+        // A crash after the commit, before the files were moved to .imported.
+        #expect(throws: Crash.self) {
+            try StoreFiles.importFormerStore(
+                files: journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self,
+                read: { names in
+                    try JournalStore<Item, ItemError>.storedValues(
+                        in: folder, snapshot: names[0], journal: names[1])
+                },
+                save: { values in
+                    try items.importValues(values)
+                    throw Crash()
+                })
+        }
+        #expect(try items.count() == 4)
+
+        #expect(try importJournal(into: items))
+
+        #expect(try items.page(after: nil, limit: 10).map(\.id) == [1, 3, 4, 5])
+        #expect(exists("items.journal.imported") && !exists("items.journal.importing"))
+    }
+
+    @Test func aDamagedFormerFileStopsTheOpenAndStaysAsItWas() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        // A title in the middle of whichever file holds it: damage, not a torn end.
+        let name = try #require(
+            journalFiles.first { name in
+                let bytes = try? Data(contentsOf: folder.appendingPathComponent(name))
+                return bytes?.firstRange(of: Data("Item 1".utf8)) != nil
+            })
+        let file = folder.appendingPathComponent(name)
+        var bytes = try Data(contentsOf: file)
+        let title = try #require(bytes.firstRange(of: Data("Item 1".utf8)))
+        bytes[title.lowerBound] = UInt8(ascii: "J")
+        try bytes.write(to: file)
+        let items = try table()
+
+        #expect(throws: ItemError.self) { try importJournal(into: items) }
+
+        #expect(try items.count() == 0)
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent(name + ".importing")) == bytes)
+    }
+
+    @Test func anotherProcessImportingHoldsTheLockAndTheOpenSaysLocked() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+        let other = try StoreFiles.Lock(
+            folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
+
+        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
+            try importJournal(into: items)
+        }
+        other.release()
+        #expect(try importJournal(into: items))
+    }
+
+    @Test func aSnapshotStoresFileMovesIntoAJournalStoreThatHoldsTheSameLock() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var former = try SnapshotStore<Item, ItemError>(
+            directory: folder, file: "items.json", lock: "items.lock")
+        try former.commit(.saved((1...3).map(item)))
+        former.close()
+        var store = try JournalStore<Item, ItemError>(
+            directory: folder, snapshot: journalFiles[0], journal: journalFiles[1],
+            lock: "items.lock", compactionFloor: 256)
+
+        let imported = try StoreFiles.importFormerStore(
+            files: ["items.json"], in: folder, lock: nil, reporting: ItemError.self,
+            read: { try SnapshotStore<Item, ItemError>.storedValues(in: folder, file: $0[0]) },
+            save: { try store.commit(.saved($0)) })
+
+        #expect(imported)
+        #expect(store.values.items.map(\.id) == [1, 2, 3])
+        #expect(exists("items.json.imported") && !exists("items.json"))
+        _ = store.close()
+        let reopened = try JournalStore<Item, ItemError>(
+            readingFrom: folder, snapshot: journalFiles[0], journal: journalFiles[1])
+        #expect(reopened.values.items.map(\.id) == [1, 2, 3])
+    }
+}
