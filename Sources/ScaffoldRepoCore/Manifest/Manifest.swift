@@ -18,6 +18,9 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var fields: [FieldRecord]
         /// `journal`, `snapshot` or `sqlite`.
         public var storage: Storage
+        /// The storages the model had before, oldest first, when it changed storage: its
+        /// repository imports what they left in its folder. Absent when it never changed.
+        public var formerStorages: [Storage]?
         /// The plural variable name given with `--plural`, or nil for the English rules.
         public var plural: String?
         /// True when generated with `--annotate`; absent otherwise.

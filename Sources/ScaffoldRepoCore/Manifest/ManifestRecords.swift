@@ -28,7 +28,9 @@ extension Manifest.Model {
         let history = request.history
         self.init(
             name: request.spec.typeName, fields: request.spec.fields.map(Manifest.FieldRecord.init),
-            storage: request.storage, plural: request.spec.plural,
+            storage: request.storage,
+            formerStorages: request.formerStorages.isEmpty ? nil : request.formerStorages,
+            plural: request.spec.plural,
             annotate: request.annotate ? true : nil, target: target, files: files,
             schemaVersion: history.current > 1 ? history.current : nil,
             previousVersions: history.previous.isEmpty
@@ -54,6 +56,7 @@ extension Manifest.Model {
             var request = GenerateRequest(
                 spec: spec, destination: .standalone(outputDirectory: nil), storage: storage,
                 annotate: annotate ?? false)
+            request.formerStorages = formerStorages ?? []
             request.history.current = schemaVersion ?? 1
             request.history.previous = try (previousVersions ?? []).map { version in
                 ModelHistory.Version(

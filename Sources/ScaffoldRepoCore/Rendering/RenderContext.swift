@@ -12,10 +12,11 @@ public enum RenderContext {
     /// the generated tests import.
     public static func make(
         for spec: ModelSpec, module: String, storage: Storage = .journal, annotate: Bool = false,
-        history: ModelHistory = ModelHistory()
+        history: ModelHistory = ModelHistory(), formerStorages: [Storage] = []
     ) -> [String: TemplateValue] {
         ModelContext(
-            spec: spec, module: module, storage: storage, annotate: annotate, history: history
+            spec: spec, module: module, storage: storage, annotate: annotate, history: history,
+            formerStorages: formerStorages
         )
         .templateValues
     }
@@ -56,6 +57,9 @@ struct ModelContext: TemplateContext {
     /// Whether the storage is the journal, or SQLite (else the snapshot file).
     let journal: Bool
     let sqlite: Bool
+    /// The storages the model had before, oldest first, whose files the repository imports
+    /// when it opens (a storage change).
+    let formerStores: [FormerStoreContext]
     /// `try ` before a read of the repository (`find`, `count`, `loadAll`), which throws for
     /// SQLite (it reads the disk), or nothing.
     let readTry: String
@@ -103,7 +107,8 @@ struct ModelContext: TemplateContext {
     let relations: RelationsContext
 
     init(
-        spec: ModelSpec, module: String, storage: Storage, annotate: Bool, history: ModelHistory
+        spec: ModelSpec, module: String, storage: Storage, annotate: Bool, history: ModelHistory,
+        formerStorages: [Storage] = []
     ) {
         let names = Names(spec)
         let idType = spec.idField?.type.swiftSpelling ?? "String"
@@ -134,6 +139,7 @@ struct ModelContext: TemplateContext {
         lockFileName = names.lockFileName
         journal = storage == .journal
         sqlite = storage == .sqlite
+        formerStores = formerStorages.map { FormerStoreContext(fromJournal: $0 == .journal) }
         readTry = sqlite ? "try " : ""
         databaseFileName = Names.databaseFileName(module: module)
         tableName = names.pluralVariable
@@ -674,4 +680,11 @@ struct LookupContext: TemplateContext {
             field.reference == nil
             ? unwrapped.spelling(enumPrefix: model + ".") : field.unwrappedSwiftType
     }
+}
+
+/// A storage the model had before: the repository imports the values it left in the folder.
+struct FormerStoreContext: TemplateContext {
+    /// Whether it was the journal store (its snapshot and journal files), else the snapshot
+    /// store (its one file). A model never leaves sqlite.
+    let fromJournal: Bool
 }

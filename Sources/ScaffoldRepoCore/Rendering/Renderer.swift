@@ -72,13 +72,23 @@ public enum Renderer {
                 ("shim.h.tmpl", library + Names.sqliteHeaderFile),
             ]
         }
+        // The engine of each storage the model had before reads what it left, to import it.
+        for former in request.formerStorages {
+            switch former {
+            case .journal:
+                outputs.append(("JournalStore.swift.tmpl", sources + Names.journalStoreFile))
+            case .snapshot:
+                outputs.append(("SnapshotStore.swift.tmpl", sources + Names.snapshotStoreFile))
+            case .sqlite: break
+            }
+        }
         let history = request.history
         if !history.previous.isEmpty {
             outputs.append(("ModelVersions.swift.tmpl", sources + names.versionsFile))
         }
         let context = RenderContext.make(
             for: spec, module: module, storage: storage, annotate: request.annotate,
-            history: history)
+            history: history, formerStorages: request.formerStorages)
         // A shared file is the same for every model of the module, whichever renders it.
         let shared = request.sharedFiles ?? request.ownSharedFiles
         var files = try outputs.map { output in

@@ -92,8 +92,9 @@ enum PackagePlanner {
                     &request, previous: previous.spec, history: previous.history)
                 package.evolution += report.lines
                 warnings += report.warnings
+                request.formerStorages = try formerStorages(previous, request)
                 if previous.storage != request.storage {
-                    warnings.append(storageChangeWarning(previous, request))
+                    warnings.append(storageChangeNote(previous, request))
                 }
             } else if request.migrate {
                 throw UsageError(
@@ -273,31 +274,42 @@ enum PackagePlanner {
             fieldTypes: models.values.reduce(into: []) { $0.formUnion($1.fieldTypes) })
     }
 
-    /// The warning for a model whose storage changes: the new repository does not read what
-    /// the old one stored, which stays on disk, where an app would no longer see it.
-    static func storageChangeWarning(
+    /// The storages `request`'s model had before, oldest first, whose files its repository
+    /// imports: `previous`'s, and its storage when the run changes it. Leaving sqlite is
+    /// refused: no other storage reads the database, so its values would be locked away.
+    static func formerStorages(
+        _ previous: GenerateRequest, _ request: GenerateRequest
+    ) throws -> [Storage] {
+        guard previous.storage != request.storage else { return previous.formerStorages }
+        guard previous.storage != .sqlite else {
+            let names = Names(request.spec)
+            throw UsageError(
+                "--storage \(request.storage.rawValue): \(request.spec.typeName) keeps its values "
+                    + "in the table \(names.pluralVariable) of "
+                    + "\(Names.databaseFileName(module: request.module)), which a "
+                    + "\(request.storage.rawValue) store does not read, so they would be locked "
+                    + "away. Keep --storage sqlite")
+        }
+        return previous.formerStorages.filter { ![previous.storage, request.storage].contains($0) }
+            + [previous.storage]
+    }
+
+    /// What a run that changes a model's storage says: the new repository imports what the
+    /// old one saved the first time it opens.
+    static func storageChangeNote(
         _ previous: GenerateRequest, _ request: GenerateRequest
     ) -> Diagnostic {
         let names = Names(request.spec)
-        let files: [String] =
-            switch previous.storage {
-            case .journal: [names.snapshotFileName, names.journalFileName]
-            case .snapshot: [names.storeFileName]
-            case .sqlite:
-                [
-                    "the table \(names.pluralVariable) of "
-                        + Names.databaseFileName(module: request.module)
-                ]
-            }
-        return .warning(
-            "\(request.spec.typeName) was stored with --storage "
-                + "\(previous.storage.rawValue); its repository now uses --storage "
-                + "\(request.storage.rawValue) and does not read what the old one saved "
-                + "(\(files.joined(separator: ", "))). Those values stay on disk but an app that "
-                + "updates will not show them: copy them over (open the old store in the app's "
-                + "previous release, or keep its generated files under another name, and "
-                + "save(contentsOf:) into the new one), or keep --storage \(previous.storage.rawValue)"
-        )
+        let files = request.formerStorages.flatMap { storage in
+            storage == .journal
+                ? [names.snapshotFileName, names.journalFileName] : [names.storeFileName]
+        }
+        return .note(
+            "\(request.spec.typeName) moves from --storage \(previous.storage.rawValue) to "
+                + "--storage \(request.storage.rawValue): the first time its repository opens a "
+                + "folder, it imports the values that earlier storages saved "
+                + "there (\(files.joined(separator: ", "))) and keeps those files as "
+                + "<name>.imported")
     }
 
     /// A file the person owns (`own`) whose generated version changed since it was last

@@ -21,6 +21,9 @@ public struct GenerateRequest: Equatable, Sendable {
     public var droppedFields: [String] = []
     /// The schema versions, from the manifest: not part of the command line.
     public var history = ModelHistory()
+    /// The storages the model had before, oldest first, whose files its repository imports
+    /// once (a journal or snapshot store's): from the manifest and the run that changes it.
+    public var formerStorages: [Storage] = []
 
     public init(
         spec: ModelSpec, destination: Destination, templatesDirectory: String? = nil,

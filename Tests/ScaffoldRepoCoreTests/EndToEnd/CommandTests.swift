@@ -325,23 +325,51 @@ import Testing
         #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
     }
 
-    @Test func changingAModelsStorageWarnsThatTheOldStoresValuesAreNotRead() throws {
+    @Test func aModelThatChangesStorageImportsWhatTheFormerOneSavedAndNeverLeavesSQLite() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        #expect(
-            ScaffoldRepo.run(["Note", "id:Int", "title"], currentDirectory: folder).exitCode == 0)
+        let run = { (arguments: [String]) in ScaffoldRepo.run(arguments, currentDirectory: folder) }
+        #expect(run(["Note", "id:Int", "title"]).exitCode == 0)
 
-        let result = ScaffoldRepo.run(
-            ["Note", "id:Int", "title", "--storage", "sqlite"], currentDirectory: folder)
+        let snapshot = run(["Note", "id:Int", "title", "--storage", "snapshot"])
+        let sqlite = run(["Note", "id:Int", "title", "--storage", "sqlite"])
 
-        #expect(result.exitCode == 0)
+        #expect(snapshot.exitCode == 0)
         #expect(
-            result.standardError.contains(
-                "warning: Note was stored with --storage journal; its repository now uses "
-                    + "--storage sqlite and does not read what the old one saved "
-                    + "(notes.snapshot.json, notes.journal)"), "\(result.standardError)")
-        let again = ScaffoldRepo.run(["regen", "NoteStore"], currentDirectory: folder)
-        #expect(!again.standardError.contains("was stored with"))
+            snapshot.standardError.contains(
+                "note: Note moves from --storage journal to --storage snapshot: the first time "
+                    + "its repository opens a folder, it imports the values that earlier storages "
+                    + "saved there (notes.snapshot.json, notes.journal)"),
+            "\(snapshot.standardError)")
+        #expect(sqlite.exitCode == 0)
+        #expect(sqlite.standardError.contains("(notes.snapshot.json, notes.journal, notes.json)"))
+        let record = try Manifest.load(root: folder.appendingPathComponent("NoteStore"))?
+            .model(named: "Note")
+        #expect(record?.formerStorages == [.journal, .snapshot])
+        // Both former engines stay, to read what they left; the repository imports from both.
+        let sources = "NoteStore/Sources/NoteStore/"
+        let repository = TestPaths.text(
+            folder.appendingPathComponent(sources + "NoteRepository.swift"))
+        #expect(
+            repository?.contains("JournalStore<Note, NoteRepositoryError>.storedValues") == true)
+        #expect(
+            repository?.contains("SnapshotStore<Note, NoteRepositoryError>.storedValues") == true)
+        #expect(
+            TestPaths.text(folder.appendingPathComponent(sources + "JournalStore.swift")) != nil)
+        #expect(
+            TestPaths.text(folder.appendingPathComponent(sources + "SnapshotStore.swift")) != nil)
+        let again = run(["regen", "NoteStore", "--check"])
+        #expect(again.exitCode == 0)
+        #expect(!again.standardError.contains("moves from"))
+
+        let back = run(["Note", "id:Int", "title", "--storage", "journal"])
+
+        #expect(back.exitCode == 2)
+        #expect(
+            back.standardError.contains(
+                "--storage journal: Note keeps its values in the table notes of NoteStore.sqlite, "
+                    + "which a journal store does not read, so they would be locked away. Keep "
+                    + "--storage sqlite"))
     }
 
     @Test func theToolsVersionIsReadFromTheManifestsFirstLine() {

@@ -16,7 +16,8 @@ import Testing
             try SpecParser.parse(
                 modelName: "Recipe", fieldTokens: ["id:UUID", "title:String", "level:String"]))
         return ModelContext(
-            spec: spec, module: "RecipeStore", storage: .journal, annotate: true, history: history)
+            spec: spec, module: "RecipeStore", storage: .journal, annotate: true, history: history,
+            formerStorages: [.snapshot])
     }
 
     /// Every property name of `context` and of the contexts it holds, inline ones too.

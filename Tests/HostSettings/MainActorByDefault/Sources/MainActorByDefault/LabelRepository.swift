@@ -112,8 +112,19 @@ public actor LabelRepository {
     ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
     ///   save can overwrite it.
     public init(directory: URL) throws {
-        store = try SnapshotStore(
+        var store = try SnapshotStore<Label, LabelRepositoryError>(
             directory: directory, file: Self.fileName, lock: Self.lockFileName)
+        // Label was kept in the journal store before: its values move into this one once
+        // (under the lock both stores take).
+        try StoreFiles.importFormerStore(
+            files: ["labels.snapshot.json", "labels.journal"], in: directory, lock: nil,
+            reporting: LabelRepositoryError.self,
+            read: {
+                try JournalStore<Label, LabelRepositoryError>.storedValues(
+                    in: directory, snapshot: $0[0], journal: $0[1])
+            },
+            save: { try store.commit(.saved($0)) })
+        self.store = store
         fileURL = store.fileURL
     }
 

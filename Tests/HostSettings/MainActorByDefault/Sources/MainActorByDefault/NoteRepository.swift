@@ -124,9 +124,20 @@ public actor NoteRepository {
     ///   later save can overwrite them.
     public init(directory: URL) throws {
         self.directory = directory
-        store = try JournalStore(
+        var store = try JournalStore<Note, NoteRepositoryError>(
             directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
             lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+        // Note was kept in the snapshot store before: its values move into this one once
+        // (under the lock both stores take).
+        try StoreFiles.importFormerStore(
+            files: ["notes.json"], in: directory, lock: nil,
+            reporting: NoteRepositoryError.self,
+            read: {
+                try SnapshotStore<Note, NoteRepositoryError>.storedValues(
+                    in: directory, file: $0[0])
+            },
+            save: { try store.commit(.saved($0)) })
+        self.store = store
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own

@@ -165,6 +165,18 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         compactionSize = 0
     }
 
+    /// The values a journal store left in `directory`, read as its writer reads them when it
+    /// opens: a last line cut short is dropped, and damage anywhere else throws. For a model
+    /// that moved to another storage (``StoreFiles/importFormerStore(files:in:lock:reporting:read:save:)``).
+    static func storedValues(in directory: URL, snapshot: String, journal: String) throws -> [Value]
+    {
+        let read = try readSnapshot(directory.appendingPathComponent(snapshot))
+        var values = read.values
+        _ = try replayJournal(
+            directory.appendingPathComponent(journal), into: &values, generation: read.generation)
+        return values.items
+    }
+
     /// Whether the store was opened with ``init(readingFrom:snapshot:journal:)``.
     var isReadOnly: Bool { reader != nil }
 

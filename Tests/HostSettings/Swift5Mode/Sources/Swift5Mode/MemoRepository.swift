@@ -145,7 +145,26 @@ public actor MemoRepository {
         let database = try SQLiteDatabase<MemoRepositoryError>(
             file: directory.appendingPathComponent(Self.databaseFileName))
         self.database = database
-        table = try SQLiteTable(Self.tableName, in: database, schema: Self.schema)
+        let table = try SQLiteTable<Memo, MemoRepositoryError>(
+            Self.tableName, in: database, schema: Self.schema)
+        // Memo was kept in another storage before: its values move into the table once.
+        try StoreFiles.importFormerStore(
+            files: ["memos.snapshot.json", "memos.journal"], in: directory,
+            lock: "memos.lock", reporting: MemoRepositoryError.self,
+            read: {
+                try JournalStore<Memo, MemoRepositoryError>.storedValues(
+                    in: directory, snapshot: $0[0], journal: $0[1])
+            },
+            save: table.importValues)
+        try StoreFiles.importFormerStore(
+            files: ["memos.json"], in: directory, lock: "memos.lock",
+            reporting: MemoRepositoryError.self,
+            read: {
+                try SnapshotStore<Memo, MemoRepositoryError>.storedValues(
+                    in: directory, file: $0[0])
+            },
+            save: table.importValues)
+        self.table = table
     }
 
     /// A repository that keeps `values` in a database in memory only, for SwiftUI previews and

@@ -75,6 +75,12 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         readStamp = .some(stamp)
     }
 
+    /// The values a snapshot store left in `directory`'s `file`, for a model that moved to
+    /// another storage (``StoreFiles/importFormerStore(files:in:lock:reporting:read:save:)``).
+    static func storedValues(in directory: URL, file: String) throws -> [Value] {
+        try readFile(directory.appendingPathComponent(file)).values.items
+    }
+
     /// Whether the store was opened with ``init(readingFrom:file:)``.
     var isReadOnly: Bool { readStamp != nil }
 

@@ -201,6 +201,52 @@ nonisolated enum StoreFiles {
         return (try? sync(descriptor)) != nil
     }
 
+    // MARK: - A storage change
+
+    /// Moves the values a model's former store left in `directory` into its new store, once:
+    /// the former files (`files`, by name) are renamed to `<name>.importing`, `read` reads the
+    /// values from those names, `save` writes them into the new store, and the files are kept
+    /// as `<name>.imported`. A crash at any step leaves `.importing` files, and the next open
+    /// imports them again; `save` replaces values by id, so that gives the same store. With no
+    /// former file, it checks two or three names and returns false.
+    ///
+    /// `lock` is the folder's lock file, taken for the import, for a new store that does not
+    /// hold it (sqlite); nil when the new store holds it already (the journal and snapshot
+    /// stores lock the same file). A damaged former file throws, and stays as it was.
+    @discardableResult
+    static func importFormerStore<Value, Reported: Failure>(
+        files: [String], in directory: URL, lock: String?, reporting _: Reported.Type,
+        read: ([String]) throws -> [Value], save: ([Value]) throws -> Void
+    ) throws -> Bool {
+        let url = { (name: String) in directory.appendingPathComponent(name) }
+        let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
+        let importing = files.map { $0 + ".importing" }
+        guard (files + importing).contains(where: exists) else { return false }
+        let folderLock = try lock.map { try Lock(url($0), reporting: Reported.self) }
+        defer { folderLock?.release() }
+        // Another process may have imported them since the first look.
+        guard (files + importing).contains(where: exists) else { return false }
+        for (name, moving) in zip(files, importing) where exists(name) && !exists(moving) {
+            try move(url(name), to: url(moving), reporting: Reported.self)
+        }
+        syncFolder(directory)
+        try save(try read(importing))
+        for (moving, name) in zip(importing, files) where exists(moving) {
+            try move(url(moving), to: url(name + ".imported"), reporting: Reported.self)
+        }
+        syncFolder(directory)
+        return true
+    }
+
+    /// Renames `file` to `destination`, replacing what is there, as one step.
+    private static func move<Reported: Failure>(
+        _ file: URL, to destination: URL, reporting _: Reported.Type
+    ) throws {
+        guard rename(file.path, destination.path) == 0 else {
+            throw Reported.unwritable(file: file, reason: lastError())
+        }
+    }
+
     // MARK: - Checksums
 
     /// CRC-32 (the polynomial of zip and PNG), so a damaged byte is found, not read as a value.

@@ -799,6 +799,13 @@ where Value.ID: SQLiteKey {
         for value in values { try checkReferences(of: value) }
     }
 
+    /// Writes `values`, which another storage kept before the model moved to this one, as they
+    /// are (a duplicate or a dangling reference is kept and listed, as a migration's rows), in
+    /// one transaction: a failure leaves the table as it was.
+    func importValues(_ values: [Value]) throws {
+        try database.transaction { try save(values, checkingRules: false) }
+    }
+
     /// Deletes the values with `ids`, in the caller's transaction, and the values of other
     /// tables as their delete rules say; unknown ids are ignored. Returns what changed.
     @discardableResult
