@@ -314,9 +314,10 @@ enum PackagePlanner {
 
     /// A file the person owns (`own`) whose generated version changed since it was last
     /// generated is to be reviewed: the rest of the generated code may rely on the change. So
-    /// is the newest migration, which builds the current model, when this run renames or
-    /// removes one of its fields (without `--migrate`): its argument for that field no longer
-    /// compiles. Their `previous` becomes what was generated for them before (rendered from
+    /// is the newest migration, which builds the current model, while it passes a field the
+    /// model no longer has (renamed or dropped since it was written, without `--migrate`): that
+    /// argument does not compile, on this run and every later one until it is changed. Their
+    /// `previous` becomes what was generated for them before (rendered from
     /// `record`, the model as the manifest recorded it), so that the diff is the change to
     /// make; when only the templates changed, or for a new model (whose shared files another
     /// model recorded: a new field type changes the sample data), the diff is from the file on
@@ -328,16 +329,19 @@ enum PackagePlanner {
         var previousRequest = try record?.request()
         previousRequest?.destination = request.destination
         previousRequest?.sharedFiles = sharedFilesBefore
-        let lost = (previousRequest?.spec.fields ?? []).map(\.name).filter { name in
-            !request.spec.fields.contains { $0.name == name }
-        }
+        let fields = Set(request.spec.fields.map(\.name))
         let newestMigration =
             "/" + Names(request.spec).migrationFile(from: request.history.current - 1)
+        var lost: [String] = []
         let stale = changes.indices.filter { index in
             let file = changes[index].file
             guard changes[index].status == .owned, !file.isOwnedOnceEdited else { return false }
             if file.isWrittenOnce {
-                return !request.migrate && !lost.isEmpty && file.path.hasSuffix(newestMigration)
+                guard !request.migrate, file.path.hasSuffix(newestMigration) else { return false }
+                lost = migrationArguments(changes[index].previous ?? "").filter {
+                    !fields.contains($0)
+                }
+                return !lost.isEmpty
             }
             return recorded[file.path] != nil
                 && recorded[file.path] != ContentHash.of(file.contents)
@@ -351,13 +355,29 @@ enum PackagePlanner {
             changes[index].reason =
                 file.isWrittenOnce
                 ? "yours; it builds the current \(request.spec.typeName), which no longer has "
-                    + "\(lost.joined(separator: ", ")): change its arguments as the diff below does"
+                    + "\(lost.joined(separator: ", ")), so it does not compile: change its "
+                    + "arguments as the diff below does"
                 : "yours; what scaffold-repo generates for it changed: apply the diff below"
             if let old = before.first(where: { $0.path == file.path }),
                 old.contents != file.contents
             {
                 changes[index].previous = old.contents
             }
+        }
+    }
+
+    /// The argument labels of the call in a migration file (`text`) that builds the next
+    /// version: the lines at the call's indentation that start with a name and a colon, as the
+    /// template writes them (`            title: self.title,`), backquotes removed.
+    static func migrationArguments(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix(String(repeating: " ", count: 12)),
+                line.dropFirst(12).first?.isWhitespace == false,
+                let colon = line.firstIndex(of: ":")
+            else { return nil }
+            let label = line[line.index(line.startIndex, offsetBy: 12)..<colon]
+                .trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            return Identifier.isValid(label) ? label : nil
         }
     }
 

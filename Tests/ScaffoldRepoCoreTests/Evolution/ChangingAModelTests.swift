@@ -493,18 +493,48 @@ extension OwningAFileTests {
         #expect(
             renamed.standardOutput.contains(
                 "review    BookStore/Sources/BookStore/BookMigration1.swift (yours; it builds the "
-                    + "current Book, which no longer has title: change its arguments as the diff "
-                    + "below does)\n"))
+                    + "current Book, which no longer has title, so it does not compile: change its "
+                    + "arguments as the diff below does)\n"))
         #expect(
             renamed.standardOutput.contains(
                 "-            title: self.title,\n+            headline: self.title,\n"))
         #expect(!renamed.standardOutput.contains("Next:"))
-        // Adding an optional field keeps the migration compiling: nothing to review.
+        // Until the migration is changed, every later run, and regen --check, still says so.
         let added = run(["Book", "id:UUID", "headline:String", "rating:Int", "pages:Int?"])
         #expect(
             added.standardOutput.contains(
+                "review    BookStore/Sources/BookStore/BookMigration1.swift"))
+        #expect(!added.standardOutput.contains("Next:"))
+        #expect(run(["regen", "BookStore", "--check"]).exitCode == 1)
+        // Changed as the diff said, it is the person's and the package builds again.
+        let file = folder.appendingPathComponent("BookStore/Sources/BookStore/BookMigration1.swift")
+        let migration = try String(contentsOf: file, encoding: .utf8)
+        try Data(
+            migration.replacingOccurrences(of: "title: self.title", with: "headline: self.title")
+                .utf8
+        ).write(to: file)
+        let fixed = run(["regen", "BookStore"])
+        #expect(
+            fixed.standardOutput.contains(
                 "owned     BookStore/Sources/BookStore/BookMigration1.swift\n"))
-        #expect(added.standardOutput.contains("Next:"))
+        #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
+    }
+
+    @Test func aMigrationsArgumentsAreTheLabelsAtTheCallsIndentation() {
+        let text = """
+                    Book.V2(
+                        // Decide: rating was String, is Int now: some stored values may not convert
+                        // For example: Int(self.rating) ?? 0
+                        title: self.title,
+                        `default`: self.`default`,
+                        rating: try undecided("rating"),
+                        tags: self.tags.map { tag in
+                            Tag(name: tag)
+                        }
+                    )
+            """
+
+        #expect(PackagePlanner.migrationArguments(text) == ["title", "default", "rating", "tags"])
     }
 }
 
