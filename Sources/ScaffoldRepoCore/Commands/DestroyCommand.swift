@@ -95,9 +95,18 @@ enum DestroyCommand {
             "scaffold-repo regen \(display.isEmpty ? "." : display) (the files \(name) shared "
                 + "with the other models still have "
                 + stale.compactMap { $0 }.joined(separator: " and ") + ")")
+        // Files that are the person's stay, --force or not, and use the types that go.
+        let yours = changes.filter { $0.status == .owned }.map(\.displayPath)
+        let keptYours = Diagnostic(
+            .warning,
+            "\(name)'s files that are yours stay: \(yours.joined(separator: ", ")). They use "
+                + "\(name)'s generated types, which are gone, so the target does not build until "
+                + "you delete or change them (scaffold-repo never deletes a file that is yours, "
+                + "--force included)")
         return try Outcome.of(
             changes, options, keepingBlocks: false,
-            diagnostics: before != after && othersRemain ? [regen] : [],
+            diagnostics: (before != after && othersRemain ? [regen] : [])
+                + (yours.isEmpty ? [] : [keptYours]),
             keptNote: { count in
                 .note(
                     "\(count) edited file(s) kept, and still recorded; --force removes them too. "

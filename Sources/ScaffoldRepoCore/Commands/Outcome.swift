@@ -23,7 +23,7 @@ enum Outcome {
         let differing = changes.filter(\.status.differs)
         var told = diagnostics.filter(\.isForStandardError)
         for review in reviews {
-            // A migration is reviewed once, by the run that changes the model it builds.
+            // A migration needs no `own`: it stays to review until its arguments fit the model.
             let done =
                 review.file.isWrittenOnce
                 ? "" : "; then 'scaffold-repo own \(review.displayPath)' records it as done"

@@ -561,6 +561,12 @@ extension OwningAFileTests {
                 "owned     BookStore/Sources/BookStore/BookMigration1.swift (kept: yours, an "
                     + "edited migration)\n"))
         #expect(TestPaths.text(migration) == decided)
+        // It uses Book's types, which are gone: the run says so, naming it.
+        #expect(
+            destroyed.standardError.contains(
+                "warning: Book's files that are yours stay: "
+                    + "BookStore/Sources/BookStore/BookMigration1.swift. They use Book's generated "
+                    + "types, which are gone, so the target does not build"))
     }
 }
 
