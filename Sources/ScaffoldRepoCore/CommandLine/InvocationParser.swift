@@ -143,10 +143,12 @@ public enum InvocationParser {
                 storage: try storage(values["--storage"]),
                 annotate: flags.contains("--annotate"))
             request.migrate = flags.contains("--migrate")
+            request.storageIsChosen = values["--storage"] != nil
             if let drops = values["--drop"] {
                 request.droppedFields = try SpecParser.droppedFields(in: drops)
             }
-            try request.refuseWhatItsStorageCannotDo()
+            // Without --storage, the planner knows the storage once it has read the manifest.
+            if request.storageIsChosen { try request.refuseWhatItsStorageCannotDo() }
             return .generate(request, options)
         }
     }

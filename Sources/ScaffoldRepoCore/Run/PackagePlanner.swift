@@ -69,11 +69,13 @@ enum PackagePlanner {
         }
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
+            let record = manifest.model(named: request.spec.typeName)
+            // Without --storage, a model keeps the storage that holds its values.
+            if let record, !request.storageIsChosen { request.storage = record.storage }
             // A command line was checked when parsed; a manifest's record (regen) is here. The
             // record a model had before is not: generating it again is how to fix it.
             try request.refuseWhatItsStorageCannotDo()
             try ReferenceCheck.resolve(&request, among: referable)
-            let record = manifest.model(named: request.spec.typeName)
             // `--into Pkg --target NoteStore` (the command plugin's `--target`) in the package
             // generated for Note alone is that package: it keeps its Package.swift.
             if let record, record.target == nil,

@@ -8,6 +8,9 @@ public struct GenerateRequest: Equatable, Sendable {
     public var templatesDirectory: String?
     /// How the generated repository keeps its values on disk.
     public var storage: Storage
+    /// False when the command line gave no `--storage`: a model generated before keeps the
+    /// storage its record holds (its stored values are there), a new one gets `storage`.
+    public var storageIsChosen = true
     /// Add comments that explain the pattern, for workshops.
     public var annotate: Bool
     /// How the files every model of the module shares (the engine, the sample data) are

@@ -372,6 +372,26 @@ import Testing
                     + "--storage sqlite"))
     }
 
+    @Test func aModelGeneratedAgainWithoutStorageKeepsItsStorage() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in ScaffoldRepo.run(arguments, currentDirectory: folder) }
+        #expect(run(["Card", "id:UUID", "front", "--storage", "snapshot"]).exitCode == 0)
+        #expect(run(["Folder", "id:UUID", "name", "--storage", "sqlite"]).exitCode == 0)
+
+        let card = run(["Card", "id:UUID", "front", "back=x"])
+        let folderRun = run(["Folder", "id:UUID", "name", "color=red"])
+
+        #expect(card.exitCode == 0)
+        #expect(!card.standardError.contains("moves from"))
+        #expect(folderRun.exitCode == 0, "\(folderRun.standardError)")
+        let cards = try Manifest.load(root: folder.appendingPathComponent("CardStore"))
+        #expect(cards?.model(named: "Card")?.storage == .snapshot)
+        #expect(cards?.model(named: "Card")?.formerStorages == nil)
+        let folders = try Manifest.load(root: folder.appendingPathComponent("FolderStore"))
+        #expect(folders?.model(named: "Folder")?.storage == .sqlite)
+    }
+
     @Test func theToolsVersionIsReadFromTheManifestsFirstLine() {
         let read = { (text: String) in
             DestinationResolver.toolsVersion(of: text).map { "\($0.major).\($0.minor)" }
