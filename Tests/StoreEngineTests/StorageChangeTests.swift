@@ -123,18 +123,64 @@ import Testing
             try Data(contentsOf: folder.appendingPathComponent(name + ".importing")) == bytes)
     }
 
-    @Test func anotherProcessImportingHoldsTheLockAndTheOpenSaysLocked() throws {
+    @Test func anImportWaitsWhileAnotherRepositoryHoldsTheLock() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()
         let items = try table()
         let other = try StoreFiles.Lock(
             folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
-
-        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
-            try importJournal(into: items)
+        let released = Flag()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.2)
+            released.set()
+            other.release()
         }
-        other.release()
+
         #expect(try importJournal(into: items))
+
+        #expect(released.isSet, "the import went ahead while another one held the lock")
+        #expect(try items.count() == 4)
+    }
+
+    @Test func onItsOwnNamesAStoreImportsOnlyWhatAnImportLeftHalfMoved() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let manager = FileManager.default
+        // A crash moved the snapshot aside for another storage, and not yet the journal whose
+        // records go with it.
+        try manager.moveItem(
+            at: folder.appendingPathComponent(journalFiles[0]),
+            to: folder.appendingPathComponent(journalFiles[0] + ".importing"))
+        try StoreFiles.finishHalfMove(
+            journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self)
+        #expect(exists(journalFiles[1] + ".importing") && !exists(journalFiles[1]))
+        var store = try JournalStore<Item, ItemError>(
+            directory: folder, snapshot: journalFiles[0], journal: journalFiles[1],
+            lock: "items.lock", compactionFloor: 256)
+        let leftovers = { (store: inout JournalStore<Item, ItemError>) in
+            try StoreFiles.importFormerStore(
+                files: journalFiles, in: folder, lock: nil, leftoversOnly: true,
+                reporting: ItemError.self,
+                read: { names in
+                    try JournalStore<Item, ItemError>.storedValues(
+                        in: folder, snapshot: names[0], journal: names[1])
+                },
+                save: { try store.commit(.saved($0)) })
+        }
+
+        #expect(try leftovers(&store))
+
+        #expect(store.values.items.map(\.id) == [1, 3, 4, 5])
+        #expect(exists(journalFiles[0] + ".imported") && exists(journalFiles[1] + ".imported"))
+        // Its own files are never moved once it is open: the next open finds nothing to import.
+        _ = store.close()
+        try StoreFiles.finishHalfMove(
+            journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self)
+        store = try JournalStore<Item, ItemError>(
+            directory: folder, snapshot: journalFiles[0], journal: journalFiles[1],
+            lock: "items.lock", compactionFloor: 256)
+        #expect(try !leftovers(&store))
+        #expect(store.values.items.map(\.id) == [1, 3, 4, 5])
     }
 
     @Test func aSnapshotStoresFileMovesIntoAJournalStoreThatHoldsTheSameLock() throws {
@@ -160,4 +206,14 @@ import Testing
             readingFrom: folder, snapshot: journalFiles[0], journal: journalFiles[1])
         #expect(reopened.values.items.map(\.id) == [1, 2, 3])
     }
+}
+
+/// A flag one thread sets and another reads.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+
+    var isSet: Bool { lock.withLock { value } }
 }

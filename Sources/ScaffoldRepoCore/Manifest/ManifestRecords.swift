@@ -56,7 +56,14 @@ extension Manifest.Model {
             var request = GenerateRequest(
                 spec: spec, destination: .standalone(outputDirectory: nil), storage: storage,
                 annotate: annotate ?? false)
-            request.formerStorages = formerStorages ?? []
+            let former = formerStorages ?? []
+            // A model never leaves sqlite, and lists each storage once.
+            guard !former.contains(.sqlite), Set(former).count == former.count else {
+                throw SpecError(
+                    "formerStorages \(former.map(\.rawValue)) may hold journal and snapshot, each "
+                        + "once")
+            }
+            request.formerStorages = former
             request.history.current = schemaVersion ?? 1
             request.history.previous = try (previousVersions ?? []).map { version in
                 ModelHistory.Version(

@@ -139,7 +139,9 @@ struct ModelContext: TemplateContext {
         lockFileName = names.lockFileName
         journal = storage == .journal
         sqlite = storage == .sqlite
-        formerStores = formerStorages.map { FormerStoreContext(fromJournal: $0 == .journal) }
+        formerStores = formerStorages.map {
+            FormerStoreContext(fromJournal: $0 == .journal, isCurrent: $0 == storage)
+        }
         readTry = sqlite ? "try " : ""
         databaseFileName = Names.databaseFileName(module: module)
         tableName = names.pluralVariable
@@ -687,4 +689,7 @@ struct FormerStoreContext: TemplateContext {
     /// Whether it was the journal store (its snapshot and journal files), else the snapshot
     /// store (its one file). A model never leaves sqlite.
     let fromJournal: Bool
+    /// Whether it is the model's storage now, which it had before too: only the files an
+    /// import into another storage left half moved (`<name>.importing`) are imported.
+    let isCurrent: Bool
 }

@@ -73,7 +73,7 @@ public enum Renderer {
             ]
         }
         // The engine of each storage the model had before reads what it left, to import it.
-        for former in request.formerStorages {
+        for former in request.formerStorages where former != storage {
             switch former {
             case .journal:
                 outputs.append(("JournalStore.swift.tmpl", sources + Names.journalStoreFile))

@@ -277,7 +277,9 @@ enum PackagePlanner {
     }
 
     /// The storages `request`'s model had before, oldest first, whose files its repository
-    /// imports: `previous`'s, and its storage when the run changes it. Leaving sqlite is
+    /// imports: `previous`'s, and its storage when the run changes it. Its own storage may be
+    /// one of them (journal, snapshot, journal): from its own names it imports only what an
+    /// import into the other one left half moved (`.importing` files). Leaving sqlite is
     /// refused: no other storage reads the database, so its values would be locked away.
     static func formerStorages(
         _ previous: GenerateRequest, _ request: GenerateRequest
@@ -292,8 +294,8 @@ enum PackagePlanner {
                     + "\(request.storage.rawValue) store does not read, so they would be locked "
                     + "away. Keep --storage sqlite")
         }
-        return previous.formerStorages.filter { ![previous.storage, request.storage].contains($0) }
-            + [previous.storage]
+        // The storage it comes back to stays listed: a crash may have left its files half moved.
+        return previous.formerStorages.filter { $0 != previous.storage } + [previous.storage]
     }
 
     /// What a run that changes a model's storage says: the new repository imports what the
@@ -302,7 +304,7 @@ enum PackagePlanner {
         _ previous: GenerateRequest, _ request: GenerateRequest
     ) -> Diagnostic {
         let names = Names(request.spec)
-        let files = request.formerStorages.flatMap { storage in
+        let files = request.formerStorages.filter { $0 != request.storage }.flatMap { storage in
             storage == .journal
                 ? [names.snapshotFileName, names.journalFileName] : [names.storeFileName]
         }
@@ -369,10 +371,17 @@ enum PackagePlanner {
     }
 
     /// The argument labels of the call in a migration file (`text`) that builds the next
-    /// version: the lines at the call's indentation that start with a name and a colon, as the
-    /// template writes them (`            title: self.title,`), backquotes removed.
+    /// version: between the line that opens the call (`Book.V2(`) and the one that closes it
+    /// (`        )`), the lines at the call's indentation that start with a name and a colon, as
+    /// the template writes them (`            title: self.title,`), backquotes removed.
     static func migrationArguments(_ text: String) -> [String] {
-        text.split(separator: "\n").compactMap { line -> String? in
+        let lines = text.split(separator: "\n")
+        guard let open = lines.firstIndex(where: { $0.hasSuffix("(") && $0.contains(".V") })
+        else { return [] }
+        let close =
+            lines[open...].firstIndex { $0 == String(repeating: " ", count: 8) + ")" }
+            ?? lines.endIndex
+        return lines[open..<close].compactMap { line -> String? in
             guard line.hasPrefix(String(repeating: " ", count: 12)),
                 line.dropFirst(12).first?.isWhitespace == false,
                 let colon = line.firstIndex(of: ":")

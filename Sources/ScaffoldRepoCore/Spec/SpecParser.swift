@@ -34,9 +34,11 @@ public enum SpecParser {
         var names: [String] = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             guard Identifier.isValid(name) else {
+                let token =
+                    name.isEmpty ? "'\(list)' has an empty name" : "'\(name)' is not a field name"
                 throw SpecError(
-                    "--drop '\(name)' is not a field name; write the names of the fields left "
-                        + "out, for example --drop rating,notes")
+                    "--drop \(token); write the names of the fields left out, separated by "
+                        + "commas, for example --drop rating,notes")
             }
             guard name != "id" else {
                 throw SpecError("--drop id: the id field cannot be dropped; every value has one")

@@ -140,6 +140,9 @@ public actor MemoRepository {
     /// - Throws: ``MemoRepositoryError`` when the file cannot be read, is not a database or is
     ///   damaged, or holds a newer schema or values a migration has not decided. It is never
     ///   taken for an empty store, and is left as it is.
+    ///
+    /// The first open of a folder imports the values that Memo's earlier storage left
+    /// there, once, and keeps its files as `<name>.imported`; an open meanwhile waits for it.
     public init(directory: URL) throws {
         self.directory = directory
         let database = try SQLiteDatabase<MemoRepositoryError>(

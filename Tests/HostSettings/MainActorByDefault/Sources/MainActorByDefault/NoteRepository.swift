@@ -122,13 +122,28 @@ public actor NoteRepository {
     /// - Throws: ``NoteRepositoryError`` when another repository holds the folder, or a file
     ///   cannot be read or is damaged. Damaged files are never taken for an empty store, so no
     ///   later save can overwrite them.
+    ///
+    /// The first open of a folder imports the values that Note's earlier storage left
+    /// there, once, and keeps its files as `<name>.imported`.
     public init(directory: URL) throws {
         self.directory = directory
+        // A crash may have left this storage's own files half moved into another one.
+        try StoreFiles.finishHalfMove(
+            [Self.snapshotFileName, Self.journalFileName], in: directory, lock: Self.lockFileName,
+            reporting: NoteRepositoryError.self)
         var store = try JournalStore<Note, NoteRepositoryError>(
             directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
             lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
-        // Note was kept in the snapshot store before: its values move into this one once
+        // Note was kept in another storage before: its values move into this one once
         // (under the lock both stores take).
+        try StoreFiles.importFormerStore(
+            files: [Self.snapshotFileName, Self.journalFileName], in: directory, lock: nil,
+            leftoversOnly: true, reporting: NoteRepositoryError.self,
+            read: {
+                try JournalStore<Note, NoteRepositoryError>.storedValues(
+                    in: directory, snapshot: $0[0], journal: $0[1])
+            },
+            save: { try store.commit(.saved($0)) })
         try StoreFiles.importFormerStore(
             files: ["notes.json"], in: directory, lock: nil,
             reporting: NoteRepositoryError.self,

@@ -111,11 +111,26 @@ public actor LabelRepository {
     /// - Throws: ``LabelRepositoryError`` when another repository holds the folder, or the file
     ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
     ///   save can overwrite it.
+    ///
+    /// The first open of a folder imports the values that Label's earlier storage left
+    /// there, once, and keeps its files as `<name>.imported`.
     public init(directory: URL) throws {
+        // A crash may have left this storage's own files half moved into another one.
+        try StoreFiles.finishHalfMove(
+            [Self.fileName], in: directory, lock: Self.lockFileName,
+            reporting: LabelRepositoryError.self)
         var store = try SnapshotStore<Label, LabelRepositoryError>(
             directory: directory, file: Self.fileName, lock: Self.lockFileName)
-        // Label was kept in the journal store before: its values move into this one once
+        // Label was kept in another storage before: its values move into this one once
         // (under the lock both stores take).
+        try StoreFiles.importFormerStore(
+            files: [Self.fileName], in: directory, lock: nil, leftoversOnly: true,
+            reporting: LabelRepositoryError.self,
+            read: {
+                try SnapshotStore<Label, LabelRepositoryError>.storedValues(
+                    in: directory, file: $0[0])
+            },
+            save: { try store.commit(.saved($0)) })
         try StoreFiles.importFormerStore(
             files: ["labels.snapshot.json", "labels.journal"], in: directory, lock: nil,
             reporting: LabelRepositoryError.self,

@@ -159,6 +159,30 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.count, 4)
     }
 
+    func testHalfMovedSnapshotFilesComeBackOnce() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The store file of the storage Label had before, as an earlier release wrote it
+        // (without a checksum line, which both stores still read), left half
+        // moved by a crash while another storage imported it.
+        let former = "labels.json"
+        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
+        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+        try file.write(to: directory.appendingPathComponent(former + ".importing"))
+
+        let repository = try LabelRepository(directory: directory)
+        expectEqual(await repository.count, 2)
+        try await repository.delete(Support.sample(1).id)
+        await repository.close()
+        let reopened = try LabelRepository(directory: directory)
+
+        // Imported once: the deleted value does not come back.
+        expectEqual(await reopened.count, 1)
+        expectEqual(await reopened.find(by: Support.sample(2).id), Support.sample(2))
+        let kept = directory.appendingPathComponent(former + ".imported")
+        expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
+    }
+
     func testValuesTheJournalStoreSavedMoveInOnce() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -211,31 +211,62 @@ nonisolated enum StoreFiles {
     /// former file, it checks two or three names and returns false.
     ///
     /// `lock` is the folder's lock file, taken for the import, for a new store that does not
-    /// hold it (sqlite); nil when the new store holds it already (the journal and snapshot
-    /// stores lock the same file). A damaged former file throws, and stays as it was.
+    /// hold it (sqlite), waiting while another repository imports; nil when the new store holds
+    /// it already (the journal and snapshot stores lock the same file). With `leftoversOnly`,
+    /// only `.importing` files are imported: `files` are the new store's own (a model that came
+    /// back to a storage it had, whose files a crash left half moved). A damaged former file
+    /// throws, and is left as `<name>.importing`, its bytes as they were.
     @discardableResult
     static func importFormerStore<Value, Reported: Failure>(
-        files: [String], in directory: URL, lock: String?, reporting _: Reported.Type,
-        read: ([String]) throws -> [Value], save: ([Value]) throws -> Void
+        files: [String], in directory: URL, lock: String?, leftoversOnly: Bool = false,
+        reporting _: Reported.Type, read: ([String]) throws -> [Value],
+        save: ([Value]) throws -> Void
     ) throws -> Bool {
         let url = { (name: String) in directory.appendingPathComponent(name) }
         let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
         let importing = files.map { $0 + ".importing" }
-        guard (files + importing).contains(where: exists) else { return false }
-        let folderLock = try lock.map { try Lock(url($0), reporting: Reported.self) }
-        defer { folderLock?.release() }
-        // Another process may have imported them since the first look.
-        guard (files + importing).contains(where: exists) else { return false }
-        for (name, moving) in zip(files, importing) where exists(name) && !exists(moving) {
-            try move(url(name), to: url(moving), reporting: Reported.self)
+        let candidates = leftoversOnly ? importing : files + importing
+        guard candidates.contains(where: exists) else { return false }
+        let folderLock = try lock.map {
+            try Lock(url($0), reporting: Reported.self, waiting: true)
         }
-        syncFolder(directory)
+        defer { folderLock?.release() }
+        // Another repository may have imported them while this one waited for the lock.
+        guard candidates.contains(where: exists) else { return false }
+        if !leftoversOnly {
+            for (name, moving) in zip(files, importing) where exists(name) && !exists(moving) {
+                try move(url(name), to: url(moving), reporting: Reported.self)
+            }
+            syncFolder(directory)
+        }
         try save(try read(importing))
         for (moving, name) in zip(importing, files) where exists(moving) {
             try move(url(moving), to: url(name + ".imported"), reporting: Reported.self)
         }
-        syncFolder(directory)
+        // Until this rename is on the disk, a power loss could bring the files back to be
+        // imported again over what is saved next. A folder that cannot be synced (a file
+        // system without it) must not keep the store closed for good: tried twice, then on.
+        if !syncFolder(directory) { syncFolder(directory) }
         return true
+    }
+
+    /// Renames each of `files` (a store's own file names) still under its name to
+    /// `<name>.importing` when another of them already is: a crash between two renames of an
+    /// import into another storage left them half moved, and they belong together. Call it
+    /// before the store opens them, then ``importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
+    /// with `leftoversOnly` once it is open. `lock` is the folder's lock file.
+    static func finishHalfMove<Reported: Failure>(
+        _ files: [String], in directory: URL, lock: String, reporting _: Reported.Type
+    ) throws {
+        let url = { (name: String) in directory.appendingPathComponent(name) }
+        let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
+        guard files.contains(where: { exists($0 + ".importing") }) else { return }
+        let folderLock = try Lock(url(lock), reporting: Reported.self, waiting: true)
+        defer { folderLock.release() }
+        for name in files where exists(name) && !exists(name + ".importing") {
+            try move(url(name), to: url(name + ".importing"), reporting: Reported.self)
+        }
+        syncFolder(directory)
     }
 
     /// Renames `file` to `destination`, replacing what is there, as one step.
@@ -330,9 +361,13 @@ nonisolated enum StoreFiles {
     nonisolated final class Lock: Sendable {
         private let descriptor: Int32
 
-        init<Reported: Failure>(_ file: URL, reporting _: Reported.Type) throws {
+        /// Takes the lock on `file`, or throws `locked` when another repository holds it; with
+        /// `waiting`, waits for it instead.
+        init<Reported: Failure>(
+            _ file: URL, reporting _: Reported.Type, waiting: Bool = false
+        ) throws {
             let descriptor = try openFile(file, reporting: Reported.self)
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            guard flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 else {
                 let busy = errno == EWOULDBLOCK
                 let reason = lastError()
                 closeDescriptor(descriptor)
