@@ -114,8 +114,12 @@ public enum InvocationParser {
                 throw UsageError("completions needs a shell: scaffold-repo completions \(shells)")
             }
             guard Completions.shells.contains(shell) else {
+                let suggestion = Suggestion.closest(to: shell, among: Completions.shells).map {
+                    " Did you mean \($0)?"
+                }
                 throw UsageError(
-                    "no completion script for '\(shell)'; the shells are \(shells)")
+                    "no completion script for '\(shell)'.\(suggestion ?? "") The shells are "
+                        + shells)
             }
             return .completions(shell: shell)
         case .templatesEject:
@@ -165,7 +169,12 @@ public enum InvocationParser {
         case "templates":
             let sub = positionals.dropFirst().first
             guard sub == "list" || sub == "eject" else {
-                let given = sub.map { "'\($0)' is not a templates command; " } ?? ""
+                let guess = sub.flatMap { Suggestion.closest(to: $0, among: ["list", "eject"]) }
+                let given =
+                    sub.map {
+                        "'\($0)' is not a templates command"
+                            + (guess.map { " (did you mean \($0)?)" } ?? "") + "; "
+                    } ?? ""
                 throw UsageError(
                     "\(given)templates needs 'list' or 'eject': scaffold-repo templates list, "
                         + "scaffold-repo templates eject [DIR]")

@@ -21,9 +21,14 @@ enum OwnCommand {
             let index = manifests.firstIndex { $0.root == root } ?? 0
             let manifest = manifests[index].manifest
             guard manifest.models.contains(where: { $0.files[relative] != nil }) else {
+                // A typo in the file's name: the recorded path closest to it, as it was given.
+                let recorded = Set(manifest.models.flatMap(\.files.keys)).sorted()
+                let suggestion = Suggestion.closest(to: relative, among: recorded).map {
+                    " Did you mean \(String(path.dropLast(relative.count)) + $0)?"
+                }
                 throw UsageError(
-                    "'\(path)' is not a file scaffold-repo generated; give the path of a "
-                        + "generated file, as the status lines print it")
+                    "'\(path)' is not a file scaffold-repo generated.\(suggestion ?? "") Give the "
+                        + "path of a generated file, as the status lines print it")
             }
             manifests[index].manifest = try owning(relative, in: manifest, root: root)
         }

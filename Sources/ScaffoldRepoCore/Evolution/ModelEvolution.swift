@@ -344,9 +344,12 @@ extension ModelEvolution {
                 })
             else { continue }
             guard previous.fields.contains(where: { $0.name == former }) else {
+                let suggestion = Suggestion.closest(
+                    to: former, among: previous.fields.map(\.name).filter { $0 != "id" }
+                ).map { " Did you mean \($0)?" }
                 throw SpecError(
                     "--rename \(former)=\(field.name): the \(spec.typeName) generated before has "
-                        + "no field '\(former)'; give the name it had then")
+                        + "no field '\(former)'.\(suggestion ?? "") Give the name it had then")
             }
             guard !previous.fields.contains(where: { $0.name == field.name }) else {
                 throw SpecError(

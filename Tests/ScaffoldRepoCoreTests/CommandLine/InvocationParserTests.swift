@@ -126,6 +126,8 @@ import Testing
         ),
         (["Q", "id:Int", "--into", "P", "--target", "bad-name"], "--target 'bad-name'"),
         ([], "no model given"),
+        (["templates", "lst"], "'lst' is not a templates command (did you mean list?)"),
+        (["completions", "zssh"], "no completion script for 'zssh'. Did you mean zsh?"),
     ])
     func badArgumentsNameTheTokenAndTheFix(arguments: [String], message: String) {
         #expect {

@@ -89,6 +89,21 @@ import Testing
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
+    @Test func typosInARenameOrAnOwnedPathGetTheNameMeant() {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+
+        let rename = run(["Book", "id:UUID", "headline", "--rename", "titel=headline"])
+        let own = run(["own", "BookStore/Sources/BookStore/BookRepositry.swift"])
+
+        #expect(rename.exitCode == 2)
+        #expect(rename.standardError.contains("no field 'titel'. Did you mean title?"))
+        #expect(own.exitCode == 2)
+        #expect(
+            own.standardError.contains(
+                "Did you mean BookStore/Sources/BookStore/BookRepository.swift?"))
+    }
+
     @Test func aDropForAModelNeverGeneratedIsRefused() {
         defer { TestPaths.removeTemporaryFolder(folder) }
 
