@@ -362,6 +362,15 @@ enum PackagePlanner {
                     + "\(lost.joined(separator: ", ")), so it does not compile: change its "
                     + "arguments as the diff below does"
                 : "yours; what scaffold-repo generates for it changed: apply the diff below"
+            // A migration's diff is from the file as it is to it with only those arguments
+            // changed: every value decided in it stays.
+            if file.isWrittenOnce, let disk = changes[index].previous {
+                changes[index].file = GeneratedFile(
+                    path: file.path,
+                    contents: migrationFitting(disk, fields: request.spec.fields),
+                    isWrittenOnce: true)
+                continue
+            }
             if let old = before.first(where: { $0.path == file.path }),
                 old.contents != file.contents
             {
@@ -375,20 +384,63 @@ enum PackagePlanner {
     /// (`        )`), the lines at the call's indentation that start with a name and a colon, as
     /// the template writes them (`            title: self.title,`), backquotes removed.
     static func migrationArguments(_ text: String) -> [String] {
-        let lines = text.split(separator: "\n")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return migrationCall(lines).map(\.label)
+    }
+
+    /// `text` (a migration file) with the arguments that `fields` (the model's now) no longer
+    /// has changed as little as can be: an argument whose field was renamed takes the new name,
+    /// and any other is removed, lines after it included up to the next argument; every other
+    /// line, the person's decided values too, stays as it is.
+    static func migrationFitting(_ text: String, fields: [Field]) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let call = migrationCall(lines.map { Substring($0) })
+        let names = Set(fields.map(\.name))
+        let closing = lines.firstIndex { $0 == String(repeating: " ", count: 8) + ")" }
+        // From the last argument back, so that each index still points where it did.
+        for (position, argument) in call.enumerated().reversed()
+        where !names.contains(argument.label) {
+            if let renamed = fields.first(where: { $0.formerName == argument.label }) {
+                let line = lines[argument.line]
+                let colon = line.firstIndex(of: ":") ?? line.endIndex
+                lines[argument.line] =
+                    String(repeating: " ", count: 12) + Identifier.escaped(renamed.name)
+                    + line[colon...]
+                continue
+            }
+            let end =
+                position + 1 < call.count ? call[position + 1].line : (closing ?? lines.count)
+            let wasLast = position + 1 == call.count
+            lines.removeSubrange(argument.line..<end)
+            // The argument before it ends the call now: no comma after it.
+            if wasLast, position > 0,
+                let last = lines[..<argument.line].lastIndex(where: {
+                    !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                }), lines[last].hasSuffix(",")
+            {
+                lines[last].removeLast()
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The arguments of the call in a migration file's `lines` that builds the next version,
+    /// each as its label and the index of the line it starts on (see ``migrationArguments(_:)``).
+    private static func migrationCall(_ lines: [Substring]) -> [(label: String, line: Int)] {
         guard let open = lines.firstIndex(where: { $0.hasSuffix("(") && $0.contains(".V") })
         else { return [] }
         let close =
             lines[open...].firstIndex { $0 == String(repeating: " ", count: 8) + ")" }
             ?? lines.endIndex
-        return lines[open..<close].compactMap { line -> String? in
+        return lines[open..<close].indices.compactMap { index -> (String, Int)? in
+            let line = lines[index]
             guard line.hasPrefix(String(repeating: " ", count: 12)),
                 line.dropFirst(12).first?.isWhitespace == false,
                 let colon = line.firstIndex(of: ":")
             else { return nil }
             let label = line[line.index(line.startIndex, offsetBy: 12)..<colon]
                 .trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-            return Identifier.isValid(label) ? label : nil
+            return Identifier.isValid(label) ? (label, index) : nil
         }
     }
 

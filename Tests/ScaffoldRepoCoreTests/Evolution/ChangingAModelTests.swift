@@ -535,6 +535,43 @@ extension OwningAFileTests {
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
     }
 
+    @Test func aDropAfterADecidedMigrationKeepsTheDecisionInTheDiffOnEveryRun() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        #expect(run(["Book", "id:UUID", "title", "pages:Int?", "shelf:String?"]).exitCode == 0)
+        #expect(
+            run(["Book", "id:UUID", "title", "pages:Int", "shelf:String?", "--migrate"]).exitCode
+                == 0)
+        let file = folder.appendingPathComponent("BookStore/Sources/BookStore/BookMigration1.swift")
+        let decided = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "try undecided(\"pages\")", with: "self.pages ?? 0")
+        try Data(decided.utf8).write(to: file)
+
+        let dropped = run(["Book", "id:UUID", "title", "pages:Int", "--drop", "shelf"])
+        let check = run(["regen", "BookStore", "--check"])
+
+        for result in [dropped, check] {
+            #expect(
+                result.standardOutput.contains(
+                    "review    BookStore/Sources/BookStore/BookMigration1.swift"))
+            #expect(
+                result.standardOutput.contains(
+                    "-            pages: self.pages ?? 0,\n-            shelf: self.shelf\n"
+                        + "+            pages: self.pages ?? 0\n"),
+                "\(result.standardOutput)")
+            #expect(!result.standardOutput.contains("undecided"))
+        }
+        #expect(check.exitCode == 1)
+        // Made as the diff says, the file is the person's, and the check passes.
+        let fitted = decided.replacingOccurrences(
+            of: "self.pages ?? 0,\n            shelf: self.shelf\n", with: "self.pages ?? 0\n")
+        try Data(fitted.utf8).write(to: file)
+        #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
+    }
+
     @Test func aMigrationsArgumentsAreTheLabelsAtTheCallsIndentation() {
         let text = """
                     Book.V2(
