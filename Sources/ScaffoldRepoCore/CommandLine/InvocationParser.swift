@@ -49,7 +49,10 @@ public enum InvocationParser {
                         "\(option) needs a value, for example \(option) \(placeholder(option))")
                 }
                 guard !value.isEmpty else {
-                    throw UsageError("\(option) has an empty value; give \(placeholder(option))")
+                    let declared = CommandOption.named(option)
+                    let example = declared?.example.map { ", for example \(option) \($0)" } ?? ""
+                    throw UsageError(
+                        "\(option) has an empty value; give \(declared?.value ?? "one")\(example)")
                 }
                 values[option] = value
             } else {

@@ -25,8 +25,11 @@ enum RegenCommand {
             return RunResult(
                 exitCode: 0, standardOutput: "",
                 standardError: Diagnostic.note(
-                    "nothing to regenerate: \(names) were destroyed, and only their edited "
-                        + "files are kept; 'scaffold-repo destroy MODEL --force' removes them"
+                    "nothing to regenerate: \(names) \(manifest.models.count == 1 ? "was" : "were") "
+                        + "destroyed, and only files a person edited or owns are kept; "
+                        + "'scaffold-repo destroy \(manifest.models[0].name) --force' removes the "
+                        + "edited ones, and files that are yours (owned, or an edited migration) "
+                        + "are yours to delete"
                 ).rendered)
         }
         let requests = try live.map { model -> GenerateRequest in

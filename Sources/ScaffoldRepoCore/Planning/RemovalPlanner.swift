@@ -73,6 +73,18 @@ enum RemovalPlanner {
             }
             kept[changes[index].file.path] = entry.files[changes[index].file.path]
         }
+        // A standalone package's Package.swift and .gitignore stay while files of it do: kept
+        // sources without their package would build nowhere.
+        for index in changes.indices
+        where changes[index].status == .delete && !changes[index].file.path.contains("/")
+            && !keptFolders.isEmpty
+        {
+            changes[index].status = .shared
+            changes[index].file = GeneratedFile(
+                path: changes[index].file.path, contents: changes[index].previous ?? "")
+            changes[index].reason = "kept: the package of the kept files of \(name)"
+            kept[changes[index].file.path] = entry.files[changes[index].file.path]
+        }
         return (changes, kept)
     }
 }

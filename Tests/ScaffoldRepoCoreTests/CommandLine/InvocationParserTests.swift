@@ -126,6 +126,10 @@ import Testing
         ),
         (["Q", "id:Int", "--into", "P", "--target", "bad-name"], "--target 'bad-name'"),
         ([], "no model given"),
+        (
+            ["Q", "id:Int", "--storage="],
+            "--storage has an empty value; give journal|snapshot|sqlite, for example --storage journal"
+        ),
         (["templates", "lst"], "'lst' is not a templates command (did you mean list?)"),
         (["completions", "zssh"], "no completion script for 'zssh'. Did you mean zsh?"),
     ])

@@ -528,9 +528,13 @@ import Testing
         #expect(statuses[model]?["status"] as? String == "modified")
         #expect(statuses[model]?["reason"] as? String == "kept: edited since it was generated")
         #expect(statuses["QuestionStore/.scaffold/manifest.json"]?["status"] as? String == "update")
-        // Everything but the edited model file and the shared engine files beside it (the
-        // tests' shared SampleData.swift goes: no kept file of the test target needs it).
-        #expect(files.filter { $0["status"] as? String == "delete" }.count == 9)
+        // Everything but the edited model file, the shared engine files beside it and the
+        // package's Package.swift and .gitignore (the tests' shared SampleData.swift goes: no
+        // kept file of the test target needs it).
+        #expect(files.filter { $0["status"] as? String == "delete" }.count == 7)
+        #expect(
+            statuses["QuestionStore/Package.swift"]?["reason"] as? String
+                == "kept: the package of the kept files of Question")
         #expect(
             statuses["QuestionStore/Tests/QuestionStoreTests/SampleData.swift"]?["status"]
                 as? String == "delete")
@@ -581,7 +585,7 @@ import Testing
         #expect(record.destroyed == true)
         #expect(
             Set(record.files.keys) == [
-                "Sources/QuestionStore/QuestionRepository.swift",
+                ".gitignore", "Package.swift", "Sources/QuestionStore/QuestionRepository.swift",
                 "Sources/QuestionStore/JournalStore.swift", "Sources/QuestionStore/LiveList.swift",
                 "Sources/QuestionStore/StoreFiles.swift",
                 "Sources/QuestionStore/StoredValues.swift",
@@ -589,7 +593,11 @@ import Testing
         // regen does not bring the model back, and CI's --check passes.
         let check = run(["regen", "QuestionStore", "--check"], in: folder)
         #expect(check.exitCode == 0, "\(check.standardOutput)")
-        #expect(check.standardError.contains("nothing to regenerate"))
+        #expect(
+            check.standardError.contains(
+                "nothing to regenerate: Question was destroyed, and only files a person edited or "
+                    + "owns are kept; 'scaffold-repo destroy Question --force' removes the edited "
+                    + "ones"))
         #expect(text(folder, "QuestionStore/Sources/QuestionStore/Question.swift") == nil)
         // Destroying again changes nothing in the manifest; --force removes the rest.
         let again = run(["destroy", "Question", "QuestionStore"], in: folder)
