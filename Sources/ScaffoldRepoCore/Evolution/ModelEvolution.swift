@@ -65,6 +65,10 @@ struct ModelEvolution: Equatable {
                 "removed \(old.name): stored \(old.name) values would be dropped when the store "
                 + "next rewrites them. Keep the field"
             if let candidate = renameCandidate(old) {
+                // `ratng` beside a removed `rating` is more likely a typo than a rename.
+                if Suggestion.closest(to: candidate.name, among: [old.name]) != nil {
+                    message += "; if \(candidate.name) is \(old.name) misspelled, write \(old.name)"
+                }
                 message +=
                     "; if \(candidate.name) is \(old.name) renamed, say so and keep them: "
                     + "--rename \(old.name)=\(candidate.name)"

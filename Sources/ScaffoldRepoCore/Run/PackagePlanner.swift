@@ -313,7 +313,10 @@ enum PackagePlanner {
                 + "--storage \(request.storage.rawValue): the first time its repository opens a "
                 + "folder, it imports the values that earlier storages saved "
                 + "there (\(files.joined(separator: ", "))) and keeps those files as "
-                + "<name>.imported")
+                + "<name>.imported"
+                + (request.storage == .sqlite && previous.storage != .sqlite
+                    ? ". Its reads now throw, since they read the disk: an app writes try before "
+                        + "find, count and loadAll" : ""))
     }
 
     /// A file the person owns (`own`) whose generated version changed since it was last

@@ -83,6 +83,17 @@ import Testing
 
         #expect(evolution.changes.map(\.effect) == [.compatible, .dropsValues])
         #expect(evolution.changes[1].message.contains("--rename title=headline"))
+        #expect(!evolution.changes[1].message.contains("misspelled"))
+    }
+
+    @Test func aRemovedFieldBesideAnAddedOneThatLooksLikeItIsATypo() throws {
+        let evolution = ModelEvolution(
+            previous: try Self.spec(["title", "rating:Double?"]),
+            next: try Self.spec(["title", "ratng:Double?"]))
+
+        #expect(
+            evolution.changes.last?.message.contains(
+                "if ratng is rating misspelled, write rating; if ratng is rating renamed") == true)
     }
 
     @Test func aNewRequiredFieldIsRefusedWithBothFixes() throws {
