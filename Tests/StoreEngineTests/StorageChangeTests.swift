@@ -37,15 +37,18 @@ import Testing
             "items", in: SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("S.sqlite")))
     }
 
+    /// The values of the journal store files `names` (its snapshot, then its journal).
+    func readJournal(_ names: [String]) throws -> [Item] {
+        try JournalStore<Item, ItemError>.storedValues(
+            in: folder, snapshot: names[0], journal: names[1])
+    }
+
     /// Imports the journal store's files into `table`, as a sqlite repository's open does.
     @discardableResult
     func importJournal(into table: SQLiteTable<Item, ItemError>) throws -> Bool {
         try StoreFiles.importFormerStore(
             files: journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self,
-            read: { names in
-                try JournalStore<Item, ItemError>.storedValues(
-                    in: folder, snapshot: names[0], journal: names[1])
-            },
+            read: readJournal,
             save: table.importValues)
     }
 
@@ -83,10 +86,7 @@ import Testing
         #expect(throws: Crash.self) {
             try StoreFiles.importFormerStore(
                 files: journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self,
-                read: { names in
-                    try JournalStore<Item, ItemError>.storedValues(
-                        in: folder, snapshot: names[0], journal: names[1])
-                },
+                read: readJournal,
                 save: { values in
                     try items.importValues(values)
                     throw Crash()
@@ -161,10 +161,7 @@ import Testing
             try StoreFiles.importFormerStore(
                 files: journalFiles, in: folder, lock: nil, leftoversOnly: true,
                 reporting: ItemError.self,
-                read: { names in
-                    try JournalStore<Item, ItemError>.storedValues(
-                        in: folder, snapshot: names[0], journal: names[1])
-                },
+                read: readJournal,
                 save: { try store.commit(.saved($0)) })
         }
 

@@ -6,9 +6,20 @@ enum GenerateCommand {
     static func run(
         _ request: GenerateRequest, _ options: RunOptions, currentDirectory: URL
     ) throws -> RunResult {
-        let target = try DestinationResolver.resolve(
+        var target = try DestinationResolver.resolve(
             request.destination, spec: request.spec, storage: request.storage,
             currentDirectory: currentDirectory)
+        // Without --storage, a model generated before keeps its storage: what the package
+        // needs for it (the sqlite library's lines) follows that one.
+        if !request.storageIsChosen,
+            let recorded = try Manifest.load(root: target.root)?.model(
+                named: request.spec.typeName)?
+                .storage, recorded != request.storage
+        {
+            target = try DestinationResolver.resolve(
+                request.destination, spec: request.spec, storage: recorded,
+                currentDirectory: currentDirectory)
+        }
         let templates = try PackagePlanner.templates(
             request.templatesDirectory, root: target.root, currentDirectory: currentDirectory)
         let plan = try PackagePlanner.plan(

@@ -27,7 +27,8 @@ enum RegenCommand {
                 standardError: Diagnostic.note(
                     "nothing to regenerate: \(names) \(manifest.models.count == 1 ? "was" : "were") "
                         + "destroyed, and only files a person edited or owns are kept; "
-                        + "'scaffold-repo destroy \(manifest.models[0].name) --force' removes the "
+                        + "'scaffold-repo destroy MODEL \(directory) --force' "
+                        + "(\(manifest.models.map(\.name).joined(separator: " or "))) removes the "
                         + "edited ones, and files that are yours (owned, or an edited migration) "
                         + "are yours to delete"
                 ).rendered)

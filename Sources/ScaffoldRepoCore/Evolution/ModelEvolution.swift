@@ -430,6 +430,14 @@ extension ModelEvolution {
         _ dropping: [String], spec: ModelSpec, previous: ModelSpec
     ) throws {
         for name in dropping {
+            if let renamed = spec.fields.first(where: { $0.formerName == name }),
+                previous.fields.contains(where: { $0.name == renamed.name })
+            {
+                throw SpecError(
+                    "--drop \(name): \(name) was renamed to \(renamed.name) before, so its stored "
+                        + "values are \(renamed.name)'s now; to drop them, leave \(renamed.name) out "
+                        + "and give --drop \(renamed.name)")
+            }
             if let renamed = spec.fields.first(where: { $0.formerName == name }) {
                 throw SpecError(
                     "--drop \(name): \(name) is renamed to \(renamed.name), so its stored values "

@@ -60,30 +60,26 @@ enum RemovalPlanner {
         let keptFolders = Set(
             changes.filter { [.modified, .owned].contains($0.status) }.map { folder($0.file.path) }
                 + ownedOnDisk.map(folder))
-        for index in changes.indices
-        where [.delete, .shared].contains(changes[index].status)
-            && Names.isShared(changes[index].file.path)
-            && keptFolders.contains(folder(changes[index].file.path))
-        {
+        for index in changes.indices {
+            let path = changes[index].file.path
+            let reason: String
+            if Names.isShared(path), keptFolders.contains(folder(path)) {
+                reason = "kept: beside the kept files of \(name)"
+            } else if !path.contains("/"), !keptFolders.isEmpty {
+                // A standalone package's Package.swift and .gitignore stay while files of it
+                // do: kept sources without their package would build nowhere.
+                reason = "kept: the package of the kept files of \(name)"
+            } else {
+                continue
+            }
+            guard [.delete, .shared].contains(changes[index].status) else { continue }
             if changes[index].status == .delete {
                 changes[index].status = .shared
                 changes[index].file = GeneratedFile(
-                    path: changes[index].file.path, contents: changes[index].previous ?? "")
-                changes[index].reason = "kept: beside the kept files of \(name)"
+                    path: path, contents: changes[index].previous ?? "")
+                changes[index].reason = reason
             }
-            kept[changes[index].file.path] = entry.files[changes[index].file.path]
-        }
-        // A standalone package's Package.swift and .gitignore stay while files of it do: kept
-        // sources without their package would build nowhere.
-        for index in changes.indices
-        where changes[index].status == .delete && !changes[index].file.path.contains("/")
-            && !keptFolders.isEmpty
-        {
-            changes[index].status = .shared
-            changes[index].file = GeneratedFile(
-                path: changes[index].file.path, contents: changes[index].previous ?? "")
-            changes[index].reason = "kept: the package of the kept files of \(name)"
-            kept[changes[index].file.path] = entry.files[changes[index].file.path]
+            kept[path] = entry.files[path]
         }
         return (changes, kept)
     }

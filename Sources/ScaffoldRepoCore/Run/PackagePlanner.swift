@@ -393,45 +393,63 @@ enum PackagePlanner {
 
     /// `text` (a migration file) with the arguments that `fields` (the model's now) no longer
     /// has changed as little as can be: an argument whose field was renamed takes the new name,
-    /// and any other is removed, lines after it included up to the next argument; every other
-    /// line, the person's decided values too, stays as it is.
+    /// and any other is removed, with the comment lines just above it and its lines up to the
+    /// next argument; every other line, the person's decided values too, stays as it is.
     static func migrationFitting(_ text: String, fields: [Field]) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let call = migrationCall(lines.map { Substring($0) })
+        guard !call.isEmpty, let open = lines.firstIndex(where: isCallOpening) else {
+            return text
+        }
+        let isClosing = { (line: String) in line == String(repeating: " ", count: 8) + ")" }
+        let isComment = { (line: String) in
+            line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+        }
+        let closing = lines[open...].firstIndex(where: isClosing) ?? lines.count
+        // Where each argument's lines start: the comments just above its label.
+        let starts = call.map { argument in
+            var start = argument.line
+            while start > open + 1, isComment(lines[start - 1]) { start -= 1 }
+            return start
+        }
         let names = Set(fields.map(\.name))
-        let closing = lines.firstIndex { $0 == String(repeating: " ", count: 8) + ")" }
+        var kept: [Int] = []
         // From the last argument back, so that each index still points where it did.
-        for (position, argument) in call.enumerated().reversed()
-        where !names.contains(argument.label) {
-            if let renamed = fields.first(where: { $0.formerName == argument.label }) {
+        for (position, argument) in call.enumerated().reversed() {
+            if names.contains(argument.label) {
+                kept.append(position)
+            } else if let renamed = fields.first(where: { $0.formerName == argument.label }) {
                 let line = lines[argument.line]
                 let colon = line.firstIndex(of: ":") ?? line.endIndex
                 lines[argument.line] =
                     String(repeating: " ", count: 12) + Identifier.escaped(renamed.name)
                     + line[colon...]
-                continue
-            }
-            let end =
-                position + 1 < call.count ? call[position + 1].line : (closing ?? lines.count)
-            let wasLast = position + 1 == call.count
-            lines.removeSubrange(argument.line..<end)
-            // The argument before it ends the call now: no comma after it.
-            if wasLast, position > 0,
-                let last = lines[..<argument.line].lastIndex(where: {
-                    !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
-                }), lines[last].hasSuffix(",")
-            {
-                lines[last].removeLast()
+                kept.append(position)
+            } else {
+                let end = position + 1 < call.count ? starts[position + 1] : closing
+                lines.removeSubrange(starts[position]..<end)
             }
         }
+        // When the last arguments went, the one that ends the call now has no comma after it.
+        if let last = kept.max(), last < call.count - 1,
+            let end = lines[open...].firstIndex(where: isClosing),
+            let line = lines[open..<end].lastIndex(where: { !isComment($0) && !$0.isEmpty }),
+            lines[line].hasSuffix(",")
+        {
+            lines[line].removeLast()
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether `line` opens the call that builds the next version (`        Book.V2(`).
+    private static func isCallOpening(_ line: String) -> Bool {
+        line.hasSuffix("(") && line.contains(".V")
     }
 
     /// The arguments of the call in a migration file's `lines` that builds the next version,
     /// each as its label and the index of the line it starts on (see ``migrationArguments(_:)``).
     private static func migrationCall(_ lines: [Substring]) -> [(label: String, line: Int)] {
-        guard let open = lines.firstIndex(where: { $0.hasSuffix("(") && $0.contains(".V") })
-        else { return [] }
+        guard let open = lines.firstIndex(where: { isCallOpening(String($0)) }) else { return [] }
         let close =
             lines[open...].firstIndex { $0 == String(repeating: " ", count: 8) + ")" }
             ?? lines.endIndex

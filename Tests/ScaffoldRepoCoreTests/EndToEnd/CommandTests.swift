@@ -317,6 +317,13 @@ import Testing
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/CSQLite/module.modulemap").path))
+        // Generated again without --storage, it is still sqlite, and still told the lines.
+        let later = ScaffoldRepo.run(
+            ["Item", "id:Int", "--into", ".", "--target", "AppCore"],
+            currentDirectory: folder)
+        #expect(
+            later.standardOutput.hasSuffix(
+                "Next: add the CSQLite lines above to Package.swift, then swift test\n"))
         // Once Package.swift declares it, the run says nothing of it.
         try Data((manifest + ".systemLibrary(name: \"CSQLite\")\n").utf8).write(
             to: folder.appendingPathComponent("Package.swift"))

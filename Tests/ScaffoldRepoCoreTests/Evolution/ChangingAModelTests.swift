@@ -572,6 +572,50 @@ extension OwningAFileTests {
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
     }
 
+    @Test func aMigrationFittedToTheModelKeepsEveryLineButTheArgumentsItNoLongerHas() throws {
+        let text = """
+                public func migrated() throws -> Book.V2 {
+                    let total = max(
+                        self.a, self.b
+                    )
+                    return Book.V2(
+                        a: total,
+                        // Decide: c was String, is Int now
+                        c: try undecided("c"),
+                        // Decide: d is new and has no default
+                        // For example: 0
+                        d: self.c.count,
+                        e: self.e.map { value in
+                            value + 1
+                        }
+                    )
+                }
+            """
+        var fields = try SpecParser.parse(
+            modelName: "Book", fieldTokens: ["id:Int", "a:Int", "d:Int"]
+        ).fields
+        fields[2].formerName = nil
+
+        let fitted = PackagePlanner.migrationFitting(text, fields: fields)
+
+        // c and e go (e with its closure, c with its comment); d keeps its comments; the comma
+        // after the new last argument goes; the code above the call stays.
+        #expect(
+            fitted == """
+                    public func migrated() throws -> Book.V2 {
+                        let total = max(
+                            self.a, self.b
+                        )
+                        return Book.V2(
+                            a: total,
+                            // Decide: d is new and has no default
+                            // For example: 0
+                            d: self.c.count
+                        )
+                    }
+                """)
+    }
+
     @Test func aMigrationsArgumentsAreTheLabelsAtTheCallsIndentation() {
         let text = """
                     Book.V2(

@@ -596,8 +596,8 @@ import Testing
         #expect(
             check.standardError.contains(
                 "nothing to regenerate: Question was destroyed, and only files a person edited or "
-                    + "owns are kept; 'scaffold-repo destroy Question --force' removes the edited "
-                    + "ones"))
+                    + "owns are kept; 'scaffold-repo destroy MODEL QuestionStore --force' "
+                    + "(Question) removes the edited ones"))
         #expect(text(folder, "QuestionStore/Sources/QuestionStore/Question.swift") == nil)
         // Destroying again changes nothing in the manifest; --force removes the rest.
         let again = run(["destroy", "Question", "QuestionStore"], in: folder)

@@ -167,7 +167,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// The values a journal store left in `directory`, read as its writer reads them when it
     /// opens: a last line cut short is dropped, and damage anywhere else throws. For a model
-    /// that moved to another storage (``StoreFiles/importFormerStore(files:in:lock:reporting:read:save:)``).
+    /// that moved to another storage:
+    /// ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``.
     static func storedValues(in directory: URL, snapshot: String, journal: String) throws -> [Value]
     {
         let read = try readSnapshot(directory.appendingPathComponent(snapshot))

@@ -253,15 +253,17 @@ nonisolated enum StoreFiles {
     /// Renames each of `files` (a store's own file names) still under its name to
     /// `<name>.importing` when another of them already is: a crash between two renames of an
     /// import into another storage left them half moved, and they belong together. Call it
-    /// before the store opens them, then ``importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
-    /// with `leftoversOnly` once it is open. `lock` is the folder's lock file.
+    /// before the store opens them, then, once it is open, with `leftoversOnly`,
+    /// ``importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``. `lock` is the
+    /// folder's lock file; another repository holding it throws `locked`.
     static func finishHalfMove<Reported: Failure>(
         _ files: [String], in directory: URL, lock: String, reporting _: Reported.Type
     ) throws {
         let url = { (name: String) in directory.appendingPathComponent(name) }
         let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
         guard files.contains(where: { exists($0 + ".importing") }) else { return }
-        let folderLock = try Lock(url(lock), reporting: Reported.self, waiting: true)
+        // Not waiting: another repository holding the lock holds the folder, as for any open.
+        let folderLock = try Lock(url(lock), reporting: Reported.self)
         defer { folderLock.release() }
         for name in files where exists(name) && !exists(name + ".importing") {
             try move(url(name), to: url(name + ".importing"), reporting: Reported.self)

@@ -76,7 +76,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     }
 
     /// The values a snapshot store left in `directory`'s `file`, for a model that moved to
-    /// another storage (``StoreFiles/importFormerStore(files:in:lock:reporting:read:save:)``).
+    /// another storage:
+    /// ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``.
     static func storedValues(in directory: URL, file: String) throws -> [Value] {
         try readFile(directory.appendingPathComponent(file)).values.items
     }
