@@ -49,11 +49,26 @@ struct ModelEvolution: Equatable {
             if let old = before[field.name] {
                 changes += Self.compare(old, field, model: model)
             } else if let formerName = field.formerName, let old = before[formerName] {
-                changes.append(
-                    Change(
-                        effect: .compatible,
-                        message: "renamed \(formerName) to \(field.name): stored \(formerName) "
-                            + "values are read into \(field.name)"))
+                if let older = old.formerName, older != field.name {
+                    // The model reads one former name: stores that still hold the one before
+                    // it would not be read. A frozen version keeps reading it.
+                    changes.append(
+                        Change(
+                            effect: .breaksStoredData,
+                            message: "\(formerName) was renamed from \(older) before, and stores "
+                                + "that no release opened since may still hold \(older): renamed "
+                                + "again to \(field.name), the model would not read them. Keep the "
+                                + "name, or migrate: the frozen version of \(model) keeps reading "
+                                + "\(older) and \(formerName)",
+                            what: "renamed \(formerName) (was \(older)) to \(field.name)",
+                            field: field.name))
+                } else {
+                    changes.append(
+                        Change(
+                            effect: .compatible,
+                            message: "renamed \(formerName) to \(field.name): stored "
+                                + "\(formerName) values are read into \(field.name)"))
+                }
                 changes += Self.compare(old, field, model: model)
             } else {
                 let renamed = removed.first { renameCandidate($0)?.name == field.name }

@@ -89,6 +89,30 @@ import Testing
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
+    @Test func aFieldRenamedAgainNeedsAMigrationThatKeepsReadingItsFirstName() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+        #expect(run(["Book", "id:UUID", "headline", "--rename", "title=headline"]).exitCode == 0)
+
+        let again = run(["Book", "id:UUID", "heading", "--rename", "headline=heading"])
+        let migrated = run([
+            "Book", "id:UUID", "heading", "--rename", "headline=heading", "--migrate",
+        ])
+
+        #expect(again.exitCode == 2)
+        #expect(
+            again.standardError.contains(
+                "headline was renamed from title before, and stores that no release opened since "
+                    + "may still hold title"))
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        // The frozen version reads both names; the migration copies the value over.
+        let versions = text("BookStore/Sources/BookStore/BookVersions.swift") ?? ""
+        #expect(versions.contains("forKey: .headline") && versions.contains("forKey: .title"))
+        #expect(
+            text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
+                "heading: self.headline") == true)
+    }
+
     @Test func typosInARenameOrAnOwnedPathGetTheNameMeant() {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
