@@ -140,7 +140,7 @@ struct ModelContext: TemplateContext {
         journal = storage == .journal
         sqlite = storage == .sqlite
         formerStores = formerStorages.map {
-            FormerStoreContext(fromJournal: $0 == .journal, isCurrent: $0 == storage)
+            FormerStoreContext($0, current: storage, names: names)
         }
         readTry = sqlite ? "try " : ""
         databaseFileName = Names.databaseFileName(module: module)
@@ -692,4 +692,15 @@ struct FormerStoreContext: TemplateContext {
     /// Whether it is the model's storage now, which it had before too: only the files an
     /// import into another storage left half moved (`<name>.importing`) are imported.
     let isCurrent: Bool
+    /// `Journal` or `Snapshot`, in the names of its generated tests.
+    let storeName: String
+    /// The file that holds its values (the journal store's snapshot), which a test writes.
+    let valuesFile: String
+
+    init(_ storage: Storage, current: Storage, names: Names) {
+        fromJournal = storage == .journal
+        isCurrent = storage == current
+        storeName = fromJournal ? "Journal" : "Snapshot"
+        valuesFile = fromJournal ? names.snapshotFileName : names.storeFileName
+    }
 }
