@@ -94,7 +94,8 @@ let package = Package(
             name: "StoreDurabilityTests",
             dependencies: [
                 "StoreCrashChild", "StoreFaultChild", "StoreMemoryChild", "BenchJournal",
-                "BenchSnapshot", "BenchSQLite", "BookV1", "BookV2", "RecipeStore", "Notebook",
+                "BenchJournalUUID", "BenchSnapshot", "BenchSQLite", "BookV1", "BookV2",
+                "RecipeStore", "Notebook",
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")

@@ -100,6 +100,86 @@ import Testing
         #expect(exists("items.journal.imported") && !exists("items.journal.importing"))
     }
 
+    /// The import's record says how far it came: values 1 and 2 of 5 (here saved as "done").
+    func recordImport(of total: Int, done: Int, in items: SQLiteTable<Item, ItemError>) throws {
+        try items.database.transaction {
+            try items.save(
+                [Item(id: 1, title: "done", count: 0), Item(id: 2, title: "done", count: 0)])
+            try items.database.run(
+                "INSERT OR REPLACE INTO store_imports (name, total, done) VALUES ('items', ?, ?)",
+                bind: { statement in
+                    statement.bind(Int64(total), at: 1)
+                    statement.bind(Int64(done), at: 2)
+                }, row: { _ in })
+        }
+    }
+
+    func importRecords(in items: SQLiteTable<Item, ItemError>) throws -> Int {
+        var count = 0
+        try items.database.run("SELECT count(*) FROM store_imports") {
+            count = Int($0.int64(at: 0))
+        }
+        return count
+    }
+
+    @Test func anImportStoppedOnTheWayGoesOnFromWhereItCameAndRemovesItsRecord() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = try table()
+        // The order the values come in does not matter: they go in key order.
+        let values = [5, 3, 1, 4, 2].map(item)
+        try items.importValues([], chunk: 2)  // Creates store_imports.
+        try recordImport(of: 5, done: 2, in: items)
+
+        try items.importValues(values, chunk: 2)
+
+        #expect(
+            try items.page(after: nil, limit: 10).map(\.title) == [
+                "done", "done", "Item 3", "Item 4", "Item 5",
+            ])
+        #expect(try importRecords(in: items) == 0)
+        // A record of another set of values is not trusted: the import starts over.
+        try recordImport(of: 9, done: 2, in: items)
+
+        try items.importValues(values, chunk: 2)
+
+        #expect(try items.page(after: nil, limit: 10).map(\.title) == (1...5).map { "Item \($0)" })
+        #expect(try importRecords(in: items) == 0)
+    }
+
+    @Test func anImportThatFailsOnTheWayKeepsWhatItCommittedAndGoesOnFromThere() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let entries = try SQLiteTable<Entry, ItemError>(
+            "entries",
+            in: SQLiteDatabase<ItemError>(file: folder.appendingPathComponent("S.sqlite")))
+        let ids = (1...5).map { UUID(uuidString: "0000000\($0)-0000-0000-0000-000000000000")! }
+        var values = ids.reversed().map {
+            Entry(id: $0, title: "", score: 1, rank: 0, done: false, mood: .calm, note: nil)
+        }
+        // The fourth in key order cannot be written (JSON has no NaN): the second transaction
+        // fails, as an import stopped by a crash would, after the first committed.
+        values[1].score = .nan
+
+        #expect(throws: ItemError.self) { try entries.importValues(values, chunk: 2) }
+
+        #expect(try entries.page(after: nil, limit: 10).map(\.id) == Array(ids[0..<2]))
+        var record: [Int64] = []
+        try entries.database.run("SELECT total, done FROM store_imports") {
+            record = [$0.int64(at: 0), $0.int64(at: 1)]
+        }
+        #expect(record == [5, 2])
+        values[1].score = 2
+
+        try entries.importValues(values, chunk: 2)
+
+        #expect(try entries.page(after: nil, limit: 10).map(\.id) == ids)
+        #expect(try entries.find(ids[3])?.score == 2)
+        record = []
+        try entries.database.run("SELECT total, done FROM store_imports") {
+            record = [$0.int64(at: 0), $0.int64(at: 1)]
+        }
+        #expect(record.isEmpty)
+    }
+
     @Test func aDamagedFormerFileStopsTheOpenAndStaysAsItWas() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()

@@ -803,10 +803,69 @@ where Value.ID: SQLiteKey {
     }
 
     /// Writes `values`, which another storage kept before the model moved to this one, as they
-    /// are (a duplicate or a dangling reference is kept and listed, as a migration's rows), in
-    /// one transaction: a failure leaves the table as it was.
+    /// are, in transactions of 10,000 (see ``importValues(_:chunk:)``).
     func importValues(_ values: [Value]) throws {
-        try database.transaction { try save(values, checkingRules: false) }
+        try importValues(values, chunk: 10_000)
+    }
+
+    /// Writes `values`, which another storage kept before the model moved to this one, as they
+    /// are (a duplicate or a dangling reference is kept and listed, as a migration's rows).
+    ///
+    /// They go in key order, `chunk` to a transaction, each recording how far the import came
+    /// (`store_imports`). An import stopped on the way (a crash, or an app killed for taking too
+    /// long to launch) goes on from there at the next call with the same values, rather than
+    /// from the start: a million values take seconds, and an import that started again each
+    /// time might never end. The last transaction removes the record.
+    func importValues(_ values: [Value], chunk: Int) throws {
+        let ordered = Self.inKeyOrder(values)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_imports (
+                name TEXT PRIMARY KEY NOT NULL,
+                total INTEGER NOT NULL,
+                done INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
+        var done = 0
+        try database.run(
+            "SELECT total, done FROM store_imports WHERE name = ?",
+            bind: { $0.bind(name, at: 1) },
+            row: { row in
+                // Another set of values (none should be) starts again.
+                guard row.int64(at: 0) == Int64(ordered.count) else { return }
+                done = min(max(Int(truncatingIfNeeded: row.int64(at: 1)), 0), ordered.count)
+            })
+        repeat {
+            let end = min(ordered.count, done + max(chunk, 1))
+            try database.transaction {
+                try save(Array(ordered[done..<end]), checkingRules: false)
+                if end == ordered.count {
+                    try database.run(
+                        "DELETE FROM store_imports WHERE name = ?", bind: { $0.bind(name, at: 1) },
+                        row: { _ in })
+                } else {
+                    try database.run(
+                        "INSERT OR REPLACE INTO store_imports (name, total, done) VALUES (?, ?, ?)",
+                        bind: { statement in
+                            statement.bind(name, at: 1)
+                            statement.bind(Int64(ordered.count), at: 2)
+                            statement.bind(Int64(end), at: 3)
+                        }, row: { _ in })
+                }
+            }
+            done = end
+        } while done < ordered.count
+    }
+
+    /// `values` in the order of their keys in the table, of two with one id the later one last:
+    /// the same order on every run, and each page of the table is filled once.
+    static func inKeyOrder(_ values: [Value]) -> [Value] {
+        let keys = values.map(\.id.argument)
+        let order = keys.indices.sorted { first, second in
+            if keys[first].sortsBefore(keys[second]) { return true }
+            return !keys[second].sortsBefore(keys[first]) && first < second
+        }
+        return order.map { values[$0] }
     }
 
     /// Deletes the values with `ids`, in the caller's transaction, and the values of other

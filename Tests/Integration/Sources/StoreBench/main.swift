@@ -454,6 +454,7 @@ func runParent(arguments: [String]) throws {
         try runStalls(sizes: stallSizes, saves: saves)
         try runSQLite(sizes: sqliteSizes, saves: saves, journal: [:])
         try runRelations(sizes: sqliteSizes, saves: saves)
+        try runMove(sizes: sqliteSizes)
         return
     }
     print("")
@@ -486,6 +487,7 @@ func runParent(arguments: [String]) throws {
     try runStalls(sizes: stallSizes, saves: saves)
     try runSQLite(sizes: sqliteSizes, saves: saves, journal: journal)
     try runRelations(sizes: sqliteSizes, saves: saves)
+    try runMove(sizes: sqliteSizes)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -493,7 +495,9 @@ do {
     if arguments.first == "--child", arguments.count == 4, let size = Int(arguments[2]),
         let saves = Int(arguments[3])
     {
-        if arguments[1].hasPrefix("sqlite-") || arguments[1].hasPrefix("raw-") {
+        if arguments[1].hasPrefix("sqlite-move-") {
+            try await runMoveChild(arguments[1], size: size)
+        } else if arguments[1].hasPrefix("sqlite-") || arguments[1].hasPrefix("raw-") {
             try await runSQLiteChild(arguments[1], size: size, saves: saves)
         } else if arguments[1] == "stall-import" {
             try await runStallImport(size: size)

@@ -18,8 +18,12 @@
 // With STORE_CHILD_PAUSE_MS set, it pauses that long after each save: a writer at an app's
 // pace rather than as fast as the disk allows (the sharing tests).
 //
+// With `move`, it opens the sqlite store in a folder that holds a journal store of the same model
+// (Tests/Goldens/bench-sqlite was a journal model first): the open imports the journal's values.
+// It prints `moved` once the open has returned, and exits.
+//
 // Usage: StoreCrashChild DIRECTORY START [sqlite|compacting], or StoreCrashChild DIRECTORY
-// cascade
+// cascade|move
 
 import BenchJournal
 import BenchSQLite
@@ -53,10 +57,16 @@ if arguments.count == 3, arguments[2] == "cascade" {
         }
     }
 }
+if arguments.count == 3, arguments[2] == "move" {
+    let repository = try BenchSQLite.EntryRepository(directory: URL(fileURLWithPath: arguments[1]))
+    FileHandle.standardOutput.write(Data("moved\n".utf8))
+    await repository.close()
+    exit(0)
+}
 guard (3...4).contains(arguments.count), let start = Int(arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: StoreCrashChild DIRECTORY START [sqlite|compacting] | DIRECTORY cascade\n"
+            "usage: StoreCrashChild DIRECTORY START [sqlite|compacting] | DIRECTORY cascade|move\n"
                 .utf8))
     exit(2)
 }

@@ -140,12 +140,26 @@ public actor EntryRepository {
     /// - Throws: ``EntryRepositoryError`` when the file cannot be read, is not a database or is
     ///   damaged, or holds a newer schema or values a migration has not decided. It is never
     ///   taken for an empty store, and is left as it is.
+    ///
+    /// The first open of a folder imports the values that Entry's earlier storage left
+    /// there, once, and keeps its files as `<name>.imported`; an open meanwhile waits for it.
     public init(directory: URL) throws {
         self.directory = directory
         let database = try SQLiteDatabase<EntryRepositoryError>(
             file: directory.appendingPathComponent(Self.databaseFileName))
         self.database = database
-        table = try SQLiteTable(Self.tableName, in: database, schema: Self.schema)
+        let table = try SQLiteTable<Entry, EntryRepositoryError>(
+            Self.tableName, in: database, schema: Self.schema)
+        // Entry was kept in another storage before: its values move into the table once.
+        try StoreFiles.importFormerStore(
+            files: ["entries.snapshot.json", "entries.journal"], in: directory,
+            lock: "entries.lock", reporting: EntryRepositoryError.self,
+            read: {
+                try JournalStore<Entry, EntryRepositoryError>.storedValues(
+                    in: directory, snapshot: $0[0], journal: $0[1])
+            },
+            save: table.importValues)
+        self.table = table
     }
 
     /// A repository that keeps `values` in a database in memory only, for SwiftUI previews and

@@ -159,6 +159,29 @@ import Testing
         expectEqual(try await reopened.count, 4)
     }
 
+    @Test func testValuesTheJournalStoreSavedMoveInOnce() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The store file of the storage Entry had before, as an earlier release wrote it
+        // (without a checksum line, which both stores still read).
+        let former = "entries.snapshot.json"
+        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
+        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+        try file.write(to: directory.appendingPathComponent(former))
+
+        let repository = try EntryRepository(directory: directory)
+        expectEqual(try await repository.count, 2)
+        try await repository.delete(Support.sample(1).id)
+        await repository.close()
+        let reopened = try EntryRepository(directory: directory)
+
+        // Imported once: the deleted value does not come back.
+        expectEqual(try await reopened.count, 1)
+        expectEqual(try await reopened.find(by: Support.sample(2).id), Support.sample(2))
+        let kept = directory.appendingPathComponent(former + ".imported")
+        expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
+    }
+
     @Test func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
