@@ -96,6 +96,7 @@ let package = Package(
                 "StoreCrashChild", "StoreFaultChild", "StoreMemoryChild", "BenchJournal",
                 "BenchJournalUUID", "BenchSnapshot", "BenchSQLite", "BookV1", "BookV2",
                 "RecipeStore", "Notebook",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]),
     ]
         + golden("QuestionStore", root: "Examples/QuestionStore")

@@ -100,16 +100,20 @@ import Testing
         #expect(exists("items.journal.imported") && !exists("items.journal.importing"))
     }
 
-    /// The import's record says how far it came: values 1 and 2 of 5 (here saved as "done").
-    func recordImport(of total: Int, done: Int, in items: SQLiteTable<Item, ItemError>) throws {
+    /// The import's record says how far it came: `total` values, `done` of them written, the
+    /// last with the key `last`; values 1 and 2 are in the table (titled "done").
+    func recordImport(
+        of total: Int, done: Int, last: Int, in items: SQLiteTable<Item, ItemError>
+    ) throws {
         try items.database.transaction {
             try items.save(
                 [Item(id: 1, title: "done", count: 0), Item(id: 2, title: "done", count: 0)])
             try items.database.run(
-                "INSERT OR REPLACE INTO store_imports (name, total, done) VALUES ('items', ?, ?)",
+                "INSERT OR REPLACE INTO store_imports VALUES ('items', ?, ?, ?)",
                 bind: { statement in
                     statement.bind(Int64(total), at: 1)
                     statement.bind(Int64(done), at: 2)
+                    statement.bind(Int64(last), at: 3)
                 }, row: { _ in })
         }
     }
@@ -128,7 +132,7 @@ import Testing
         // The order the values come in does not matter: they go in key order.
         let values = [5, 3, 1, 4, 2].map(item)
         try items.importValues([], chunk: 2)  // Creates store_imports.
-        try recordImport(of: 5, done: 2, in: items)
+        try recordImport(of: 5, done: 2, last: 2, in: items)
 
         try items.importValues(values, chunk: 2)
 
@@ -137,10 +141,17 @@ import Testing
                 "done", "done", "Item 3", "Item 4", "Item 5",
             ])
         #expect(try importRecords(in: items) == 0)
-        // A record of another set of values is not trusted: the import starts over.
-        try recordImport(of: 9, done: 2, in: items)
+    }
 
-        try items.importValues(values, chunk: 2)
+    /// A record of another set of values, or of another order, is not trusted.
+    @Test(arguments: [(9, 2, 2), (5, 2, 3), (5, 7, 2), (5, 0, 0)])
+    func anImportWhoseRecordDoesNotFitStartsOver(total: Int, done: Int, last: Int) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = try table()
+        try items.importValues([], chunk: 2)
+        try recordImport(of: total, done: done, last: last, in: items)
+
+        try items.importValues((1...5).map(item), chunk: 2)
 
         #expect(try items.page(after: nil, limit: 10).map(\.title) == (1...5).map { "Item \($0)" })
         #expect(try importRecords(in: items) == 0)
@@ -178,6 +189,13 @@ import Testing
             record = [$0.int64(at: 0), $0.int64(at: 1)]
         }
         #expect(record.isEmpty)
+        // Another process's changes() learns that any value may have changed.
+        var logged: [String] = []
+        try entries.database.run("SELECT keys FROM \(SQLiteChangeLog.table)") {
+            logged.append($0.text(at: 0))
+        }
+        #expect(logged == ["null"])
+        #expect((try? JSONDecoder().decode([UUID].self, from: Data("null".utf8))) == nil)
     }
 
     @Test func aDamagedFormerFileStopsTheOpenAndStaysAsItWas() throws {

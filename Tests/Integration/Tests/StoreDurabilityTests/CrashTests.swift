@@ -11,6 +11,12 @@ import Testing
     import Darwin
 #endif
 
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
 extension SlowSuites {
     /// Kills a process that is saving to the generated journal store with SIGKILL at random
     /// moments, and checks that the store, reopened, holds every save that had returned.
@@ -250,14 +256,13 @@ extension SlowSuites {
                 deleted.count > 20, "the child deleted almost nothing; the test proves little")
         }
 
-        /// A second process reads and writes the sqlite store while the child writes to it:
-        /// neither is locked out (each write waits for the other's, briefly).
         /// A journal store of 120,000 values moved to sqlite (the model of bench-sqlite was a
         /// journal model first): the child's open, which imports them 10,000 to a transaction,
-        /// is killed at random moments, later each time, until one open returns: at the end
-        /// every value is in the database as the journal held it, once, and the journal's files
-        /// are kept as `.imported`. (That an open goes on from the last commit rather than from
-        /// the start, StorageChangeTests shows.)
+        /// is killed at random moments, later each time, until one open returns. At least one
+        /// kill lands between two commits (the table holds some values, not all), the import
+        /// ends in a child, and then every value is in the database as the journal held it,
+        /// once, with the journal's files kept as `.imported`. (That an open goes on from the
+        /// last commit rather than from the start, StorageChangeTests shows.)
         @Test func aMoveToSQLiteKilledOnTheWayEndsWithEveryValue() async throws {
             let folder = try TestPaths.makeTemporaryFolder()
             defer { TestPaths.removeTemporaryFolder(folder) }
@@ -270,9 +275,12 @@ extension SlowSuites {
             try await journal.save(contentsOf: values)
             await journal.close()
             let child = try TestPaths.builtExecutable("StoreCrashChild")
+            let database = folder.appendingPathComponent(
+                BenchSQLite.EntryRepository.databaseFileName)
             var random = SplitMix64(seed: Self.seed)
-            var kills = 0
-            for _ in 0..<60 {
+            var counts: [Int] = []
+            var moved = false
+            for round in 0..<60 where !moved {
                 let process = Process()
                 process.executableURL = child
                 process.arguments = [folder.path, "move"]
@@ -280,15 +288,22 @@ extension SlowSuites {
                 process.standardOutput = output
                 try process.run()
                 // Later each round, so the first kills land early and an open ends at last.
-                let wait = 200 + UInt64(kills) * 250 + random.next() % 250
-                try await Task.sleep(for: .milliseconds(wait))
-                kill(process.processIdentifier, SIGKILL)
+                // Timed off the test's own threads, which other tests may keep busy.
+                let wait = 200 + round * 250 + Int(random.next() % 250)
+                let pid = process.processIdentifier
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(wait)) {
+                    kill(pid, SIGKILL)
+                }
                 let printed = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                if String(decoding: printed, as: UTF8.self).contains("moved") { break }
-                kills += 1
+                moved = String(decoding: printed, as: UTF8.self).contains("moved")
+                if !moved { counts.append(rowCount(of: "entries", in: database)) }
             }
 
+            #expect(moved, "no open returned in 60 rounds; kills after \(counts)")
+            #expect(
+                counts.contains { $0 > 0 && $0 < values.count },
+                "no kill landed between two commits (rows after each kill: \(counts))")
             let repository = try BenchSQLite.EntryRepository(directory: folder)
             #expect(try await repository.count == values.count)
             for value in values where value.id.uuidString.hasSuffix("0") {
@@ -299,9 +314,10 @@ extension SlowSuites {
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(names.contains("entries.snapshot.json.imported"))
             #expect(!names.contains { $0.hasSuffix(".importing") })
-            #expect(kills > 0, "no kill landed during the import; the test proves little")
         }
 
+        /// A second process reads and writes the sqlite store while the child writes to it:
+        /// neither is locked out (each write waits for the other's, briefly).
         @Test func anotherProcessSharesTheSQLiteStoreWhileTheChildWrites() async throws {
             let folder = try TestPaths.makeTemporaryFolder()
             defer { TestPaths.removeTemporaryFolder(folder) }
@@ -334,4 +350,21 @@ extension SlowSuites {
 /// The id the crash child gives value `number` in the sqlite store.
 func sqliteID(_ number: Int) -> UUID {
     UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", number)) ?? UUID()
+}
+
+/// The rows of `table` in the database `file`, read through SQLite's C API (opening the
+/// repository would import what is left); 0 when there is no such table yet.
+func rowCount(of table: String, in file: URL) -> Int {
+    var database: OpaquePointer?
+    defer { sqlite3_close(database) }
+    guard sqlite3_open_v2(file.path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+        return 0
+    }
+    var statement: OpaquePointer?
+    defer { sqlite3_finalize(statement) }
+    guard
+        sqlite3_prepare_v2(database, "SELECT count(*) FROM \(table)", -1, &statement, nil)
+            == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW
+    else { return 0 }
+    return Int(sqlite3_column_int64(statement, 0))
 }

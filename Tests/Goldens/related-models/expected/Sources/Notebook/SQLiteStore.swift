@@ -809,10 +809,14 @@ where Value.ID: SQLiteKey {
     /// are (a duplicate or a dangling reference is kept and listed, as a migration's rows).
     ///
     /// They go in key order, `chunk` to a transaction, each recording how far the import came
-    /// (`store_imports`). An import stopped on the way (a crash, or an app killed for taking too
-    /// long to launch) goes on from there at the next call with the same values, rather than
-    /// from the start: a million values take seconds, and an import that started again each
-    /// time might never end. The last transaction removes the record.
+    /// (`store_imports`: how many values, how many written, the last key written). An import
+    /// stopped on the way (a crash, or an app killed for taking too long to launch) goes on from
+    /// there at the next call with the same values, rather than from the start: a million values
+    /// take seconds, and an import that started again each time might never end. A record that
+    /// does not fit `values` (another count, or another key at its place) is not trusted: the
+    /// import starts over. The last transaction removes the record and logs that any value of
+    /// the table may have changed, so that `changes()` in another process reads them again.
+    /// Inside another transaction the chunks are savepoints of it, which decides for them all.
     func importValues(_ values: [Value], chunk: Int) throws {
         let ordered = Self.inKeyOrder(values)
         try database.execute(
@@ -820,17 +824,20 @@ where Value.ID: SQLiteKey {
             CREATE TABLE IF NOT EXISTS store_imports (
                 name TEXT PRIMARY KEY NOT NULL,
                 total INTEGER NOT NULL,
-                done INTEGER NOT NULL
+                done INTEGER NOT NULL,
+                last BLOB
             ) WITHOUT ROWID
             """)
         var done = 0
         try database.run(
-            "SELECT total, done FROM store_imports WHERE name = ?",
+            "SELECT total, done, last FROM store_imports WHERE name = ?",
             bind: { $0.bind(name, at: 1) },
             row: { row in
-                // Another set of values (none should be) starts again.
-                guard row.int64(at: 0) == Int64(ordered.count) else { return }
-                done = min(max(Int(truncatingIfNeeded: row.int64(at: 1)), 0), ordered.count)
+                let recorded = Int(truncatingIfNeeded: row.int64(at: 1))
+                guard row.int64(at: 0) == Int64(ordered.count), (1...ordered.count) ~= recorded,
+                    ordered[recorded - 1].id.argument == row.argument(at: 2)
+                else { return }
+                done = recorded
             })
         repeat {
             let end = min(ordered.count, done + max(chunk, 1))
@@ -840,13 +847,15 @@ where Value.ID: SQLiteKey {
                     try database.run(
                         "DELETE FROM store_imports WHERE name = ?", bind: { $0.bind(name, at: 1) },
                         row: { _ in })
+                    try SQLiteChangeLog.recordEverything(in: name, database: database)
                 } else {
                     try database.run(
-                        "INSERT OR REPLACE INTO store_imports (name, total, done) VALUES (?, ?, ?)",
+                        "INSERT OR REPLACE INTO store_imports VALUES (?, ?, ?, ?)",
                         bind: { statement in
                             statement.bind(name, at: 1)
                             statement.bind(Int64(ordered.count), at: 2)
                             statement.bind(Int64(end), at: 3)
+                            statement.bind(ordered[end - 1].id.argument, at: 4)
                         }, row: { _ in })
                 }
             }
@@ -855,12 +864,16 @@ where Value.ID: SQLiteKey {
     }
 
     /// `values` in the order of their keys in the table, of two with one id the later one last:
-    /// the same order on every run, and each page of the table is filled once.
+    /// the same order on every run, and each page of the table is filled once. The stores read
+    /// their values in that order already, so this only checks it, without a copy.
     static func inKeyOrder(_ values: [Value]) -> [Value] {
-        let keys = values.map(\.id.argument)
-        let order = keys.indices.sorted { first, second in
-            if keys[first].sortsBefore(keys[second]) { return true }
-            return !keys[second].sortsBefore(keys[first]) && first < second
+        let isOrdered = zip(values, values.dropFirst()).allSatisfy {
+            !Value.precedes($1.id, $0.id)
+        }
+        if isOrdered { return values }
+        let order = values.indices.sorted { first, second in
+            if Value.precedes(values[first].id, values[second].id) { return true }
+            return !Value.precedes(values[second].id, values[first].id) && first < second
         }
         return order.map { values[$0] }
     }
@@ -1023,6 +1036,20 @@ nonisolated enum SQLiteChangeLog {
                 "DELETE FROM \(table) WHERE seq <= ?", bind: { $0.bind(last - capacity, at: 1) },
                 row: { _ in })
         }
+    }
+
+    /// Logs that any value of table `name` may have changed, in the caller's transaction: its
+    /// keys are `null`, which no reader takes for a list of ids, so it reads the table again.
+    static func recordEverything<Failure>(
+        in name: String, database: SQLiteDatabase<Failure>
+    ) throws {
+        guard !database.isInMemory else { return }
+        try database.run(
+            "INSERT INTO \(table) (name, keys, writer) VALUES (?, 'null', ?)",
+            bind: { statement in
+                statement.bind(name, at: 1)
+                statement.bind(writer, at: 2)
+            }, row: { _ in })
     }
 
     /// A key as JSON: a number, or a string (a UUID's as its string), as the id type decodes.
