@@ -114,7 +114,7 @@ struct CommandOption: Sendable {
             name: "--force", commands: [.generate, .regen, .destroy, .templatesEject],
             help: ["--force             overwrite files that differ, edited ones included"]),
         CommandOption(
-            name: "--dry-run", commands: [.generate, .regen, .destroy, .templatesEject],
+            name: "--dry-run", commands: [.generate, .regen, .destroy, .own, .templatesEject],
             help: ["--dry-run           print the plan and diffs; write nothing; exit 0"]),
         CommandOption(
             name: "--check", commands: [.generate, .regen, .templatesEject],
@@ -122,7 +122,7 @@ struct CommandOption: Sendable {
                 "--check             print the plan and diffs; write nothing; exit 1 if anything differs"
             ]),
         CommandOption(
-            name: "--json", commands: [.generate, .regen, .destroy, .templatesEject],
+            name: "--json", commands: [.generate, .regen, .destroy, .own, .templatesEject],
             help: ["--json              print the plan (files, statuses, diffs) as JSON"]),
         CommandOption(
             name: "--templates", value: "DIR", commands: [.generate, .regen],

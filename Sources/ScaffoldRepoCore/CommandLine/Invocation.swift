@@ -12,7 +12,7 @@ public enum Invocation: Equatable, Sendable {
     /// Remove a model's generated files from the package in `directory`.
     case destroy(model: String, directory: String, RunOptions)
     /// Hand generated files (paths relative to the package in `directory`) to the person.
-    case own(paths: [String], directory: String)
+    case own(paths: [String], directory: String, RunOptions)
     /// List the built-in templates, and how the override folder stands against them.
     case listTemplates(directory: String?)
     /// Write the built-in templates to `directory` for customizing.

@@ -102,7 +102,7 @@ public enum InvocationParser {
                     "own needs a file: scaffold-repo own PATH... (PATH as the status lines "
                         + "print it)")
             }
-            return .own(paths: operands, directory: values["--into"] ?? ".")
+            return .own(paths: operands, directory: values["--into"] ?? ".", options)
         case .destroy:
             guard let model = operands.first, operands.count <= 2 else {
                 throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")

@@ -1,22 +1,27 @@
 import Foundation
 
-/// `scaffold-repo own PATH... [--into DIR]`: records the files as the person's, so that
-/// generating, `regen` and `--check` leave them as they are and report them `owned`. A path is
-/// relative to DIR (default: the current folder), as the status lines print it; the package is
-/// the nearest folder above the file with a manifest.
+/// `scaffold-repo own PATH... [--into DIR] [--dry-run] [--json]`: records the files as the
+/// person's, so that generating, `regen` and `--check` leave them as they are and report them
+/// `owned`. A path is relative to DIR (default: the current folder), as the status lines print
+/// it; the package is the nearest folder above the file with a manifest. The plan is the files,
+/// `owned`, and each manifest's change, reported and written as every command's is.
 enum OwnCommand {
     /// Every path is found, and each package's manifest changed in memory, before anything is
     /// written: a path that is no generated file leaves every manifest as it was.
-    static func run(_ paths: [String], directory: String, currentDirectory: URL) throws
-        -> RunResult
-    {
+    static func run(
+        _ paths: [String], directory: String, _ options: RunOptions, currentDirectory: URL
+    ) throws -> RunResult {
         let base = try DestinationResolver.existingFolder(
             directory, option: "--into", currentDirectory: currentDirectory)
-        var manifests: [(root: URL, manifest: Manifest)] = []
+        var manifests: [(root: URL, display: String, manifest: Manifest)] = []
+        var files: [PlannedChange] = []
         for path in paths {
             let (root, relative) = try generatedFile(path, base: base)
             if !manifests.contains(where: { $0.root == root }) {
-                manifests.append((root, try Manifest.load(root: root) ?? Manifest()))
+                // The package's folder as the path gives it, for the manifest's status line.
+                var display = String(path.dropLast(relative.count))
+                while display.hasSuffix("/") { display.removeLast() }
+                manifests.append((root, display, try Manifest.load(root: root) ?? Manifest()))
             }
             let index = manifests.firstIndex { $0.root == root } ?? 0
             let manifest = manifests[index].manifest
@@ -31,17 +36,24 @@ enum OwnCommand {
                         + "path of a generated file, as the status lines print it")
             }
             manifests[index].manifest = try owning(relative, in: manifest, root: root)
+            let location = root.appendingPathComponent(relative)
+            let contents = FileManager.default.contents(atPath: location.path)
+                .map { String(decoding: $0, as: UTF8.self) }
+            files.append(
+                PlannedChange(
+                    file: GeneratedFile(path: relative, contents: contents ?? ""),
+                    location: location, displayPath: path, status: .owned, previous: contents))
         }
-        let changes = try manifests.flatMap { root, manifest in
-            try Planner.plan([try manifest.file()], root: root, displayRoot: "", force: true)
+        // The manifest is rewritten whatever it holds: it is the tool's, not recorded in itself.
+        let changes = try manifests.flatMap { root, display, manifest in
+            try Planner.plan([try manifest.file()], root: root, displayRoot: display, force: true)
+                .map { change in
+                    var change = change
+                    if change.status == .force { change.status = .update }
+                    return change
+                }
         }
-        try Writer.apply(changes)
-        let output = { (coloured: Bool) in
-            paths.map { PlanReport.line("owned", $0, coloured: coloured) }.joined()
-        }
-        return RunResult(
-            exitCode: 0, standardOutput: output(false), standardError: "",
-            colouredStandardOutput: output(true))
+        return try Outcome.of(files + changes, options, keepingBlocks: false)
     }
 
     /// The package root of the file at `path` (relative to `base`): the nearest folder above it

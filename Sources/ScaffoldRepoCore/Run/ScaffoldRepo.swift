@@ -79,9 +79,9 @@ public enum ScaffoldRepo {
             case .regen(let directory, let templates, let options):
                 return try RegenCommand.run(
                     directory, templates, options, currentDirectory: currentDirectory)
-            case .own(let paths, let directory):
+            case .own(let paths, let directory, let options):
                 return try OwnCommand.run(
-                    paths, directory: directory, currentDirectory: currentDirectory)
+                    paths, directory: directory, options, currentDirectory: currentDirectory)
             case .destroy(let model, let directory, let options):
                 return try DestroyCommand.run(
                     model: model, directory: directory, options, currentDirectory: currentDirectory)

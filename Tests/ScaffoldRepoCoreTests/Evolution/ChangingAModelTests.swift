@@ -334,7 +334,9 @@ extension ChangingAModelTests {
         let destroy = run(["destroy", "Book", "BookStore"])
 
         #expect(own.exitCode == 0)
-        #expect(own.standardOutput == "owned     BookStore/\(path)\n")
+        #expect(
+            own.standardOutput
+                == "owned     BookStore/\(path)\nupdate    BookStore/.scaffold/manifest.json\n")
         #expect(again.exitCode == 0, "\(again.standardError)")
         #expect(again.standardOutput.contains("owned     BookStore/\(path)\n"))
         #expect(check.exitCode == 0)
@@ -723,5 +725,41 @@ extension ChangingAModelTests {
                 "warning: BookStore/Sources/BookStore/BookMigration1.swift:9: an earlier "
                     + "scaffold-repo wrote this `// Decide:` with a placeholder value that compiles"
             ), "\(again.standardError)")
+    }
+}
+
+extension OwningAFileTests {
+    /// `own --dry-run` shows what `own` would record and writes nothing; `--json` gives the
+    /// plan as JSON, as every command does.
+    @Test func ownShowsItsPlanWithDryRunOrJSON() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        let path = "Sources/BookStore/Book.swift"
+        let generate = ["Book", "id:UUID", "title", "--output", "BookStore"]
+        #expect(run(generate).exitCode == 0)
+        let manifest = folder.appendingPathComponent("BookStore/.scaffold/manifest.json")
+        let before = TestPaths.text(manifest)
+
+        let dryRun = run(["own", path, "--into", "BookStore", "--dry-run"])
+
+        #expect(dryRun.exitCode == 0, "\(dryRun.standardError)")
+        #expect(
+            dryRun.standardOutput.hasPrefix(
+                "owned     \(path)\nupdate    .scaffold/manifest.json\n"))
+        #expect(dryRun.standardOutput.contains("+        \"Sources/BookStore/Book.swift\""))
+        #expect(TestPaths.text(manifest) == before)
+
+        let json = run(["own", path, "--into", "BookStore", "--json"])
+
+        #expect(json.exitCode == 0, "\(json.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
+                as? [String: Any])
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.map { $0["status"] as? String } == ["owned", "update"])
+        #expect(TestPaths.text(manifest)?.contains("\"owned\" : [\n        \"\(path)\"") == true)
     }
 }
