@@ -60,6 +60,8 @@ struct ModelContext: TemplateContext {
     /// The storages the model had before, oldest first, whose files the repository imports
     /// when it opens (a storage change).
     let formerStores: [FormerStoreContext]
+    /// Whether one of them is the journal, whose damage has a byte offset to tell.
+    let importsJournal: Bool
     /// `try ` before a read of the repository (`find`, `count`, `loadAll`), which throws for
     /// SQLite (it reads the disk), or nothing.
     let readTry: String
@@ -142,6 +144,7 @@ struct ModelContext: TemplateContext {
         formerStores = formerStorages.map {
             FormerStoreContext($0, current: storage, names: names)
         }
+        importsJournal = formerStorages.contains(.journal) && storage != .journal
         readTry = sqlite ? "try " : ""
         databaseFileName = Names.databaseFileName(module: module)
         tableName = names.pluralVariable

@@ -308,15 +308,30 @@ enum PackagePlanner {
             storage == .journal
                 ? [names.snapshotFileName, names.journalFileName] : [names.storeFileName]
         }
-        return .note(
+        // The API follows the storage: what the app's code must change, said where it reads
+        // what else to do by hand, before the next step.
+        let api =
+            switch (previous.storage, request.storage) {
+            case (_, .sqlite):
+                "Its API changes with it: reads throw, since they read the disk (try before find, "
+                    + "count and loadAll); the view-model takes a query, "
+                    + "init(repository:query:pageSize:), instead of order and filter; compact(), "
+                    + "refresh(), init(readingFrom:) and the file names go, so a widget opens the "
+                    + "database with init(directory:), as the app does"
+            case (.journal, _):
+                "Its API changes with it: compact(), compactionFloor, directory, snapshotURL, "
+                    + "journalURL and their file names go; its file is fileURL (fileName)"
+            default:
+                "Its API changes with it: fileURL and fileName go; its files are in directory "
+                    + "(snapshotURL, journalURL), and compact() comes, with compactionFloor"
+            }
+        return Diagnostic(
+            .advice,
             "\(request.spec.typeName) moves from --storage \(previous.storage.rawValue) to "
                 + "--storage \(request.storage.rawValue): the first time its repository opens a "
                 + "folder, it imports the values that earlier storages saved "
                 + "there (\(files.joined(separator: ", "))) and keeps those files as "
-                + "<name>.imported"
-                + (request.storage == .sqlite && previous.storage != .sqlite
-                    ? ". Its reads now throw, since they read the disk: an app writes try before "
-                        + "find, count and loadAll" : ""))
+                + "<name>.imported. \(api)")
     }
 
     /// A file the person owns (`own`) whose generated version changed since it was last

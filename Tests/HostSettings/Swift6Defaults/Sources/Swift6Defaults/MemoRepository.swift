@@ -42,6 +42,9 @@ public nonisolated enum MemoRepositoryError: Error, Equatable, CustomStringConve
         switch self {
         case .unreadable(let file, let reason):
             "cannot read \(file.path): \(reason)"
+        case .corrupt(let file, let offset, let reason)
+        where file.lastPathComponent == "memos.journal.importing":
+            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
         case .corrupt(let file, _, let reason):
             "\(file.path) is damaged and was left untouched: \(reason)"
         case .incompatible(let file, let reason):
