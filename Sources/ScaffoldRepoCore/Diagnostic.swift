@@ -9,8 +9,9 @@ public struct Diagnostic: Equatable, Sendable, Encodable {
         case warning
         /// Something worth knowing about the run: stderr, `note: …`.
         case note
-        /// A change to make by hand for the package to build (Package.swift's lines): stdout,
-        /// after the plan, `note: …`; a preview (`--dry-run`) shows it too.
+        /// A change to make by hand for the package or the app to build (Package.swift's lines,
+        /// the API a storage change changes): stdout, after the plan, `note: …`; a preview
+        /// (`--dry-run`) shows it too, `--check` does not.
         case advice
         /// The command to run next: stdout, last, `Next: …`; left out when the package may not
         /// build (a file to review) and from a preview.

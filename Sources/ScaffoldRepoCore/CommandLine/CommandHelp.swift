@@ -81,9 +81,12 @@ public enum CommandHelp {
 
             Takes over generated files: later runs leave them as they are and list them as
             owned. PATH is written as the status lines print it, relative to . or to --into PACKAGE_DIR.
+            The manifest records them; --dry-run shows its change and writes nothing; --json
+            prints the report as JSON (add --dry-run to write nothing).
 
             EXAMPLES
               scaffold-repo own Sources/QuestionStore/QuestionListViewModel.swift --into QuestionStore
+              scaffold-repo own QuestionStore/Sources/QuestionStore/Question.swift --dry-run
 
             """,
             "templates": """

@@ -18,9 +18,9 @@ enum OwnCommand {
         for path in paths {
             let (root, relative) = try generatedFile(path, base: base)
             if !manifests.contains(where: { $0.root == root }) {
-                // The package's folder as the path gives it, for the manifest's status line.
-                var display = String(path.dropLast(relative.count))
-                while display.hasSuffix("/") { display.removeLast() }
+                // The package's folder relative to where paths are read from, for the manifest's
+                // status line.
+                let display = DestinationResolver.display(Self.path(of: root, from: base))
                 manifests.append((root, display, try Manifest.load(root: root) ?? Manifest()))
             }
             let index = manifests.firstIndex { $0.root == root } ?? 0
@@ -37,6 +37,8 @@ enum OwnCommand {
             }
             manifests[index].manifest = try owning(relative, in: manifest, root: root)
             let location = root.appendingPathComponent(relative)
+            // The same file given twice is one file to own.
+            guard !files.contains(where: { $0.location == location }) else { continue }
             let contents = FileManager.default.contents(atPath: location.path)
                 .map { String(decoding: $0, as: UTF8.self) }
             files.append(
@@ -54,6 +56,19 @@ enum OwnCommand {
                 }
         }
         return try Outcome.of(files + changes, options, keepingBlocks: false)
+    }
+
+    /// `folder`'s path relative to `base` (`..` where it is not below it), `.` for `base`.
+    private static func path(of folder: URL, from base: URL) -> String {
+        let target = folder.standardizedFileURL.pathComponents
+        let start = base.standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(target.count, start.count), target[common] == start[common] {
+            common += 1
+        }
+        let parts =
+            Array(repeating: "..", count: start.count - common) + target.dropFirst(common)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     /// The package root of the file at `path` (relative to `base`): the nearest folder above it

@@ -312,12 +312,15 @@ enum PackagePlanner {
         // what else to do by hand, before the next step.
         let api =
             switch (previous.storage, request.storage) {
-            case (_, .sqlite):
+            case (let former, .sqlite):
                 "Its API changes with it: reads throw, since they read the disk (try before find, "
                     + "count and loadAll); the view-model takes a query, "
-                    + "init(repository:query:pageSize:), instead of order and filter; compact(), "
-                    + "refresh(), init(readingFrom:) and the file names go, so a widget opens the "
-                    + "database with init(directory:), as the app does"
+                    + "init(repository:query:pageSize:), instead of order and filter; "
+                    + (former == .journal
+                        ? "compact(), compactionFloor, snapshotURL, journalURL" : "fileURL")
+                    + ", the file names, refresh() and init(readingFrom:) go (the database is "
+                    + "databaseURL in directory), so a widget opens it with init(directory:), as "
+                    + "the app does"
             case (.journal, _):
                 "Its API changes with it: compact(), compactionFloor, directory, snapshotURL, "
                     + "journalURL and their file names go; its file is fileURL (fileName)"

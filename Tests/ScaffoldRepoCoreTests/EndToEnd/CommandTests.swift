@@ -352,7 +352,8 @@ import Testing
         #expect(snapshot.standardOutput.contains("compact(), compactionFloor, directory"))
         #expect(sqlite.exitCode == 0)
         #expect(sqlite.standardOutput.contains("(notes.snapshot.json, notes.journal, notes.json)"))
-        #expect(sqlite.standardOutput.contains("init(readingFrom:) and the file names go"))
+        // From the snapshot (its last storage): no compact() to lose.
+        #expect(sqlite.standardOutput.contains("instead of order and filter; fileURL, the file"))
         let lines = sqlite.standardOutput.split(separator: "\n")
         #expect(lines.last?.hasPrefix("Next: ") == true)
         #expect(lines.dropLast().last?.hasPrefix("note: Note moves") == true)

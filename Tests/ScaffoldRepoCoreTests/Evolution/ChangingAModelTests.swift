@@ -763,3 +763,28 @@ extension OwningAFileTests {
         #expect(TestPaths.text(manifest)?.contains("\"owned\" : [\n        \"\(path)\"") == true)
     }
 }
+
+extension OwningAFileTests {
+    /// The manifest's line names the package's folder from where the paths are read, however
+    /// the path is spelled; a file given twice is owned once.
+    @Test func ownNamesTheManifestFromTheFolderPathsAreReadFrom() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            ScaffoldRepo.run(["Book", "id:UUID", "title"], currentDirectory: folder).exitCode == 0)
+        let sources = folder.appendingPathComponent("BookStore/Sources")
+
+        let dotted = ScaffoldRepo.run(
+            ["own", "./BookStore/Sources/BookStore/./Book.swift", "--dry-run"],
+            currentDirectory: folder)
+        let inside = ScaffoldRepo.run(
+            ["own", "BookStore/Book.swift", "BookStore/Book.swift", "--dry-run"],
+            currentDirectory: sources)
+
+        #expect(dotted.standardOutput.contains("update    BookStore/.scaffold/manifest.json\n"))
+        #expect(inside.standardOutput.contains("update    ../.scaffold/manifest.json\n"))
+        #expect(
+            inside.standardOutput.components(separatedBy: "owned     BookStore/Book.swift\n")
+                .count == 2)
+    }
+}

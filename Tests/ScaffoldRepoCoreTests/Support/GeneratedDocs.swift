@@ -12,12 +12,18 @@ enum GeneratedDocs {
         of page: String, startingWith prefix: String, toBe expected: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
+        // One line that keeps its prefix, so an update can find it again next time.
+        try #require(
+            expected.hasPrefix(prefix) && !expected.contains(where: \.isNewline),
+            "not one line starting with \(prefix): \(expected)", sourceLocation: sourceLocation)
         let url = TestPaths.repositoryRoot.appendingPathComponent(page)
         var lines = try #require(TestPaths.text(url), sourceLocation: sourceLocation)
             .components(separatedBy: "\n")
-        let index = try #require(
-            lines.firstIndex { $0.hasPrefix(prefix) }, "\(page) has no line \(prefix)…",
+        let matching = lines.indices.filter { lines[$0].hasPrefix(prefix) }
+        try #require(
+            matching.count == 1, "\(page) has \(matching.count) lines \(prefix)…, not one",
             sourceLocation: sourceLocation)
+        let index = matching[0]
         guard lines[index] != expected else { return }
         guard ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1",
             ProcessInfo.processInfo.environment["CI"] == nil
