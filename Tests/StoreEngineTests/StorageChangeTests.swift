@@ -46,10 +46,9 @@ import Testing
     /// Imports the journal store's files into `table`, as a sqlite repository's open does.
     @discardableResult
     func importJournal(into table: SQLiteTable<Item, ItemError>) throws -> Bool {
-        try StoreFiles.importFormerStore(
-            files: journalFiles, in: folder, lock: "items.lock", reporting: ItemError.self,
-            read: readJournal,
-            save: table.importValues)
+        try JournalStore<Item, ItemError>.importStore(
+            snapshot: journalFiles[0], journal: journalFiles[1], in: folder, lock: "items.lock",
+            into: table.importValues)
     }
 
     @Test func aJournalStoresValuesMoveIntoATableOnceAndItsFilesAreKept() throws {

@@ -365,9 +365,9 @@ import Testing
         let repository = TestPaths.text(
             folder.appendingPathComponent(sources + "NoteRepository.swift"))
         #expect(
-            repository?.contains("JournalStore<Note, NoteRepositoryError>.storedValues") == true)
+            repository?.contains("JournalStore<Note, NoteRepositoryError>.importStore") == true)
         #expect(
-            repository?.contains("SnapshotStore<Note, NoteRepositoryError>.storedValues") == true)
+            repository?.contains("SnapshotStore<Note, NoteRepositoryError>.importStore") == true)
         #expect(
             TestPaths.text(folder.appendingPathComponent(sources + "JournalStore.swift")) != nil)
         #expect(

@@ -154,22 +154,12 @@ public actor MemoRepository {
         let table = try SQLiteTable<Memo, MemoRepositoryError>(
             Self.tableName, in: database, schema: Self.schema)
         // Memo was kept in another storage before: its values move into the table once.
-        try StoreFiles.importFormerStore(
-            files: ["memos.snapshot.json", "memos.journal"], in: directory,
-            lock: "memos.lock", reporting: MemoRepositoryError.self,
-            read: {
-                try JournalStore<Memo, MemoRepositoryError>.storedValues(
-                    in: directory, snapshot: $0[0], journal: $0[1])
-            },
-            save: table.importValues)
-        try StoreFiles.importFormerStore(
-            files: ["memos.json"], in: directory, lock: "memos.lock",
-            reporting: MemoRepositoryError.self,
-            read: {
-                try SnapshotStore<Memo, MemoRepositoryError>.storedValues(
-                    in: directory, file: $0[0])
-            },
-            save: table.importValues)
+        try JournalStore<Memo, MemoRepositoryError>.importStore(
+            snapshot: "memos.snapshot.json", journal: "memos.journal", in: directory,
+            lock: "memos.lock", into: table.importValues)
+        try SnapshotStore<Memo, MemoRepositoryError>.importStore(
+            file: "memos.json", in: directory, lock: "memos.lock",
+            into: table.importValues)
         self.table = table
     }
 

@@ -136,22 +136,12 @@ public actor NoteRepository {
             lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
         // Note was kept in another storage before: its values move into this one once
         // (under the lock both stores take).
-        try StoreFiles.importFormerStore(
-            files: [Self.snapshotFileName, Self.journalFileName], in: directory, lock: nil,
-            leftoversOnly: true, reporting: NoteRepositoryError.self,
-            read: {
-                try JournalStore<Note, NoteRepositoryError>.storedValues(
-                    in: directory, snapshot: $0[0], journal: $0[1])
-            },
-            save: { try store.commit(.saved($0)) })
-        try StoreFiles.importFormerStore(
-            files: ["notes.json"], in: directory, lock: nil,
-            reporting: NoteRepositoryError.self,
-            read: {
-                try SnapshotStore<Note, NoteRepositoryError>.storedValues(
-                    in: directory, file: $0[0])
-            },
-            save: { try store.commit(.saved($0)) })
+        try JournalStore<Note, NoteRepositoryError>.importStore(
+            snapshot: Self.snapshotFileName, journal: Self.journalFileName, in: directory,
+            lock: nil, leftoversOnly: true, into: { try store.commit(.saved($0)) })
+        try SnapshotStore<Note, NoteRepositoryError>.importStore(
+            file: "notes.json", in: directory, lock: nil,
+            into: { try store.commit(.saved($0)) })
         self.store = store
     }
 

@@ -165,10 +165,23 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         compactionSize = 0
     }
 
+    /// Moves the values a journal store (its files `snapshot` and `journal`) left in
+    /// `directory` into the store `save` writes to, once, for a model that moved to another
+    /// storage: ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
+    /// with ``storedValues(in:snapshot:journal:)`` as its reader.
+    @discardableResult
+    static func importStore(
+        snapshot: String, journal: String, in directory: URL, lock: String?,
+        leftoversOnly: Bool = false, into save: ([Value]) throws -> Void
+    ) throws -> Bool {
+        try StoreFiles.importFormerStore(
+            files: [snapshot, journal], in: directory, lock: lock, leftoversOnly: leftoversOnly,
+            reporting: Failure.self,
+            read: { try storedValues(in: directory, snapshot: $0[0], journal: $0[1]) }, save: save)
+    }
+
     /// The values a journal store left in `directory`, read as its writer reads them when it
-    /// opens: a last line cut short is dropped, and damage anywhere else throws. For a model
-    /// that moved to another storage:
-    /// ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``.
+    /// opens: a last line cut short is dropped, and damage anywhere else throws.
     static func storedValues(in directory: URL, snapshot: String, journal: String) throws -> [Value]
     {
         let read = try readSnapshot(directory.appendingPathComponent(snapshot))

@@ -123,22 +123,12 @@ public actor LabelRepository {
             directory: directory, file: Self.fileName, lock: Self.lockFileName)
         // Label was kept in another storage before: its values move into this one once
         // (under the lock both stores take).
-        try StoreFiles.importFormerStore(
-            files: [Self.fileName], in: directory, lock: nil, leftoversOnly: true,
-            reporting: LabelRepositoryError.self,
-            read: {
-                try SnapshotStore<Label, LabelRepositoryError>.storedValues(
-                    in: directory, file: $0[0])
-            },
-            save: { try store.commit(.saved($0)) })
-        try StoreFiles.importFormerStore(
-            files: ["labels.snapshot.json", "labels.journal"], in: directory, lock: nil,
-            reporting: LabelRepositoryError.self,
-            read: {
-                try JournalStore<Label, LabelRepositoryError>.storedValues(
-                    in: directory, snapshot: $0[0], journal: $0[1])
-            },
-            save: { try store.commit(.saved($0)) })
+        try SnapshotStore<Label, LabelRepositoryError>.importStore(
+            file: Self.fileName, in: directory, lock: nil, leftoversOnly: true,
+            into: { try store.commit(.saved($0)) })
+        try JournalStore<Label, LabelRepositoryError>.importStore(
+            snapshot: "labels.snapshot.json", journal: "labels.journal", in: directory,
+            lock: nil, into: { try store.commit(.saved($0)) })
         self.store = store
         fileURL = store.fileURL
     }

@@ -154,14 +154,9 @@ public actor EntryRepository {
         let table = try SQLiteTable<Entry, EntryRepositoryError>(
             Self.tableName, in: database, schema: Self.schema)
         // Entry was kept in another storage before: its values move into the table once.
-        try StoreFiles.importFormerStore(
-            files: ["entries.snapshot.json", "entries.journal"], in: directory,
-            lock: "entries.lock", reporting: EntryRepositoryError.self,
-            read: {
-                try JournalStore<Entry, EntryRepositoryError>.storedValues(
-                    in: directory, snapshot: $0[0], journal: $0[1])
-            },
-            save: table.importValues)
+        try JournalStore<Entry, EntryRepositoryError>.importStore(
+            snapshot: "entries.snapshot.json", journal: "entries.journal", in: directory,
+            lock: "entries.lock", into: table.importValues)
         self.table = table
     }
 

@@ -75,9 +75,22 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         readStamp = .some(stamp)
     }
 
-    /// The values a snapshot store left in `directory`'s `file`, for a model that moved to
-    /// another storage:
-    /// ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``.
+    /// Moves the values a snapshot store (its `file`) left in `directory` into the store `save`
+    /// writes to, once, for a model that moved to another storage:
+    /// ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
+    /// with ``storedValues(in:file:)`` as its reader.
+    @discardableResult
+    static func importStore(
+        file: String, in directory: URL, lock: String?, leftoversOnly: Bool = false,
+        into save: ([Value]) throws -> Void
+    ) throws -> Bool {
+        try StoreFiles.importFormerStore(
+            files: [file], in: directory, lock: lock, leftoversOnly: leftoversOnly,
+            reporting: Failure.self, read: { try storedValues(in: directory, file: $0[0]) },
+            save: save)
+    }
+
+    /// The values a snapshot store left in `directory`'s `file`.
     static func storedValues(in directory: URL, file: String) throws -> [Value] {
         try readFile(directory.appendingPathComponent(file)).values.items
     }
