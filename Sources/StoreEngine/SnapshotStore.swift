@@ -82,7 +82,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     }
 
     /// Moves the values a snapshot store (its `file`) left in `directory` into the store `save`
-    /// writes to, once, for a model that moved to another storage:
+    /// writes to, once, for a model that moved to another storage, or, with `leftoversOnly`,
+    /// takes back this store's own file that a crash left half moved:
     /// ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
     /// with ``storedValues(in:file:)`` as its reader.
     @discardableResult

@@ -255,11 +255,9 @@ import Testing
             directory: folder, snapshot: journalFiles[0], journal: journalFiles[1],
             lock: "items.lock", compactionFloor: 256)
         let leftovers = { (store: inout JournalStore<Item, ItemError>) in
-            try StoreFiles.importFormerStore(
-                files: journalFiles, in: folder, lock: nil, leftoversOnly: true,
-                reporting: ItemError.self,
-                read: readJournal,
-                save: { try store.commit(.saved($0)) })
+            try JournalStore<Item, ItemError>.importStore(
+                snapshot: journalFiles[0], journal: journalFiles[1], in: folder, lock: nil,
+                leftoversOnly: true, into: { try store.commit(.saved($0)) })
         }
 
         #expect(try leftovers(&store))
@@ -287,10 +285,8 @@ import Testing
             directory: folder, snapshot: journalFiles[0], journal: journalFiles[1],
             lock: "items.lock", compactionFloor: 256)
 
-        let imported = try StoreFiles.importFormerStore(
-            files: ["items.json"], in: folder, lock: nil, reporting: ItemError.self,
-            read: { try SnapshotStore<Item, ItemError>.storedValues(in: folder, file: $0[0]) },
-            save: { try store.commit(.saved($0)) })
+        let imported = try SnapshotStore<Item, ItemError>.importStore(
+            file: "items.json", in: folder, lock: nil, into: { try store.commit(.saved($0)) })
 
         #expect(imported)
         #expect(store.values.items.map(\.id) == [1, 2, 3])

@@ -167,7 +167,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Moves the values a journal store (its files `snapshot` and `journal`) left in
     /// `directory` into the store `save` writes to, once, for a model that moved to another
-    /// storage: ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
+    /// storage, or, with `leftoversOnly`, takes back this store's own files that a crash left
+    /// half moved: ``StoreFiles/importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
     /// with ``storedValues(in:snapshot:journal:)`` as its reader.
     @discardableResult
     static func importStore(

@@ -253,8 +253,9 @@ nonisolated enum StoreFiles {
     /// Renames each of `files` (a store's own file names) still under its name to
     /// `<name>.importing` when another of them already is: a crash between two renames of an
     /// import into another storage left them half moved, and they belong together. Call it
-    /// before the store opens them, then, once it is open, with `leftoversOnly`,
-    /// ``importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``. `lock` is the
+    /// before the store opens them, then, once it is open, its `importStore` with
+    /// `leftoversOnly` (``JournalStore/importStore(snapshot:journal:in:lock:leftoversOnly:into:)``
+    /// or ``SnapshotStore/importStore(file:in:lock:leftoversOnly:into:)``). `lock` is the
     /// folder's lock file; another repository holding it throws `locked`.
     static func finishHalfMove<Reported: Failure>(
         _ files: [String], in directory: URL, lock: String, reporting _: Reported.Type
