@@ -43,7 +43,7 @@ public nonisolated enum MemoRepositoryError: Error, Equatable, CustomStringConve
         case .unreadable(let file, let reason):
             "cannot read \(file.path): \(reason)"
         case .corrupt(let file, let offset, let reason)
-        where file.lastPathComponent == "memos.journal.importing":
+        where file.lastPathComponent == "memos.journal" + StoreFiles.importingSuffix:
             "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
         case .corrupt(let file, _, let reason):
             "\(file.path) is damaged and was left untouched: \(reason)"

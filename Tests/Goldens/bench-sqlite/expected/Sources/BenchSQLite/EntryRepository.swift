@@ -43,7 +43,7 @@ public nonisolated enum EntryRepositoryError: Error, Equatable, CustomStringConv
         case .unreadable(let file, let reason):
             "cannot read \(file.path): \(reason)"
         case .corrupt(let file, let offset, let reason)
-        where file.lastPathComponent == "entries.journal.importing":
+        where file.lastPathComponent == "entries.journal" + StoreFiles.importingSuffix:
             "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
         case .corrupt(let file, _, let reason):
             "\(file.path) is damaged and was left untouched: \(reason)"

@@ -203,6 +203,9 @@ nonisolated enum StoreFiles {
 
     // MARK: - A storage change
 
+    /// What a former store's file is renamed to while it is imported: `<name>.importing`.
+    static let importingSuffix = ".importing"
+
     /// Moves the values a model's former store left in `directory` into its new store, once:
     /// the former files (`files`, by name) are renamed to `<name>.importing`, `read` reads the
     /// values from those names, `save` writes them into the new store, and the files are kept
@@ -224,7 +227,7 @@ nonisolated enum StoreFiles {
     ) throws -> Bool {
         let url = { (name: String) in directory.appendingPathComponent(name) }
         let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
-        let importing = files.map { $0 + ".importing" }
+        let importing = files.map { $0 + importingSuffix }
         let candidates = leftoversOnly ? importing : files + importing
         guard candidates.contains(where: exists) else { return false }
         let folderLock = try lock.map {
@@ -262,12 +265,12 @@ nonisolated enum StoreFiles {
     ) throws {
         let url = { (name: String) in directory.appendingPathComponent(name) }
         let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
-        guard files.contains(where: { exists($0 + ".importing") }) else { return }
+        guard files.contains(where: { exists($0 + importingSuffix) }) else { return }
         // Not waiting: another repository holding the lock holds the folder, as for any open.
         let folderLock = try Lock(url(lock), reporting: Reported.self)
         defer { folderLock.release() }
-        for name in files where exists(name) && !exists(name + ".importing") {
-            try move(url(name), to: url(name + ".importing"), reporting: Reported.self)
+        for name in files where exists(name) && !exists(name + importingSuffix) {
+            try move(url(name), to: url(name + importingSuffix), reporting: Reported.self)
         }
         syncFolder(directory)
     }
