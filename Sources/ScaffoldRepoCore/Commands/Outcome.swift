@@ -42,13 +42,15 @@ enum Outcome {
         case .dryRun, .check:
             if options.mode == .check, !differing.isEmpty {
                 exitCode = 1
-                let stale = differing.count - kept.count
+                let toReview = differing.filter { $0.status == .review }.count
+                let stale = differing.count - kept.count - toReview
+                let reviewed = toReview == 0 ? "" : ", \(toReview) of yours to review (review)"
                 told.append(
                     Diagnostic(
                         .error,
                         "\(differing.count) file(s) differ from what would be generated: \(stale) "
                             + "to create or update, \(kept.count) edited or unknown "
-                            + "(modified/conflict)."))
+                            + "(modified/conflict)\(reviewed)."))
             }
         case .apply:
             if blocks {

@@ -53,8 +53,19 @@ enum RegenCommand {
         let plan = try PackagePlanner.plan(
             requests, root: root, displayRoot: DestinationResolver.display(directory),
             templates: templates, force: options.force)
+        let destroyed = manifest.models.filter { $0.destroyed == true }.map(\.name)
+        let leftOut =
+            destroyed.isEmpty
+            ? []
+            : [
+                Diagnostic.note(
+                    "\(destroyed.joined(separator: ", ")) \(destroyed.count == 1 ? "was" : "were") "
+                        + "destroyed and \(destroyed.count == 1 ? "is" : "are") left out; only "
+                        + "files a person edited or owns are kept, and generating "
+                        + "\(destroyed.count == 1 ? "it" : "one") again takes it back")
+            ]
         return try Outcome.of(
             plan.changes, options, keepingBlocks: false,
-            diagnostics: templates.warnings() + plan.warnings, preface: plan.evolution)
+            diagnostics: templates.warnings() + leftOut + plan.warnings, preface: plan.evolution)
     }
 }

@@ -9,7 +9,8 @@ enum TemplatesCommand {
     static func list(_ directory: String?, currentDirectory: URL) throws -> RunResult {
         let root = try DestinationResolver.existingFolder(
             directory ?? ".", option: "templates list", currentDirectory: currentDirectory)
-        let source = PackagePlanner.templates(explicit: nil, root: root)
+        let source = PackagePlanner.templates(
+            explicit: nil, root: root, currentDirectory: currentDirectory)
         let lines =
             BuiltInTemplates.names.map { name in
                 let status =

@@ -92,8 +92,11 @@ public enum Planner {
             let existing = try existingContents(at: location, displayPath: displayPath)
             switch existing {
             case nil: status = .create
+            // A file taken over with `own` is reported as the person's even while it is what
+            // would be generated, so that a log shows which files are theirs.
+            case _ where owned.contains(file.path) && !file.isWrittenOnce: status = .owned
             case Data(file.contents.utf8)?: status = .identical
-            case _ where file.isWrittenOnce || owned.contains(file.path): status = .owned
+            case _ where file.isWrittenOnce: status = .owned
             case let existing? where recorded[file.path] == ContentHash.of(existing):
                 status = .update
             case _ where force: status = .force

@@ -100,6 +100,9 @@ enum DestinationResolver {
                         + "give a Swift target\(known)")
             }
             var notes: [Diagnostic] = []
+            // What Package.swift lacks for the package to build and run the generated tests:
+            // the next step names it before `swift test`.
+            var missing: [String] = []
             let minimum = RenderContext.minimumToolsVersion
             if let tools = toolsVersion(of: manifestText), tools < minimum {
                 notes.append(
@@ -109,6 +112,7 @@ enum DestinationResolver {
                             + "(it marks types nonisolated); Package.swift says "
                             + "\(tools.major).\(tools.minor), so raise its first line to:\n"
                             + "    // swift-tools-version: \(minimum.major).\(minimum.minor)"))
+                missing.append("the swift-tools-version line")
             }
             if !manifestText.contains(".macOS(") || !manifestText.contains(".iOS(") {
                 notes.append(
@@ -133,6 +137,7 @@ enum DestinationResolver {
                             + "    .systemLibrary(name: \"\(library)\", path: \"Sources/\(library)\"),\n"
                             + "and to the dependencies of \(target) and \(target)Tests:\n"
                             + "    \(dependency)"))
+                missing.append("the CSQLite lines")
             }
             if !manifestText.contains("\"\(target)Tests\"") {
                 notes.append(
@@ -141,16 +146,20 @@ enum DestinationResolver {
                         "declare the test target in Package.swift if it is not there yet:\n"
                             + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])"
                     ))
+                missing.append("the test target")
             }
             let display = display(packagePath)
             let test = display.isEmpty ? "swift test" : "cd \(display) && swift test"
-            // Without the system library the package does not build on Linux.
-            let linksSQLite = notes.contains { $0.message.contains(".systemLibrary(name:") }
+            // Without them the package does not build (the tools version, the system library on
+            // Linux), or `swift test` does not run the generated tests (the test target).
+            let lines =
+                missing.count < 3
+                ? missing.joined(separator: " and ")
+                : missing.dropLast().joined(separator: ", ") + " and " + (missing.last ?? "")
             notes.append(
                 Diagnostic(
                     .next,
-                    linksSQLite
-                        ? "add the CSQLite lines above to Package.swift, then \(test)" : test))
+                    missing.isEmpty ? test : "add \(lines) above to Package.swift, then \(test)"))
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
     }

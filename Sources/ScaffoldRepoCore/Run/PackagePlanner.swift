@@ -207,8 +207,10 @@ enum PackagePlanner {
             // a file to review stays one until `own` is given again for it.
             var hashes: [String: String] = [:]
             for change in modelChanges {
+                let isUnchanged = change.previous == change.file.contents
                 hashes[change.file.path] =
-                    change.status.isKept || change.status == .owned || change.status == .review
+                    change.status.isKept || change.status == .review
+                        || (change.status == .owned && !isUnchanged)
                     ? recorded[change.file.path] : ContentHash.of(change.file.contents)
                 if change.file.isShared {
                     sharedPlanned.insert(change.file.path)
@@ -309,24 +311,31 @@ enum PackagePlanner {
                 ? [names.snapshotFileName, names.journalFileName] : [names.storeFileName]
         }
         // The API follows the storage: what the app's code must change, said where it reads
-        // what else to do by hand, before the next step.
-        let api =
-            switch (previous.storage, request.storage) {
-            case (let former, .sqlite):
+        // what else to do by hand, before the next step. Each public member that goes is named
+        // (StorageChangeNoteTests holds the list to the generated code).
+        let formerFiles: String =
+            previous.storage == .journal
+            ? "compact(), compactionFloor, snapshotURL, journalURL, snapshotFileName, "
+                + "journalFileName"
+            : "fileURL, fileName"
+        let viewModel =
+            "the view-model takes a query instead of an order and a filter: "
+            + "init(repository:query:pageSize:), preview(_:query:pageSize:) and show(_:) replace "
+            + "init(repository:order:), preview(_:order:), order, Ordering, filter and filter(by:)"
+        let api: String =
+            switch request.storage {
+            case .sqlite:
                 "Its API changes with it: reads throw, since they read the disk (try before find, "
-                    + "count and loadAll); the view-model takes a query, "
-                    + "init(repository:query:pageSize:), instead of order and filter; "
-                    + (former == .journal
-                        ? "compact(), compactionFloor, snapshotURL, journalURL" : "fileURL")
-                    + ", the file names, refresh() and init(readingFrom:) go (the database is "
-                    + "databaseURL in directory), so a widget opens it with init(directory:), as "
-                    + "the app does"
-            case (.journal, _):
-                "Its API changes with it: compact(), compactionFloor, directory, snapshotURL, "
-                    + "journalURL and their file names go; its file is fileURL (fileName)"
-            default:
-                "Its API changes with it: fileURL and fileName go; its files are in directory "
-                    + "(snapshotURL, journalURL), and compact() comes, with compactionFloor"
+                    + "count and loadAll); \(viewModel); \(formerFiles), lockFileName, refresh() "
+                    + "and init(readingFrom:) go (the database is databaseURL in directory), so a "
+                    + "widget opens it with init(directory:), as the app does"
+            case .snapshot:
+                "Its API changes with it: \(formerFiles) and directory go; its file is fileURL "
+                    + "(fileName)"
+            case .journal:
+                "Its API changes with it: \(formerFiles) go; its files are in directory "
+                    + "(snapshotURL, journalURL, snapshotFileName, journalFileName), and compact() "
+                    + "comes, with compactionFloor"
             }
         return Diagnostic(
             .advice,
@@ -361,6 +370,8 @@ enum PackagePlanner {
         let stale = changes.indices.filter { index in
             let file = changes[index].file
             guard changes[index].status == .owned, !file.isOwnedOnceEdited else { return false }
+            // Already what is generated now (the person applied the diff): nothing to review.
+            guard changes[index].previous != file.contents else { return false }
             if file.isWrittenOnce {
                 guard !request.migrate, file.path.hasSuffix(newestMigration) else { return false }
                 lost = migrationArguments(changes[index].previous ?? "").filter {
@@ -547,7 +558,7 @@ enum PackagePlanner {
                     path, option: "--templates", currentDirectory: currentDirectory),
                 given: path)
         }
-        return templates(explicit: explicit, root: root)
+        return templates(explicit: explicit, root: root, currentDirectory: currentDirectory)
     }
 
     /// The folder of `.tmpl` files that `--templates folder` means: the folder itself, or,
@@ -562,9 +573,7 @@ enum PackagePlanner {
         if names(ejected).contains(where: { $0.hasSuffix(".tmpl") }) { return ejected }
         // A file named like a template without the extension is the likely mistake.
         let misnamed = names(folder).compactMap { name in
-            (BuiltInTemplates.names.first { $0 == name + ".tmpl" }
-                ?? Suggestion.closest(to: name, among: BuiltInTemplates.names))
-                .map { " Rename \(name) to \($0)?" }
+            BuiltInTemplates.likelyName(for: name).map { " Rename \(name) to \($0)?" }
         }
         throw UsageError(
             "--templates '\(path)' holds no .tmpl files; give the folder that holds them "
@@ -573,10 +582,13 @@ enum PackagePlanner {
     }
 
     /// The template folders for a package: `explicit` first, then its `.scaffold/templates`.
-    static func templates(explicit: URL?, root: URL) -> TemplateSource {
+    static func templates(
+        explicit: URL?, root: URL, currentDirectory: URL? = nil
+    ) -> TemplateSource {
         let local = root.appendingPathComponent(TemplatesCommand.defaultDirectory)
         let hasLocal = DiskPaths.entry(at: local) == .folder
         return TemplateSource(
-            overrideDirectories: [explicit, hasLocal ? local : nil].compactMap { $0 })
+            overrideDirectories: [explicit, hasLocal ? local : nil].compactMap { $0 },
+            currentDirectory: currentDirectory)
     }
 }

@@ -5,6 +5,12 @@ public enum BuiltInTemplates {
     /// The built-in template names, sorted.
     public static var names: [String] { embedded.keys.sorted() }
 
+    /// The template that a file called `name` was likely meant to be: the name without its
+    /// `.tmpl` (the likeliest slip), or one a typo away.
+    static func likelyName(for name: String) -> String? {
+        names.first { $0 == name + ".tmpl" } ?? Suggestion.closest(to: name, among: names)
+    }
+
     /// The first line of an ejected copy of the built-in `name`: a template comment (so it
     /// renders as nothing) that records which built-in text the copy started from.
     public static func ejectHeader(for name: String) -> String {
@@ -21,9 +27,22 @@ public enum BuiltInTemplates {
 public struct TemplateSource: Sendable {
     /// Folders whose files override built-in templates of the same name, first match wins.
     public let overrideDirectories: [URL]
+    /// The folder that the run's paths are relative to: messages name an override file from
+    /// it, the same on every machine, as the run's other paths are.
+    public let currentDirectory: URL?
 
-    public init(overrideDirectories: [URL] = []) {
+    public init(overrideDirectories: [URL] = [], currentDirectory: URL? = nil) {
         self.overrideDirectories = overrideDirectories
+        self.currentDirectory = currentDirectory
+    }
+
+    /// `file` as messages name it: relative to ``currentDirectory`` when it is below it.
+    public func shown(_ file: URL) -> String {
+        let path = file.standardizedFileURL.path
+        guard let base = currentDirectory?.standardizedFileURL.path,
+            path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+        else { return path }
+        return String(path.dropFirst(base.hasSuffix("/") ? base.count : base.count + 1))
     }
 
     /// The parsed template called `name` (for example `Model.swift.tmpl`).
@@ -33,9 +52,9 @@ public struct TemplateSource: Sendable {
                 let text = String(data: data, encoding: .utf8)
             else {
                 throw TemplateError(
-                    template: file.path, line: 0, message: "cannot be read as UTF-8 text")
+                    template: shown(file), line: 0, message: "cannot be read as UTF-8 text")
             }
-            return try Template(name: file.path, text: text)
+            return try Template(name: shown(file), text: text)
         }
         guard let text = BuiltInTemplates.embedded[name] else {
             throw TemplateError(
@@ -98,13 +117,15 @@ public struct TemplateSource: Sendable {
     /// What a run should tell the user about its templates, one line each.
     public func warnings() -> [Diagnostic] {
         let unused = unusedOverrides().map { name in
-            Diagnostic.warning(
-                "template file '\(name)' matches no template and was not used; the names are "
+            let guess = BuiltInTemplates.likelyName(for: name)
+            return Diagnostic.warning(
+                "template file '\(name)' matches no template and was not used; "
+                    + (guess.map { "did you mean \($0)? " } ?? "") + "the names are "
                     + BuiltInTemplates.names.joined(separator: ", "))
         }
         let drifted = BuiltInTemplates.names.filter(isDrifted).map { name in
             Diagnostic.warning(
-                "\(overrideFile(named: name)?.path ?? name) was ejected from an older built-in "
+                "\(overrideFile(named: name).map(shown) ?? name) was ejected from an older built-in "
                     + "\(name); compare it with 'scaffold-repo templates eject <new folder>'")
         }
         return unused + drifted

@@ -498,6 +498,11 @@ extension OwningAFileTests {
                 "update    PStore/Tests/PinStoreTests/PinTestSupport.swift\n"))
         #expect(TestPaths.text(folder.appendingPathComponent(path)) == owned)
         #expect(!again.standardOutput.contains("Next:"))
+        // Counted as what it is, not as a file to update.
+        #expect(
+            run(["regen", "PStore", "--check"]).standardError.contains(
+                "error: 1 file(s) differ from what would be generated: 0 to create or update, 0 "
+                    + "edited or unknown (modified/conflict), 1 of yours to review (review)."))
 
         // The person makes the change and says so: the file is owned, and the run is clean.
         guard case .generate(let request, _) = try InvocationParser.parse(withColor) else {
@@ -510,7 +515,7 @@ extension OwningAFileTests {
         try Data(applied.utf8).write(to: folder.appendingPathComponent(path))
         #expect(run(["own", path]).exitCode == 0)
         let done = run(withColor)
-        #expect(done.standardOutput.contains("identical \(path)\n"))
+        #expect(done.standardOutput.contains("owned     \(path)\n"))
         #expect(done.standardOutput.contains("Next: cd PStore && swift test"))
         #expect(run(["regen", "PStore", "--check"]).exitCode == 0)
     }

@@ -566,6 +566,27 @@ import Testing
             try before.map { try Data(contentsOf: folder.appendingPathComponent($0)) } == contents)
     }
 
+    @Test func regenSaysWhichDestroyedModelsItLeavesOutBesideTheOthers() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let into = ["--into", ".", "--target", "AppCore"]
+        #expect(run(["Item", "id:Int", "name"] + into, in: folder).exitCode == 0)
+        #expect(run(["Pen", "id:Int", "ink"] + into, in: folder).exitCode == 0)
+        try Data("// mine\n".utf8).write(
+            to: folder.appendingPathComponent("Sources/AppCore/Item.swift"))
+        #expect(run(["destroy", "Item"], in: folder).exitCode == 0)
+
+        let regen = run(["regen", "--check"], in: folder)
+
+        #expect(regen.exitCode == 0, "\(regen.standardError)")
+        #expect(
+            regen.standardError.contains(
+                "note: Item was destroyed and is left out; only files a person edited or owns are "
+                    + "kept, and generating it again takes it back"))
+        #expect(!regen.standardOutput.contains("Item.swift"))
+    }
+
     @Test func aDestroyedModelWithKeptFilesIsNotRegeneratedAndKeepsItsStoreFiles() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
@@ -738,7 +759,8 @@ import Testing
                 "drifted   Model.swift.tmpl\n"))
         #expect(
             run(["regen"], in: package).standardError.contains(
-                "was ejected from an older built-in Model.swift.tmpl"))
+                "warning: .scaffold/templates/Model.swift.tmpl was ejected from an older built-in "
+                    + "Model.swift.tmpl"))
     }
 
     @Test func ejectDoesNotOverwriteCustomizedTemplatesWithoutForce() throws {
