@@ -15,8 +15,11 @@ enum DestroyCommand {
         let loaded = manifest
         let name = try SpecParser.parseModelName(model)
         guard let entry = manifest.model(named: name) else {
-            let known = manifest.models.map(\.name).joined(separator: ", ")
-            throw UsageError("no model \(name) in \(Manifest.path); it records: \(known)")
+            let names = manifest.models.map(\.name)
+            let guess = Suggestion.closest(to: name, among: names).map { "did you mean \($0)? " }
+            throw UsageError(
+                "no model \(name) in \(Manifest.path); \(guess ?? "")it records: "
+                    + names.joined(separator: ", "))
         }
         // Another model's reference to this one would name a model that is gone: its next run
         // would be refused, and its repository would check a table nobody writes.

@@ -41,6 +41,38 @@ enum GenerateCommand {
         }
         return try Outcome.of(
             plan.changes, options, keepingBlocks: true,
-            diagnostics: templates.warnings() + plan.warnings + notes, preface: plan.evolution)
+            diagnostics: templates.warnings() + plan.warnings
+                + nestedPackageWarning(request, currentDirectory: currentDirectory) + notes,
+            preface: plan.evolution)
+    }
+
+    /// Without `--output` or `--into`, a run makes a new package in the current folder. When
+    /// that folder is a package scaffold-repo wrote into already, the person most likely meant
+    /// that package: the run says how to reach it.
+    private static func nestedPackageWarning(
+        _ request: GenerateRequest, currentDirectory: URL
+    ) -> [Diagnostic] {
+        guard case .standalone(outputDirectory: nil) = request.destination,
+            let manifest = try? Manifest.load(root: currentDirectory)
+        else { return [] }
+        let name = request.spec.typeName
+        let record = manifest.model(named: name)
+        let fix =
+            if let target = record?.target {
+                "--into . --target \(target)"
+            } else if record != nil {
+                "--output ."
+            } else if let target = manifest.models.compactMap(\.target).first {
+                "--into . --target \(target)"
+            } else {
+                "--output ."
+            }
+        let recorded = record == nil ? "" : ", and it records \(name) already"
+        return [
+            .warning(
+                "the current folder is a package that scaffold-repo wrote into\(recorded); this "
+                    + "run makes a new package inside it, \(Names(request.spec).storePackage). To "
+                    + "generate into the current package, give \(fix) (or 'scaffold-repo regen')")
+        ]
     }
 }

@@ -9,8 +9,12 @@ enum TemplatesCommand {
     static func list(_ directory: String?, currentDirectory: URL) throws -> RunResult {
         let root = try DestinationResolver.existingFolder(
             directory ?? ".", option: "templates list", currentDirectory: currentDirectory)
+        // A folder of templates itself (what --templates takes) lists its own files.
+        let holdsTemplates =
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .contains { $0.hasSuffix(".tmpl") }
         let source = PackagePlanner.templates(
-            explicit: nil, root: root, currentDirectory: currentDirectory)
+            explicit: holdsTemplates ? root : nil, root: root, currentDirectory: currentDirectory)
         let lines =
             BuiltInTemplates.names.map { name in
                 let status =

@@ -25,6 +25,32 @@ import Testing
         #expect(result.standardOutput.contains("create    QuestionStore/.scaffold/manifest.json\n"))
     }
 
+    @Test func aNewPackageInsideAPackageItWroteIntoIsPointedAtThatPackage() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let item = ["Item", "id:Int", "name"]
+        #expect(
+            ScaffoldRepo.run(
+                item + ["--into", ".", "--target", "AppCore"], currentDirectory: folder
+            )
+            .exitCode == 0)
+
+        let nested = ScaffoldRepo.run(item, currentDirectory: folder)
+
+        #expect(nested.exitCode == 0)
+        #expect(
+            nested.standardError.contains(
+                "warning: the current folder is a package that scaffold-repo wrote into, and it "
+                    + "records Item already; this run makes a new package inside it, ItemStore. "
+                    + "To generate into the current package, give --into . --target AppCore"))
+        // Elsewhere, a new package is what the person asked for: nothing to say.
+        let elsewhere = ScaffoldRepo.run(
+            item, currentDirectory: folder.appendingPathComponent("Sources"))
+        #expect(elsewhere.exitCode == 0)
+        #expect(elsewhere.standardError.isEmpty)
+    }
+
     @Test func aSecondRunIsIdenticalAndWritesNothing() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }

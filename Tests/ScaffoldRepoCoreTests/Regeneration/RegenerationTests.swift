@@ -585,6 +585,12 @@ import Testing
                 "note: Item was destroyed and is left out; only files a person edited or owns are "
                     + "kept, and generating it again takes it back"))
         #expect(!regen.standardOutput.contains("Item.swift"))
+        // A typo in the model's name is answered with the likely one.
+        let typo = run(["destroy", "Pne"], in: folder)
+        #expect(typo.exitCode == 2)
+        #expect(
+            typo.standardError.contains(
+                "no model Pne in .scaffold/manifest.json; did you mean Pen? it records: Item, Pen"))
     }
 
     @Test func aDestroyedModelWithKeptFilesIsNotRegeneratedAndKeepsItsStoreFiles() throws {
@@ -761,6 +767,20 @@ import Testing
             run(["regen"], in: package).standardError.contains(
                 "warning: .scaffold/templates/Model.swift.tmpl was ejected from an older built-in "
                     + "Model.swift.tmpl"))
+    }
+
+    @Test func templatesListReadsAFolderOfTemplatesAsWellAsAPackage() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(["templates", "eject", "mine"], in: folder)
+        try Data("// ours\n".utf8).write(
+            to: folder.appendingPathComponent("mine/.scaffold/templates/Model.swift.tmpl"))
+
+        let package = run(["templates", "list", "mine"], in: folder)
+        let templates = run(["templates", "list", "mine/.scaffold/templates"], in: folder)
+
+        #expect(package.standardOutput.contains("edited    Model.swift.tmpl\n"))
+        #expect(templates.standardOutput == package.standardOutput)
     }
 
     @Test func ejectDoesNotOverwriteCustomizedTemplatesWithoutForce() throws {
