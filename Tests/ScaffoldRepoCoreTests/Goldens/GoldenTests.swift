@@ -88,25 +88,41 @@ struct GoldenCase: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Every field type is in a golden of a file store and in a sqlite golden, so the generated
-    /// code of each (its sample values; for sqlite, its queries too) is compiled and its tests
-    /// run: a new type needs a field in both.
+    /// Every field type is in one golden of a journal store (`all-field-types`) and one of a
+    /// sqlite store (`sqlite-storage`), so the generated code of each (its sample values; for
+    /// sqlite, its queries too) is compiled and its tests run. With `UPDATE_GOLDENS=1`
+    /// (`.ci/update-generated`, which runs this first), a type that one lacks gets a field in it,
+    /// so a new type needs no golden's command changed by hand.
     @Test(arguments: [false, true])
     func everyFieldTypeIsInAGoldenOfEachKindOfStore(sqlite: Bool) throws {
-        let specs = try GoldenCase.all.compactMap { golden -> ModelSpec? in
-            guard case .generate(let request, _) = try InvocationParser.parse(golden.arguments),
-                (request.storage == .sqlite) == sqlite
-            else { return nil }
-            return request.spec
+        let golden = sqlite ? "sqlite-storage" : "all-field-types"
+        let file = TestPaths.repositoryRoot.appendingPathComponent(
+            "Tests/Goldens/\(golden)/command")
+        let command = try #require(TestPaths.text(file))
+        let arguments = command.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard case .generate(let request, _) = try InvocationParser.parse(arguments) else {
+            Issue.record("\(golden)/command is not a generate command")
+            return
         }
-        let used = specs.flatMap(\.fields).flatMap(\.type.allTypes)
+        #expect((request.storage == .sqlite) == sqlite)
+        let used = request.spec.fields.flatMap(\.type.allTypes)
+        let missing = BaseType.allCases.filter { !used.contains(.base($0)) }
+        guard !missing.isEmpty else { return }
 
-        for base in BaseType.allCases {
-            #expect(
-                used.contains(.base(base)),
-                "no \(sqlite ? "sqlite" : "journal or snapshot") golden has a \(base.rawValue) field"
-            )
+        // Before the options, after the fields: `sampleInt32:Int32`.
+        let fields = missing.map { " sample\($0.rawValue):\($0.rawValue)" }.joined()
+        let options = command.range(of: " --")?.lowerBound ?? command.endIndex
+        let trimmed = command[..<options].trimmingCharacters(in: .whitespacesAndNewlines)
+        let rest = command[options...].trimmingCharacters(in: .newlines)
+        let updated = trimmed + fields + rest + "\n"
+        guard GeneratedDocs.isUpdating else {
+            let types = missing.map(\.rawValue).joined(separator: ", ")
+            Issue.record(
+                "\(golden) has no field of \(types); .ci/update-generated adds one to its command")
+            return
         }
+        try Data(updated.utf8).write(to: file, options: .atomic)
+        Issue.record("Added \(fields) to \(golden)/command. Review it with git diff.")
     }
 
     @Test(arguments: GoldenCase.all)

@@ -6,6 +6,13 @@ import Testing
 /// `UPDATE_GOLDENS=1`, which `.ci/update-generated` sets, rewrites it, so a new field type
 /// changes no page by hand.
 enum GeneratedDocs {
+    /// Whether this run rewrites what is stale (`UPDATE_GOLDENS=1`, never under CI) instead of
+    /// failing on it.
+    static var isUpdating: Bool {
+        ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1"
+            && ProcessInfo.processInfo.environment["CI"] == nil
+    }
+
     /// Expects the line of `page` (relative to the repository's root) that starts with `prefix`
     /// to be `expected`; with `UPDATE_GOLDENS=1`, writes `expected` there instead.
     static func expectLine(
@@ -25,9 +32,7 @@ enum GeneratedDocs {
             sourceLocation: sourceLocation)
         let index = matching[0]
         guard lines[index] != expected else { return }
-        guard ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1",
-            ProcessInfo.processInfo.environment["CI"] == nil
-        else {
+        guard isUpdating else {
             #expect(
                 lines[index] == expected,
                 "\(page) is stale; run .ci/update-generated", sourceLocation: sourceLocation)
