@@ -2,8 +2,13 @@
 /// records and the evolution report prints.
 enum SpecFormatter {
     static func token(_ field: Field) -> String {
-        token(
-            name: field.name, type: spelling(field), modifier: field.index?.rawValue,
+        // A reference as it is typed, `folder:references(Folder)`, for its field `folderID`
+        // (both spellings parse to it).
+        let isReference = field.reference != nil && field.name.count > 2
+        return token(
+            name: isReference && field.name.hasSuffix("ID")
+                ? String(field.name.dropLast(2)) : field.name,
+            type: spelling(field), modifier: field.index?.rawValue,
             default: field.defaultValue.map { text($0, type: field.type) })
     }
 
