@@ -575,6 +575,9 @@ struct RelationsContext: InlineTemplateContext {
     let hasManyReferences: Bool
     let references: [ReferenceContext]
     let lookups: [LookupContext]
+    /// The keys of the model's JSON, an optional field's with `?` (`note?`), in field order:
+    /// the table rewrites a row stored without one of the others, or with another key.
+    let storedKeys: [StoredKeyContext]
 
     init(_ spec: ModelSpec, model: String) {
         let quoted = { (index: FieldIndex) in
@@ -601,7 +604,15 @@ struct RelationsContext: InlineTemplateContext {
         hasManyReferences = references.count > 1
         hasTableRules = spec.fields.contains(where: \.isIndexed)
         lookups = spec.fields.filter(\.isIndexed).map { LookupContext($0, model: model) }
+        storedKeys = spec.fields.map {
+            StoredKeyContext(key: $0.name + ($0.type.isOptional ? "?" : ""))
+        }
     }
+}
+
+/// A key of a sqlite model's JSON, as its table's schema lists it: `title`, or `note?`.
+struct StoredKeyContext: TemplateContext {
+    let key: String
 }
 
 /// A reference field: its JSON key `name`, `identifier`, the repository of the model it refers

@@ -107,8 +107,16 @@ public actor DeckRepository {
     public static let databaseFileName = "StudyApp.sqlite"
     /// The table that holds the values.
     public static let tableName = "decks"
-    /// The table keeps no index of its own and checks no reference: `SQLiteRelations.swift`.
-    static let schema = SQLiteSchema<Deck>(model: "Deck")
+    /// The keys of the JSON the table's rows hold, an optional field's with `?`; the table
+    /// keeps no index of its own and checks no reference. `SQLiteRelations.swift` keeps them.
+    static let schema = SQLiteSchema<Deck>(
+        model: "Deck",
+        // A row stored before a field was renamed or added with a default is rewritten with
+        // these keys when the table opens, so that queries read what Swift decodes.
+        storedKeys: [
+            "id",
+            "name",
+        ])
 
     /// The folder that holds the database.
     public nonisolated let directory: URL

@@ -512,6 +512,15 @@ where Value.ID: SQLiteKey {
                         statement.bind(Int64(Value.schemaVersion), at: 2)
                     }, row: { _ in })
             }
+            if let layout = schema.layout, try recordedLayout() != layout {
+                try rewriteRowsOfAnotherLayout()
+                try database.run(
+                    "INSERT OR REPLACE INTO store_layouts (name, keys) VALUES (?, ?)",
+                    bind: { statement in
+                        statement.bind(name, at: 1)
+                        statement.bind(layout, at: 2)
+                    }, row: { _ in })
+            }
         }
     }
 
@@ -551,6 +560,13 @@ where Value.ID: SQLiteKey {
                 version INTEGER NOT NULL
             ) WITHOUT ROWID
             """)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_layouts (
+                name TEXT PRIMARY KEY NOT NULL,
+                keys TEXT NOT NULL
+            ) WITHOUT ROWID
+            """)
         try Self.createReferenceTable(in: database)
         try SQLiteChangeLog.createTable(in: database)
         try database.execute(
@@ -580,7 +596,21 @@ where Value.ID: SQLiteKey {
             try indexNames() == Set(schema.indexedFields.map { "\(name).\($0)" }),
             try recordedReferences() == declaredReferences()
         else { return false }
+        if let layout = schema.layout {
+            guard names.contains("store_layouts"), try recordedLayout() == layout else {
+                return false
+            }
+        }
         return try recordedVersion() == Value.schemaVersion
+    }
+
+    /// The keys the table's rows were last all written with (``SQLiteSchema/layout``).
+    private func recordedLayout() throws -> String? {
+        var layout: String?
+        try database.run(
+            "SELECT keys FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
+            row: { layout = $0.text(at: 0) })
+        return layout
     }
 
     private func recordedVersion() throws -> Int? {
@@ -604,6 +634,42 @@ where Value.ID: SQLiteKey {
             // The values as they were: a duplicate or a dangling reference stored before the
             // rule existed is kept (and listed), never a reason for the store not to open.
             try save(rows, checkingRules: false)
+        }
+    }
+
+    // Workshop: a field renamed with `--rename`, or added with a default, needs no new schema
+    // version: Swift decodes the former name, or the default. But SQL reads the JSON as it is
+    // stored, so a query, a `:unique` check or a delete rule would not see those values. So the
+    // rows go through Swift once, when the table opens, and are stored as this code writes them.
+    /// Rewrites, as this code writes them, the rows written before a field was renamed, added
+    /// with a default, or dropped, without a new schema version: a row that lacks a key the
+    /// model always writes, or holds a key it does not write. A row that cannot be read is
+    /// left as it is, for a read to report. In the caller's transaction.
+    private func rewriteRowsOfAnotherLayout() throws {
+        let keys = schema.keys.map { "'\($0)'" }.joined(separator: ", ")
+        let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
+        let other = "EXISTS (SELECT 1 FROM json_each(value) WHERE key NOT IN (\(keys)))"
+        // A row whose JSON is damaged is not one to rewrite, and must not stop the query.
+        let condition =
+            "CASE WHEN json_valid(value) THEN (\((missing + [other]).joined(separator: " OR ")))"
+            + " ELSE 0 END"
+        var after: SQLiteArgument?
+        while true {
+            var rows: [Value] = []
+            var last: SQLiteArgument?
+            try database.run(
+                "SELECT \(columns) FROM \"\(name)\" WHERE \(after == nil ? "1" : "id > ?") AND "
+                    + "\(condition) ORDER BY id LIMIT 1000",
+                bind: { statement in
+                    if let after { statement.bind(after, at: 1) }
+                },
+                row: { row in
+                    last = row.argument(at: 0)
+                    if let value = try? value(of: row) { rows.append(value) }
+                })
+            guard let last else { return }
+            try save(rows, checkingRules: false)
+            after = last
         }
     }
 

@@ -106,8 +106,19 @@ public actor MemoRepository {
     public static let databaseFileName = "Swift6Defaults.sqlite"
     /// The table that holds the values.
     public static let tableName = "memos"
-    /// The table keeps no index of its own and checks no reference: `SQLiteRelations.swift`.
-    static let schema = SQLiteSchema<Memo>(model: "Memo")
+    /// The keys of the JSON the table's rows hold, an optional field's with `?`; the table
+    /// keeps no index of its own and checks no reference. `SQLiteRelations.swift` keeps them.
+    static let schema = SQLiteSchema<Memo>(
+        model: "Memo",
+        // A row stored before a field was renamed or added with a default is rewritten with
+        // these keys when the table opens, so that queries read what Swift decodes.
+        storedKeys: [
+            "id",
+            "title",
+            "due?",
+            "kind",
+            "tags",
+        ])
 
     /// The folder that holds the database.
     public nonisolated let directory: URL

@@ -103,8 +103,9 @@ public actor PinRepository {
     public static let databaseFileName = "Swift7Imports.sqlite"
     /// The table that holds the values.
     public static let tableName = "pins"
-    /// The fields the table keeps an index on, and what it checks on each write: values are
-    /// unique, and references name a stored value. `SQLiteRelations.swift` keeps them.
+    /// The fields the table keeps an index on, what it checks on each write (values are unique,
+    /// references name a stored value), and the keys of the JSON its rows hold (an optional
+    /// field's with `?`). `SQLiteRelations.swift` keeps them.
     static let schema = SQLiteSchema<Pin>(
         model: "Pin",
         indexed: ["rank"],
@@ -116,6 +117,15 @@ public actor PinRepository {
             SQLiteReference(
                 field: "noteID", table: MemoRepository.tableName, rule: .nullify,
                 parentID: \.noteID),
+        ],
+        // A row stored before a field was renamed or added with a default is rewritten with
+        // these keys when the table opens, so that queries read what Swift decodes.
+        storedKeys: [
+            "id",
+            "memoID",
+            "label",
+            "rank",
+            "noteID?",
         ])
 
     /// The folder that holds the database.

@@ -106,8 +106,19 @@ public actor EntryRepository {
     public static let databaseFileName = "BenchSQLite.sqlite"
     /// The table that holds the values.
     public static let tableName = "entries"
-    /// The table keeps no index of its own and checks no reference: `SQLiteRelations.swift`.
-    static let schema = SQLiteSchema<Entry>(model: "Entry")
+    /// The keys of the JSON the table's rows hold, an optional field's with `?`; the table
+    /// keeps no index of its own and checks no reference. `SQLiteRelations.swift` keeps them.
+    static let schema = SQLiteSchema<Entry>(
+        model: "Entry",
+        // A row stored before a field was renamed or added with a default is rewritten with
+        // these keys when the table opens, so that queries read what Swift decodes.
+        storedKeys: [
+            "id",
+            "title",
+            "body",
+            "score",
+            "createdAt",
+        ])
 
     /// The folder that holds the database.
     public nonisolated let directory: URL

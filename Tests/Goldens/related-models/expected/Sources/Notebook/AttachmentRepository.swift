@@ -103,14 +103,23 @@ public actor AttachmentRepository {
     public static let databaseFileName = "Notebook.sqlite"
     /// The table that holds the values.
     public static let tableName = "attachments"
-    /// The fields the table keeps an index on, and what it checks on each write: values are
-    /// unique, and references name a stored value. `SQLiteRelations.swift` keeps them.
+    /// The fields the table keeps an index on, what it checks on each write (values are unique,
+    /// references name a stored value), and the keys of the JSON its rows hold (an optional
+    /// field's with `?`). `SQLiteRelations.swift` keeps them.
     static let schema = SQLiteSchema<Attachment>(
         model: "Attachment",
         references: [
             SQLiteReference(
                 field: "noteID", table: NoteRepository.tableName, rule: .cascade,
                 parentID: \.noteID)
+        ],
+        // A row stored before a field was renamed or added with a default is rewritten with
+        // these keys when the table opens, so that queries read what Swift decodes.
+        storedKeys: [
+            "id",
+            "noteID",
+            "fileName",
+            "size",
         ])
 
     /// The folder that holds the database.

@@ -103,8 +103,9 @@ public actor NoteRepository {
     public static let databaseFileName = "Notebook.sqlite"
     /// The table that holds the values.
     public static let tableName = "notes"
-    /// The fields the table keeps an index on, and what it checks on each write: values are
-    /// unique, and references name a stored value. `SQLiteRelations.swift` keeps them.
+    /// The fields the table keeps an index on, what it checks on each write (values are unique,
+    /// references name a stored value), and the keys of the JSON its rows hold (an optional
+    /// field's with `?`). `SQLiteRelations.swift` keeps them.
     static let schema = SQLiteSchema<Note>(
         model: "Note",
         indexed: ["title"],
@@ -112,6 +113,14 @@ public actor NoteRepository {
             SQLiteReference(
                 field: "folderID", table: FolderRepository.tableName, rule: .cascade,
                 parentID: \.folderID)
+        ],
+        // A row stored before a field was renamed or added with a default is rewritten with
+        // these keys when the table opens, so that queries read what Swift decodes.
+        storedKeys: [
+            "id",
+            "folderID",
+            "title",
+            "body",
         ])
 
     /// The folder that holds the database.

@@ -53,6 +53,19 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
     /// Fields whose values no two values share (nil apart), each with an index.
     var unique: [String] = []
     var references: [SQLiteReference<Value>] = []
+    /// The keys of the model's JSON as this code writes them, an optional field's with `?`
+    /// (`"note?"`): a row written before a field was renamed, added with a default or dropped
+    /// is rewritten this way when the table opens (``SQLiteTable``). Empty: not checked.
+    var storedKeys: [String] = []
+
+    /// The keys of ``storedKeys``, without their `?`.
+    var keys: [String] { storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 } }
+
+    /// The keys every value's JSON holds: its fields that are not optional.
+    var requiredKeys: [String] { storedKeys.filter { !$0.hasSuffix("?") } }
+
+    /// ``storedKeys`` as `store_layouts` records them, sorted; nil when they are not known.
+    var layout: String? { storedKeys.isEmpty ? nil : storedKeys.sorted().joined(separator: ",") }
 
     /// Every field that has an index, in a fixed order and each once.
     var indexedFields: [String] {

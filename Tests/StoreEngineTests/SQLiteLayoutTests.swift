@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+@testable import StoreEngineTestSupport
+
+/// A label as an earlier build stored it: its field `name`, no `pinned`.
+struct EarlierLabel: Encodable {
+    var id: Int
+    var name: String
+}
+
+/// The same model after `--rename name=title` and a new `pinned:Bool=false`, at the same schema
+/// version: Swift decodes the former name and the default, as a generated model does.
+struct Label: StoredValue, Equatable {
+    var id: Int
+    var title: String
+    var pinned = false
+    var note: String?
+
+    static let schemaVersion = 1
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Label] {
+        try [Label](from: decoder)
+    }
+
+    init(id: Int, title: String, pinned: Bool = false, note: String? = nil) {
+        (self.id, self.title, self.pinned, self.note) = (id, title, pinned, note)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, title, pinned, note }
+    private enum FormerKeys: String, CodingKey { case name }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let former = try decoder.container(keyedBy: FormerKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        title =
+            try container.decodeIfPresent(String.self, forKey: .title)
+            ?? former.decode(String.self, forKey: .name)
+        pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+    }
+}
+
+/// Rows written before a field was renamed or added with a default are rewritten as the current
+/// code writes them when the table opens, so that SQL (queries, `:unique`, delete rules) reads
+/// what Swift decodes.
+@Suite struct SQLiteLayoutTests {
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("Store.sqlite") }
+    let schema = SQLiteSchema<Label>(
+        model: "Label", unique: ["title"], storedKeys: ["id", "note?", "pinned", "title"])
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteLayoutTests-\(UUID().uuidString)")
+    }
+
+    /// A table of `count` labels as the earlier build wrote them, its layout then recorded.
+    func writeEarlierRows(_ count: Int) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            _ = try SQLiteTable<Label, ItemError>(
+                "labels", in: database,
+                schema: SQLiteSchema(model: "Label", storedKeys: ["id", "name"]))
+            database.close()
+        }
+        let earlier = (1...count).map { EarlierLabel(id: $0, name: "Label \($0)") }
+        try StoredRows.insert(
+            earlier, ids: earlier.map(\.id), version: 1, into: "labels", in: file)
+    }
+
+    func count(_ condition: String, in table: SQLiteTable<Label, ItemError>) throws -> Int {
+        var count = 0
+        try table.database.run("SELECT count(*) FROM labels WHERE \(condition)") {
+            count = Int($0.int64(at: 0))
+        }
+        return count
+    }
+
+    @Test func rowsOfAnEarlierLayoutAreRewrittenSoThatSQLReadsWhatSwiftDecodes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeEarlierRows(2_500)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+
+        let table = try SQLiteTable("labels", in: database, schema: schema)
+
+        #expect(try table.find(7) == Label(id: 7, title: "Label 7"))
+        #expect(try count("json_extract(value, '$.title') = 'Label 7'", in: table) == 1)
+        #expect(try count("json_extract(value, '$.pinned') = 0", in: table) == 2_500)
+        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: table) == 0)
+        // The unique field holds for the values stored before it was renamed.
+        #expect(throws: ItemError.notUnique(field: "title", value: "Label 7")) {
+            try table.commit(.saved([Label(id: 9_999, title: "Label 7")]))
+        }
+    }
+
+    @Test func aDamagedRowIsLeftForAReadToReportAndTheTableStillOpens() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeEarlierRows(3)
+        try StoredRows.execute(
+            "UPDATE labels SET value = replace(value, 'Label 2', 'Label X') WHERE id = 2", in: file)
+        try StoredRows.execute("UPDATE labels SET value = '{not json' WHERE id = 3", in: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+
+        // No index here: building one reads every row's JSON, which SQL cannot for row 3.
+        let table = try SQLiteTable(
+            "labels", in: database,
+            schema: SQLiteSchema<Label>(model: "Label", storedKeys: schema.storedKeys))
+
+        #expect(try table.find(1) == Label(id: 1, title: "Label 1"))
+        #expect(throws: (any Error).self) { try table.find(2) }
+        #expect(throws: (any Error).self) { try table.find(3) }
+        let earlier = "CASE WHEN json_valid(value) THEN json_type(value, '$.name') IS NOT NULL END"
+        #expect(try count(earlier, in: table) == 1)
+    }
+
+    @Test func aTableOfTheCurrentLayoutIsNotRewrittenAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeEarlierRows(3)
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            _ = try SQLiteTable("labels", in: database, schema: schema)
+            database.close()
+        }
+        // A row of the earlier layout written after the rewrite (by hand, as no build of the
+        // app does) stays: the recorded layout says the rows are current, and opening reads.
+        try StoredRows.insert(
+            [EarlierLabel(id: 4, name: "Label 4")], ids: [4], version: 1, into: "labels", in: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+
+        let table = try SQLiteTable("labels", in: database, schema: schema)
+
+        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: table) == 1)
+        #expect(try table.find(4) == Label(id: 4, title: "Label 4"))
+    }
+}
