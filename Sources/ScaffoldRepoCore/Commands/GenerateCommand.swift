@@ -10,14 +10,26 @@ enum GenerateCommand {
             request.destination, spec: request.spec, storage: request.storage,
             currentDirectory: currentDirectory)
         // Without --storage, a model generated before keeps its storage: what the package
-        // needs for it (the sqlite library's lines) follows that one.
+        // needs for it (the sqlite library's lines) follows that one. And while another model
+        // of the module is a sqlite one, the module links SQLite whatever this one's storage.
+        let manifest = try Manifest.load(root: target.root)
+        var storage = request.storage
         if !request.storageIsChosen,
-            let recorded = try Manifest.load(root: target.root)?.model(
-                named: request.spec.typeName)?
-                .storage, recorded != request.storage
+            let recorded = manifest?.model(named: request.spec.typeName)?.storage
         {
+            storage = recorded
+        }
+        if case .into(_, let module) = request.destination,
+            manifest?.models.contains(where: {
+                $0.storage == .sqlite && $0.target == module && $0.destroyed != true
+                    && $0.name != request.spec.typeName
+            }) == true
+        {
+            storage = .sqlite
+        }
+        if storage != request.storage {
             target = try DestinationResolver.resolve(
-                request.destination, spec: request.spec, storage: recorded,
+                request.destination, spec: request.spec, storage: storage,
                 currentDirectory: currentDirectory)
         }
         let templates = try PackagePlanner.templates(

@@ -356,6 +356,12 @@ import Testing
         #expect(
             later.standardOutput.hasSuffix(
                 "Next: add the CSQLite lines above to Package.swift, then swift test\n"))
+        // A journal model of the same module: the module links SQLite all the same.
+        let journal = ScaffoldRepo.run(
+            ["Pen", "id:Int", "--into", ".", "--target", "AppCore"], currentDirectory: folder)
+        #expect(
+            journal.standardOutput.hasSuffix(
+                "Next: add the CSQLite lines above to Package.swift, then swift test\n"))
         // Once Package.swift declares it, the run says nothing of it.
         try Data((manifest + ".systemLibrary(name: \"CSQLite\")\n").utf8).write(
             to: folder.appendingPathComponent("Package.swift"))

@@ -487,7 +487,8 @@ where Value.ID: SQLiteKey {
         if try !isReady() { try create() }
     }
 
-    /// Creates the table, or migrates it, in one transaction.
+    /// Creates the table, or migrates it, in one transaction; then rewrites the rows of an
+    /// earlier layout (``rewriteRowsOfAnotherLayout()``), in transactions of their own.
     private func create() throws {
         try database.transaction {
             try createTables()
@@ -509,8 +510,10 @@ where Value.ID: SQLiteKey {
                         statement.bind(Int64(Value.schemaVersion), at: 2)
                     }, row: { _ in })
             }
-            if let layout = schema.layout, try recordedLayout() != layout {
-                try rewriteRowsOfAnotherLayout()
+        }
+        if let layout = schema.layout, try recordedLayout() != layout {
+            try rewriteRowsOfAnotherLayout()
+            try database.transaction {
                 try database.run(
                     "INSERT OR REPLACE INTO store_layouts (name, keys) VALUES (?, ?)",
                     bind: { statement in
@@ -637,7 +640,9 @@ where Value.ID: SQLiteKey {
     /// Rewrites, as this code writes them, the rows written before a field was renamed, added
     /// with a default, or dropped, without a new schema version: a row that lacks a key the
     /// model always writes, or holds a key it does not write. A row that cannot be read is
-    /// left as it is, for a read to report. In the caller's transaction.
+    /// left as it is, for a read to report. A transaction per 1,000 rows: a rewritten row no
+    /// longer matches, so an open killed on the way (a slow launch) leaves the rest for the
+    /// next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout() throws {
         let keys = schema.keys.map { "'\($0)'" }.joined(separator: ", ")
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
@@ -661,7 +666,7 @@ where Value.ID: SQLiteKey {
                     if let value = try? value(of: row) { rows.append(value) }
                 })
             guard let last else { return }
-            try save(rows, checkingRules: false)
+            try database.transaction { try save(rows, checkingRules: false) }
             after = last
         }
     }
