@@ -43,6 +43,32 @@ struct Label: StoredValue, Equatable {
     }
 }
 
+/// A book whose reference was renamed from `holderID` to `shelfID`.
+struct RenamedBook: StoredValue {
+    var id: Int
+    var shelfID: UUID
+    var title: String
+
+    static let schemaVersion = 1
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [RenamedBook] {
+        try [RenamedBook](from: decoder)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, shelfID, title }
+    private enum FormerKeys: String, CodingKey { case holderID }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let former = try decoder.container(keyedBy: FormerKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        shelfID =
+            try container.decodeIfPresent(UUID.self, forKey: .shelfID)
+            ?? former.decode(UUID.self, forKey: .holderID)
+        title = try container.decode(String.self, forKey: .title)
+    }
+}
+
 /// Rows written before a field was renamed or added with a default are rewritten as the current
 /// code writes them when the table opens, so that SQL (queries, `:unique`, delete rules) reads
 /// what Swift decodes.
@@ -50,7 +76,8 @@ struct Label: StoredValue, Equatable {
     let folder: URL
     var file: URL { folder.appendingPathComponent("Store.sqlite") }
     let schema = SQLiteSchema<Label>(
-        model: "Label", unique: ["title"], storedKeys: ["id", "note?", "pinned", "title"])
+        model: "Label", unique: ["title"], storedKeys: ["id", "note?", "pinned", "title"],
+        renamed: ["name": "title"])
 
     init() {
         folder = FileManager.default.temporaryDirectory
@@ -110,13 +137,76 @@ struct Label: StoredValue, Equatable {
         // No index here: building one reads every row's JSON, which SQL cannot for row 3.
         let table = try SQLiteTable(
             "labels", in: database,
-            schema: SQLiteSchema<Label>(model: "Label", storedKeys: schema.storedKeys))
+            schema: SQLiteSchema<Label>(
+                model: "Label", storedKeys: schema.storedKeys, renamed: schema.renamed))
 
         #expect(try table.find(1) == Label(id: 1, title: "Label 1"))
         #expect(throws: (any Error).self) { try table.find(2) }
         #expect(throws: (any Error).self) { try table.find(3) }
         let earlier = "CASE WHEN json_valid(value) THEN json_type(value, '$.name') IS NOT NULL END"
         #expect(try count(earlier, in: table) == 1)
+    }
+
+    @Test func aKeyThisCodeDoesNotKnowIsKeptForTheBuildThatWroteIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeEarlierRows(1)
+        // A newer build's row: its own field `color`, which this build does not decode.
+        struct NewerLabel: Encodable {
+            var id: Int
+            var title: String
+            var pinned: Bool
+            var color: String
+        }
+        try StoredRows.insert(
+            [NewerLabel(id: 2, title: "Newer", pinned: true, color: "red")], ids: [2],
+            version: 1, into: "labels", in: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+
+        let table = try SQLiteTable("labels", in: database, schema: schema)
+
+        #expect(try count("json_extract(value, '$.color') = 'red'", in: table) == 1)
+        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: table) == 0)
+    }
+
+    @Test func aRenamedReferenceFollowsItsDeleteRuleForRowsStoredUnderTheFormerName() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        struct EarlierBook: Encodable {
+            var id: Int
+            var holderID: UUID
+            var title: String
+        }
+        let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            let shelves = try SQLiteTable<Shelf, ItemError>("shelves", in: database)
+            try shelves.commit(.saved([shelf]))
+            _ = try SQLiteTable<Book, ItemError>(
+                "books", in: database,
+                schema: SQLiteSchema(model: "Book", storedKeys: ["holderID", "id", "title"]))
+            database.close()
+        }
+        try StoredRows.insert(
+            (1...3).map { EarlierBook(id: $0, holderID: shelf.id, title: "Book \($0)") },
+            ids: [1, 2, 3], version: 1, into: "books", in: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        let shelves = try SQLiteTable<Shelf, ItemError>("shelves", in: database)
+
+        let books = try SQLiteTable<RenamedBook, ItemError>(
+            "books", in: database,
+            schema: SQLiteSchema(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "shelfID", table: "shelves", rule: .cascade, parentID: \.shelfID)
+                ],
+                storedKeys: ["id", "shelfID", "title"], renamed: ["holderID": "shelfID"]))
+
+        #expect(try books.count() == 3)
+        try shelves.commit(.deleted([shelf.id]))
+        #expect(try books.count() == 0)
     }
 
     @Test func aTableOfTheCurrentLayoutIsNotRewrittenAgain() throws {

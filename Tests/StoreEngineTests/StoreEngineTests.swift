@@ -635,4 +635,33 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         #expect(indexes.ids("count", AnyHashable(Int64(7)), in: values) == [2])
         #expect(indexes.duplicates(in: values).isEmpty)
     }
+
+    @Test func aValueJSONCannotHoldIsTheStoresErrorAndNothingIsWritten() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try JournalStore<Entry, ItemError>(
+            directory: folder, snapshot: "entries.json", journal: "entries.journal",
+            lock: "entries.lock", compactionFloor: 1 << 20)
+        let id = UUID()
+        let entry = Entry(id: id, title: "", score: 1, rank: 0, done: false, mood: .calm, note: nil)
+        var other = entry
+        other.id = UUID()
+        // Two values first: a save of fewer than the store holds is appended to the journal.
+        try store.commit(.saved([entry, other]))
+        let journalURL = folder.appendingPathComponent("entries.journal")
+        let before = try Data(contentsOf: journalURL)
+        var broken = entry
+        broken.score = .nan
+
+        #expect {
+            try store.commit(.saved([broken]))
+        } throws: { error in
+            guard case ItemError.unwritable(_, let reason)? = error as? ItemError else {
+                return false
+            }
+            return reason.contains("nan")
+        }
+
+        #expect(store.values[id]?.score == 1)
+        #expect(try Data(contentsOf: journalURL) == before)
+    }
 }

@@ -575,9 +575,15 @@ struct RelationsContext: InlineTemplateContext {
     let hasManyReferences: Bool
     let references: [ReferenceContext]
     let lookups: [LookupContext]
-    /// The keys of the model's JSON, an optional field's with `?` (`note?`), in field order:
-    /// the table rewrites a row stored without one of the others, or with another key.
+    /// The keys of the model's JSON in field order, with `?` (`note?`) those whose absence
+    /// decodes as nil (an optional field without a default): the table rewrites a row stored
+    /// without one of the others, or with a renamed field's former key (`renamedKeys`).
     let storedKeys: [StoredKeyContext]
+    let hasRenamedKeys: Bool
+    let renamedKeys: [RenamedKeyContext]
+    /// Whether there are several: swift-format then wants a comma after the last one too.
+    let hasManyStoredKeys: Bool
+    let hasManyRenamedKeys: Bool
 
     init(_ spec: ModelSpec, model: String) {
         let quoted = { (index: FieldIndex) in
@@ -604,14 +610,28 @@ struct RelationsContext: InlineTemplateContext {
         hasManyReferences = references.count > 1
         hasTableRules = spec.fields.contains(where: \.isIndexed)
         lookups = spec.fields.filter(\.isIndexed).map { LookupContext($0, model: model) }
-        storedKeys = spec.fields.map {
-            StoredKeyContext(key: $0.name + ($0.type.isOptional ? "?" : ""))
+        storedKeys = spec.fields.map { field in
+            let decodesAsNil =
+                field.type.isOptional && [nil, DefaultValue.none].contains(field.defaultValue)
+            return StoredKeyContext(key: field.name + (decodesAsNil ? "?" : ""))
         }
+        renamedKeys = spec.fields.compactMap { field in
+            field.formerName.map { RenamedKeyContext(former: $0, key: field.name) }
+        }
+        hasRenamedKeys = !renamedKeys.isEmpty
+        hasManyStoredKeys = storedKeys.count > 1
+        hasManyRenamedKeys = renamedKeys.count > 1
     }
 }
 
 /// A key of a sqlite model's JSON, as its table's schema lists it: `title`, or `note?`.
 struct StoredKeyContext: TemplateContext {
+    let key: String
+}
+
+/// A renamed field's `former` JSON key and its `key` now.
+struct RenamedKeyContext: TemplateContext {
+    let former: String
     let key: String
 }
 

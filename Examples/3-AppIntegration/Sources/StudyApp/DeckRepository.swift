@@ -107,8 +107,9 @@ public actor DeckRepository {
     public static let databaseFileName = "StudyApp.sqlite"
     /// The table that holds the values.
     public static let tableName = "decks"
-    /// The keys of the JSON the table's rows hold, an optional field's with `?`; the table
-    /// keeps no index of its own and checks no reference. `SQLiteRelations.swift` keeps them.
+    /// The keys of the JSON the table's rows hold, with `?` those that decode as nil when
+    /// missing; the table keeps no index of its own and checks no reference.
+    /// `SQLiteRelations.swift` keeps them.
     static let schema = SQLiteSchema<Deck>(
         model: "Deck",
         // A row stored before a field was renamed or added with a default is rewritten with

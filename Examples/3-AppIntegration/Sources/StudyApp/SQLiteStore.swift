@@ -513,6 +513,8 @@ where Value.ID: SQLiteKey {
                         statement.bind(Int64(Value.schemaVersion), at: 2)
                     }, row: { _ in })
             }
+            // A renamed reference: the new name is recorded above, so its rows go with it.
+            if schema.renamesAReference { try rewriteRowsOfAnotherLayout() }
         }
         if let layout = schema.layout, try recordedLayout() != layout {
             try rewriteRowsOfAnotherLayout()
@@ -644,36 +646,41 @@ where Value.ID: SQLiteKey {
     // version: Swift decodes the former name, or the default. But SQL reads the JSON as it is
     // stored, so a query, a `:unique` check or a delete rule would not see those values. So the
     // rows go through Swift once, when the table opens, and are stored as this code writes them.
-    /// Rewrites, as this code writes them, the rows written before a field was renamed, added
-    /// with a default, or dropped, without a new schema version: a row that lacks a key the
-    /// model always writes, or holds a key it does not write. A row that cannot be read is
-    /// left as it is, for a read to report. A transaction per 1,000 rows: a rewritten row no
-    /// longer matches, so an open killed on the way (a slow launch) leaves the rest for the
-    /// next, rather than starting over each time.
+    /// Rewrites, as this code writes them, the rows written before a field was renamed or
+    /// added with a default, without a new schema version: a row that lacks a key the model
+    /// always writes, or holds a renamed field's former key. A key this code does not know is
+    /// no reason (a newer build of the app may have added it, and a rewrite would drop it). A
+    /// row that cannot be read is left as it is, for a read to report. A transaction per 1,000
+    /// rows, each read in it: a rewritten row no longer matches, so an open killed on the way
+    /// (a slow launch) leaves the rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout() throws {
-        let keys = schema.keys.map { "'\($0)'" }.joined(separator: ", ")
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
-        let other = "EXISTS (SELECT 1 FROM json_each(value) WHERE key NOT IN (\(keys)))"
+        let former = schema.renamed.keys.sorted().map {
+            "json_type(value, '$.\"\($0)\"') IS NOT NULL"
+        }
         // A row whose JSON is damaged is not one to rewrite, and must not stop the query.
         let condition =
-            "CASE WHEN json_valid(value) THEN (\((missing + [other]).joined(separator: " OR ")))"
+            "CASE WHEN json_valid(value) THEN (\((missing + former).joined(separator: " OR ")))"
             + " ELSE 0 END"
         var after: SQLiteArgument?
         while true {
-            var rows: [Value] = []
-            var last: SQLiteArgument?
-            try database.run(
-                "SELECT \(columns) FROM \"\(name)\" WHERE \(after == nil ? "1" : "id > ?") AND "
-                    + "\(condition) ORDER BY id LIMIT 1000",
-                bind: { statement in
-                    if let after { statement.bind(after, at: 1) }
-                },
-                row: { row in
-                    last = row.argument(at: 0)
-                    if let value = try? value(of: row) { rows.append(value) }
-                })
+            let last = try database.transaction { () throws -> SQLiteArgument? in
+                var rows: [Value] = []
+                var last: SQLiteArgument?
+                try database.run(
+                    "SELECT \(columns) FROM \"\(name)\" WHERE \(after == nil ? "1" : "id > ?") "
+                        + "AND \(condition) ORDER BY id LIMIT 1000",
+                    bind: { statement in
+                        if let after { statement.bind(after, at: 1) }
+                    },
+                    row: { row in
+                        last = row.argument(at: 0)
+                        if let value = try? value(of: row) { rows.append(value) }
+                    })
+                try save(rows, checkingRules: false)
+                return last
+            }
             guard let last else { return }
-            try database.transaction { try save(rows, checkingRules: false) }
             after = last
         }
     }

@@ -106,8 +106,9 @@ public actor MemoRepository {
     public static let databaseFileName = "Swift7Imports.sqlite"
     /// The table that holds the values.
     public static let tableName = "memos"
-    /// The keys of the JSON the table's rows hold, an optional field's with `?`; the table
-    /// keeps no index of its own and checks no reference. `SQLiteRelations.swift` keeps them.
+    /// The keys of the JSON the table's rows hold, with `?` those that decode as nil when
+    /// missing; the table keeps no index of its own and checks no reference.
+    /// `SQLiteRelations.swift` keeps them.
     static let schema = SQLiteSchema<Memo>(
         model: "Memo",
         // A row stored before a field was renamed or added with a default is rewritten with

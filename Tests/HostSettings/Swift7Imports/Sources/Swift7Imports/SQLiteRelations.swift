@@ -53,19 +53,30 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
     /// Fields whose values no two values share (nil apart), each with an index.
     var unique: [String] = []
     var references: [SQLiteReference<Value>] = []
-    /// The keys of the model's JSON as this code writes them, an optional field's with `?`
-    /// (`"note?"`): a row written before a field was renamed, added with a default or dropped
-    /// is rewritten this way when the table opens (``SQLiteTable``). Empty: not checked.
+    /// The keys of the model's JSON as this code writes them, with `?` those whose absence
+    /// decodes as nil (an optional field without a default): a row written before a field was
+    /// renamed or added with a default is rewritten this way when the table opens
+    /// (``SQLiteTable``). Empty: not checked.
     var storedKeys: [String] = []
+    /// The former key of each renamed field, and its key now (`["name": "title"]`).
+    var renamed: [String: String] = [:]
 
-    /// The keys of ``storedKeys``, without their `?`.
-    var keys: [String] { storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 } }
-
-    /// The keys every value's JSON holds: its fields that are not optional.
+    /// The keys every value's JSON holds: a row without one was written before its field was
+    /// added (or renamed), and Swift decodes a default (or the former key) that SQL cannot see.
     var requiredKeys: [String] { storedKeys.filter { !$0.hasSuffix("?") } }
 
-    /// ``storedKeys`` as `store_layouts` records them, sorted; nil when they are not known.
-    var layout: String? { storedKeys.isEmpty ? nil : storedKeys.sorted().joined(separator: ",") }
+    /// What `store_layouts` records once the rows are rewritten; nil when nothing is known.
+    var layout: String? {
+        guard !storedKeys.isEmpty else { return nil }
+        let renames = renamed.sorted { $0.key < $1.key }.map { "\($0.key)>\($0.value)" }
+        return (storedKeys.sorted() + renames).joined(separator: ",")
+    }
+
+    /// Whether a reference field was renamed: its delete rules must not see some rows under
+    /// each name, so the rows are rewritten in the transaction that records the new name.
+    var renamesAReference: Bool {
+        references.contains { reference in renamed.values.contains(reference.field) }
+    }
 
     /// Every field that has an index, in a fixed order and each once.
     var indexedFields: [String] {

@@ -394,7 +394,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 reason: "an earlier write failed and the journal could not be cut back to its "
                     + "last whole record; the next write after the compaction replaces it")
         }
-        let line = try record.encodedLine()
+        let line: Data
+        do {
+            line = try record.encodedLine()
+        } catch {
+            // A value JSON cannot hold (a Double's nan or infinity): nothing is written.
+            throw Failure.unwritable(file: files.journalURL, reason: "\(error)")
+        }
         do {
             try files.append(line, at: journalSize)
         } catch {

@@ -104,8 +104,8 @@ public actor AttachmentRepository {
     /// The table that holds the values.
     public static let tableName = "attachments"
     /// The fields the table keeps an index on, what it checks on each write (values are unique,
-    /// references name a stored value), and the keys of the JSON its rows hold (an optional
-    /// field's with `?`). `SQLiteRelations.swift` keeps them.
+    /// references name a stored value), and the keys of the JSON its rows hold (with `?` those
+    /// that decode as nil when missing). `SQLiteRelations.swift` keeps them.
     static let schema = SQLiteSchema<Attachment>(
         model: "Attachment",
         references: [
