@@ -487,10 +487,11 @@ where Value.ID: SQLiteKey {
         if try !isReady() { try create() }
     }
 
-    /// Creates the table, or migrates it, in one transaction; then rewrites the rows of an
+    /// Creates the table, with its indexes and references, in one transaction; then migrates
+    /// the rows of an earlier schema version (``migrateRows()``) and rewrites those of an
     /// earlier layout (``rewriteRowsOfAnotherLayout()``), in transactions of their own.
     private func create() throws {
-        try database.transaction {
+        let version = try database.transaction { () throws -> Int? in
             try createTables()
             let version = try recordedVersion()
             if let version, version > Value.schemaVersion {
@@ -499,19 +500,14 @@ where Value.ID: SQLiteKey {
             }
             // The indexes first, so the migration's writes keep them as they go.
             try recordSchema()
-            if let version, version < Value.schemaVersion {
-                try migrateRows()
-            }
-            if version != Value.schemaVersion {
-                try database.run(
-                    "INSERT OR REPLACE INTO store_tables (name, version) VALUES (?, ?)",
-                    bind: { statement in
-                        statement.bind(name, at: 1)
-                        statement.bind(Int64(Value.schemaVersion), at: 2)
-                    }, row: { _ in })
-            }
+            if version == nil { try recordVersion() }
             // A renamed reference: the new name is recorded above, so its rows go with it.
             if schema.renamesAReference { try rewriteRowsOfAnotherLayout() }
+            return version
+        }
+        if let version, version < Value.schemaVersion {
+            try migrateRows()
+            try database.transaction { try recordVersion() }
         }
         if let layout = schema.layout, try recordedLayout() != layout {
             try rewriteRowsOfAnotherLayout()
@@ -623,20 +619,32 @@ where Value.ID: SQLiteKey {
         return version
     }
 
-    /// Rewrites every row of an earlier version as the current one, a page at a time, in the
-    /// caller's transaction.
+    private func recordVersion() throws {
+        try database.run(
+            "INSERT OR REPLACE INTO store_tables (name, version) VALUES (?, ?)",
+            bind: { statement in
+                statement.bind(name, at: 1)
+                statement.bind(Int64(Value.schemaVersion), at: 2)
+            }, row: { _ in })
+    }
+
+    /// Rewrites every row of an earlier version as the current one, 1,000 to a transaction,
+    /// each read in it: a migrated row is of the current version, so an open killed on the
+    /// way leaves the rest for the next. A row the migration cannot carry over (a value still
+    /// to decide, `notMigrated`) stops it there: the rows before it stay migrated, the rest as
+    /// they were, and the table keeps its earlier version until every row is migrated.
     private func migrateRows() throws {
         let sql = "SELECT \(columns) FROM \"\(name)\" WHERE version < ? ORDER BY id LIMIT 1000"
-        while true {
+        while try database.transaction({ () throws -> Bool in
             var rows: [Value] = []
             try database.run(
                 sql, bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
                 row: { rows.append(try value(of: $0)) })
-            if rows.isEmpty { return }
             // The values as they were: a duplicate or a dangling reference stored before the
             // rule existed is kept (and listed), never a reason for the store not to open.
             try save(rows, checkingRules: false)
-        }
+            return !rows.isEmpty
+        }) {}
     }
 
     /// Rewrites, as this code writes them, the rows written before a field was renamed or
