@@ -217,29 +217,46 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
                     statement.bind(reference.rule.rawValue, at: 5)
                 }, row: { _ in })
         }
-        let needed = Set(schema.indexedFields.map { "\(name).\($0)" })
-        for index in try indexNames() where !needed.contains(index) {
+        let needed = neededIndexes()
+        var kept = try indexes()
+        // An index of another field, or made with another expression (by an earlier release),
+        // which queries would not use.
+        for (index, sql) in kept where needed[index] != sql {
             try database.execute("DROP INDEX \"\(index)\"")
+            kept[index] = nil
         }
+        for (index, sql) in needed.sorted(by: { $0.key < $1.key }) where kept[index] == nil {
+            try database.execute(sql)
+        }
+    }
+
+    /// The indexes that the table's fields need, by name, each with the statement that makes
+    /// it, as `sqlite_master` keeps it.
+    func neededIndexes() -> [String: String] {
+        var needed: [String: String] = [:]
         for field in schema.indexedFields {
-            try database.execute(
-                """
-                CREATE INDEX IF NOT EXISTS "\(name).\(field)" ON "\(name)"(\(Self.json(field)))
-                """)
+            needed["\(name).\(field)"] =
+                "CREATE INDEX \"\(name).\(field)\" ON \"\(name)\"(\(Self.json(field)))"
         }
+        return needed
+    }
+
+    /// The indexes this table made on its fields, by name, each with its statement.
+    func indexes() throws -> [String: String] {
+        var indexes: [String: String] = [:]
+        try database.run(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?",
+            bind: { $0.bind(name, at: 1) },
+            row: { row in
+                let index = row.text(at: 0)
+                if index.hasPrefix(name + ".") { indexes[index] = row.text(at: 1) }
+            })
+        return indexes
     }
 
     /// The names of the indexes this table made on its fields.
     func indexNames() throws -> Set<String> {
-        var names: Set<String> = []
-        try database.run(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?",
-            bind: { $0.bind(name, at: 1) },
-            row: { row in
-                let index = row.text(at: 0)
-                if index.hasPrefix(name + ".") { names.insert(index) }
-            })
-        return names
+        Set(try indexes().keys)
     }
 
     /// Throws `notUnique` when another row holds the `:unique` values of `json`, the value
@@ -371,9 +388,9 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             }
         }
         for key in keys {
-            try database.run(
-                "DELETE FROM \"\(table)\" WHERE id = ?", bind: { $0.bind(key, at: 1) },
-                row: { _ in })
+            try database.writeRow(
+                "DELETE FROM \"\(table)\" WHERE id = ?", of: table,
+                bind: { $0.bind(key, at: 1) })
         }
         effects.delete(keys, in: table)
     }
@@ -389,7 +406,8 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             var row: (version: Int64, old: Data, checksum: Int64, json: Data)?
             try database.run(
                 """
-                SELECT version, value, checksum, json_set(value, '$.\(field)', NULL)
+                SELECT version, value, checksum,
+                    CASE WHEN json_valid(value) THEN json_set(value, '$.\(field)', NULL) END
                 FROM "\(table)" WHERE id = ?
                 """,
                 bind: { $0.bind(key, at: 1) },

@@ -89,4 +89,25 @@ struct Counted: StoredValue {
         #expect(try rows(ofVersion: 1) == 1_501)
         #expect(try rows(ofVersion: 2) == 0)
     }
+
+    @Test func aDamagedRowIsLeftAsItIsAndTheOthersMigrate() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeVersion1((1...1_200).map { ($0, "\($0)") })
+        try StoredRows.execute(
+            "UPDATE counts SET value = replace(value, '7', '8') WHERE id = 7", in: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+
+        let table = try SQLiteTable<Counted, ItemError>("counts", in: database)
+
+        #expect(try table.find(1_200)?.count == 1_200)
+        #expect {
+            _ = try table.find(7)
+        } throws: { error in
+            guard case ItemError.corrupt(_, _, let reason) = error else { return false }
+            return reason.contains("checksum")
+        }
+        database.close()
+        #expect(try rows(ofVersion: 2) == 1_199)
+        #expect(try rows(ofVersion: 1) == 1)
+    }
 }

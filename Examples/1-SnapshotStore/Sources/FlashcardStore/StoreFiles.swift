@@ -389,7 +389,7 @@ nonisolated enum StoreFiles {
             _ file: URL, reporting _: Reported.Type, waiting: Bool = false
         ) throws {
             let descriptor = try openFile(file, reporting: Reported.self)
-            guard flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 else {
+            guard Self.take(descriptor, waiting: waiting) else {
                 let busy = errno == EWOULDBLOCK
                 let reason = lastError()
                 closeDescriptor(descriptor)
@@ -397,6 +397,21 @@ nonisolated enum StoreFiles {
                     ? Reported.locked(file: file) : Reported.unwritable(file: file, reason: reason)
             }
             self.descriptor = descriptor
+        }
+
+        /// Takes the lock on the open file `descriptor`; false, with `errno` set, when it cannot.
+        /// A child process that another thread is starting holds a copy of every open file
+        /// until it replaces its program (`O_CLOEXEC` closes them only then), and with them a
+        /// lock the parent just released; so a lock found taken is tried again for a moment
+        /// (about 100 ms) before another repository is taken to hold it.
+        private static func take(_ descriptor: Int32, waiting: Bool) -> Bool {
+            if waiting { return flock(descriptor, LOCK_EX) == 0 }
+            for _ in 0..<50 {
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+                guard errno == EWOULDBLOCK else { return false }
+                usleep(2_000)
+            }
+            return flock(descriptor, LOCK_EX | LOCK_NB) == 0
         }
 
         deinit {

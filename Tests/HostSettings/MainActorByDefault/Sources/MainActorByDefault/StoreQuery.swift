@@ -143,7 +143,7 @@ nonisolated extension QueryableField where Self: RawRepresentable, RawValue == S
 /// A field of `Value` that a query filters or sorts on; each repository lists its model's as
 /// `Fields` (`QuestionRepository.Fields.text`).
 public nonisolated struct QueryField<Value: Sendable, Field: Sendable>: Sendable {
-    /// How SQL reads the field from a row: `id`, or `json_extract(value, '$.text')`.
+    /// How SQL reads the field from a row: `id`, or its JSON key (``StoreQueryText/field(_:)``).
     let expression: String
     let read: @Sendable (Value) -> Field
     let argument: @Sendable (Field) -> SQLiteArgument
@@ -151,7 +151,7 @@ public nonisolated struct QueryField<Value: Sendable, Field: Sendable>: Sendable
     /// The field stored under the JSON key `key`.
     init(_ key: String, _ read: @escaping @Sendable (Value) -> Field)
     where Field: QueryableField {
-        expression = "json_extract(value, '$.\(key)')"
+        expression = StoreQueryText.field(key)
         self.read = read
         argument = { $0.queryArgument }
     }
@@ -248,9 +248,16 @@ nonisolated extension QueryField where Field == String? {
     }
 }
 
-/// Text search by Unicode scalars, as SQL's `instr` searches: no case folding, no
-/// normalization.
+/// How SQL reads a row's JSON, and text search by Unicode scalars, as SQL's `instr` searches:
+/// no case folding, no normalization.
 nonisolated enum StoreQueryText {
+    /// The SQL that reads the JSON key `key` of a row's value: NULL when the value is not JSON
+    /// (damaged), where `json_extract` would fail the whole statement. Queries, indexes and
+    /// delete rules all use this expression, so that SQLite finds the index for each.
+    static func field(_ key: String) -> String {
+        "CASE WHEN json_valid(value) THEN json_extract(value, '$.\(key)') END"
+    }
+
     static func contains(_ text: String, _ part: String) -> Bool {
         let (haystack, needle) = (Array(text.utf8), Array(part.utf8))
         guard !needle.isEmpty else { return true }

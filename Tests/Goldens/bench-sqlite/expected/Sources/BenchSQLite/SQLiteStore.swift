@@ -180,8 +180,25 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         while true {
             let status = sqlite3_step(statement.pointer)
             if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else { throw failure(status, reading: isRead(sql)) }
+            guard status == SQLITE_ROW else {
+                link.lastFailure = status
+                throw failure(status, reading: isRead(sql))
+            }
             try row(statement)
+        }
+    }
+
+    /// Runs `sql`, which deletes or replaces one row of `table`. When SQLite finds the table's
+    /// indexes out of step with that row (a byte of it damaged on the disk), the indexes are
+    /// made again from the rows as they are (`REINDEX`), and `sql` is run once more: it then
+    /// fails only when the table itself is damaged.
+    func writeRow(_ sql: String, of table: String, bind: (Statement) throws -> Void) throws {
+        do {
+            try run(sql, bind: bind, row: { _ in })
+        } catch {
+            guard link.lastFailure & 0xFF == SQLITE_CORRUPT else { throw error }
+            try execute("REINDEX \"\(table)\"")
+            try run(sql, bind: bind, row: { _ in })
         }
     }
 
@@ -351,6 +368,8 @@ private nonisolated final class SQLiteConnection {
     var busyTimeout: Int32 = 0
     /// Whether the connection is closed until it resumes.
     var isSuspended = false
+    /// SQLite's result for the last statement that failed.
+    var lastFailure = SQLITE_OK
 
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
@@ -582,10 +601,8 @@ where Value.ID: SQLiteKey {
             """)
     }
 
-    /// The SQL that reads the JSON key `field` of a row's value.
-    static func json(_ field: String) -> String {
-        "json_extract(value, '$.\(field)')"
-    }
+    /// The SQL that reads the JSON key `field` of a row's value (NULL when it is damaged).
+    static func json(_ field: String) -> String { StoreQueryText.field(field) }
 
     /// Whether the table exists at the current schema version, with exactly the references and
     /// indexes of its schema.
@@ -595,7 +612,7 @@ where Value.ID: SQLiteKey {
         guard
             ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
                 names.contains),
-            try indexNames() == Set(schema.indexedFields.map { "\(name).\($0)" }),
+            try indexes() == neededIndexes(),
             try recordedReferences() == declaredReferences()
         else { return false }
         if let layout = schema.layout {
@@ -625,7 +642,8 @@ where Value.ID: SQLiteKey {
 
     /// Rewrites every row of an earlier version as the current one, a page at a time, in the
     /// caller's transaction. Each page starts after the last one's id, so that no page reads
-    /// again the rows migrated before it (a million rows would read them about 500 times).
+    /// again the rows migrated before it (a million rows would read them about 500 times). A
+    /// row whose checksum fails keeps its version and bytes, and a read of it reports it.
     private func migrateRows() throws {
         var after: SQLiteArgument?
         while true {
@@ -640,7 +658,9 @@ where Value.ID: SQLiteKey {
                 },
                 row: { row in
                     last = row.argument(at: 0)
-                    rows.append(try value(of: row))
+                    // A damaged row stays as it is, for a read to report: it must not keep
+                    // every other row of the table from opening.
+                    if isIntact(row) { rows.append(try value(of: row)) }
                 })
             guard let last else { return }
             // The values as they were: a duplicate or a dangling reference stored before the
@@ -870,15 +890,15 @@ where Value.ID: SQLiteKey {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
             if checkingRules { try checkUnique(json, id: value.id) }
-            try database.run(
-                insertSQL,
+            try database.writeRow(
+                insertSQL, of: name,
                 bind: { statement in
                     value.id.bind(to: statement, at: 1)
                     statement.bind(Int64(Value.schemaVersion), at: 2)
                     statement.bind(utf8: json, at: 3)
                     statement.bind(
                         Int64(Self.checksum(value.id, Value.schemaVersion, json)), at: 4)
-                }, row: { _ in })
+                })
         }
         guard checkingRules, checksReferences, !schema.references.isEmpty else { return }
         for value in values { try checkReferences(of: value) }
@@ -970,7 +990,7 @@ where Value.ID: SQLiteKey {
         guard try hasReferrers() else {
             var deleted: [SQLiteRowKey] = []
             for id in ids {
-                try database.run(deleteSQL, bind: { id.bind(to: $0, at: 1) }, row: { _ in })
+                try database.writeRow(deleteSQL, of: name, bind: { id.bind(to: $0, at: 1) })
                 if database.changedRows > 0 { deleted.append(id.argument) }
             }
             var effects = SQLiteEffects()
@@ -1009,8 +1029,7 @@ where Value.ID: SQLiteKey {
         let id = Value.ID(column: 0, of: row)
         let version = Int(truncatingIfNeeded: row.int64(at: 1))
         let json = row.data(at: 2)
-        guard UInt32(truncatingIfNeeded: row.int64(at: 3)) == Self.checksum(id, version, json)
-        else {
+        guard isIntact(row) else {
             throw Failure.corrupt(
                 file: database.fileURL, offset: 0,
                 reason: "a row of \(name) fails its checksum (id \(id))")
@@ -1026,6 +1045,14 @@ where Value.ID: SQLiteKey {
         } catch {
             throw Failure.incompatible(file: database.fileURL, reason: "\(error)")
         }
+    }
+
+    /// Whether the row's checksum matches its id, version and JSON.
+    private func isIntact(_ row: SQLiteDatabase<Failure>.Statement) -> Bool {
+        let id = Value.ID(column: 0, of: row)
+        let version = Int(truncatingIfNeeded: row.int64(at: 1))
+        return UInt32(truncatingIfNeeded: row.int64(at: 3))
+            == Self.checksum(id, version, row.data(at: 2))
     }
 
     private static func decode(_ json: Data, version: Int) throws -> Value {

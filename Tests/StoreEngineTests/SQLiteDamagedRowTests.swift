@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// A row damaged on the disk: the bytes of its JSON change in the file, and SQLite's indexes
+/// still hold what the row gave before. Nothing but that row may become unreachable: not the
+/// other rows to a query, a new index or a delete rule, and not the damaged row to its repair
+/// (a delete, or a save over it).
+@Suite struct SQLiteDamagedRowTests {
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("Store.sqlite") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteDamagedRowTests-\(UUID().uuidString)")
+    }
+
+    let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
+    let title = QueryField<Book, String>("title") { $0.title }
+
+    struct Tables {
+        let database: SQLiteDatabase<ItemError>
+        let shelves: SQLiteTable<Shelf, ItemError>
+        let books: SQLiteTable<Book, ItemError>
+    }
+
+    func open(indexed: [String] = [], rule: DeleteRule = .restrict) throws -> Tables {
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        return Tables(
+            database: database,
+            shelves: try SQLiteTable(
+                "shelves", in: database, schema: SQLiteSchema(model: "Shelf", unique: ["name"])),
+            books: try SQLiteTable(
+                "books", in: database,
+                schema: SQLiteSchema(
+                    model: "Book", indexed: indexed,
+                    references: [
+                        SQLiteReference(
+                            field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+                    ])))
+    }
+
+    /// Three books on a shelf; then the bytes `before` of the file become `after` (of the same
+    /// length), as damage on the disk changes them, and the tables are opened again.
+    func damaged(
+        _ before: String, _ after: String, indexed: [String] = [], rule: DeleteRule = .restrict
+    ) throws -> Tables {
+        let tables = try open(indexed: indexed, rule: rule)
+        try tables.shelves.commit(.saved([shelf]))
+        try tables.books.commit(
+            .saved((1...3).map { Book(id: $0, shelfID: shelf.id, title: "Book \($0)") }))
+        try tables.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        tables.database.close()
+        var bytes = try Data(contentsOf: file)
+        let range = try #require(bytes.range(of: Data(before.utf8)))
+        bytes.replaceSubrange(range, with: Data(after.utf8))
+        try bytes.write(to: file)
+        return try open(indexed: indexed, rule: rule)
+    }
+
+    /// Book 2's JSON, no longer JSON.
+    func unreadable(indexed: [String] = [], rule: DeleteRule = .restrict) throws -> Tables {
+        try damaged("\"title\":\"Book 2\"", "\"title\";\"Book 2\"", indexed: indexed, rule: rule)
+    }
+
+    func isCorrupt(_ error: any Error, naming id: Int) -> Bool {
+        guard case ItemError.corrupt(_, _, let reason) = error else { return false }
+        return reason.contains("checksum") && reason.contains("id \(id)")
+    }
+
+    func integrity(_ database: SQLiteDatabase<ItemError>) throws -> String {
+        var result = ""
+        try database.run("PRAGMA integrity_check") { result += $0.text(at: 0) }
+        return result
+    }
+
+    @Test func aQueryReadsEveryOtherRowAndTheDamagedRowCanBeDeleted() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try unreadable()
+        let query = StoreQuery<Book>().filter(title.hasPrefix("Book")).sorted(by: title)
+
+        #expect(try tables.books.values(query).map(\.id) == [1, 3])
+        #expect(try tables.books.count(query) == 2)
+        #expect { _ = try tables.books.find(2) } throws: { isCorrupt($0, naming: 2) }
+        // Its index entry (the reference's) still names the shelf: the delete remakes it.
+        try tables.books.commit(.deleted([2]))
+        #expect(try tables.books.count() == 2)
+        #expect(try integrity(tables.database) == "ok")
+    }
+
+    @Test func aNewIndexIsMadeOverAnUnreadableRowAndTheTableOpens() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try unreadable()
+
+        let reopened = try open(indexed: ["title"])
+
+        #expect(
+            try reopened.books.values(StoreQuery().filter(title.isEqual(to: "Book 3"))).map(\.id)
+                == [3])
+    }
+
+    @Test func aRowWhoseIndexedValueChangedOnTheDiskCanBeSavedOverAndDeleted() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged("\"Book 2\"", "\"Book 9\"", indexed: ["title"])
+
+        #expect { _ = try tables.books.find(2) } throws: { isCorrupt($0, naming: 2) }
+        try tables.books.commit(.saved([Book(id: 2, shelfID: shelf.id, title: "Repaired")]))
+
+        #expect(try tables.books.find(2)?.title == "Repaired")
+        #expect(try tables.books.values(StoreQuery().filter(title.isEqual(to: "Book 2"))) == [])
+        try tables.books.commit(.deleted([2]))
+        #expect(try tables.books.count() == 2)
+        #expect(try integrity(tables.database) == "ok")
+    }
+
+    @Test(arguments: [DeleteRule.restrict, .cascade, .nullify])
+    func aDeleteRuleOverAnUnreadableRowStillRuns(rule: DeleteRule) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try unreadable(rule: rule)
+
+        switch rule {
+        case .restrict:
+            #expect {
+                try tables.shelves.commit(.deleted([shelf.id]))
+            } throws: { error in
+                guard case ItemError.stillReferenced(_, let count) = error else { return false }
+                return count == 3
+            }
+        case .cascade:
+            try tables.shelves.commit(.deleted([shelf.id]))
+            #expect(try tables.books.count() == 0)
+        case .nullify:
+            // Signing the damaged row again would hide its damage: the delete is refused, and
+            // goes through once that row is deleted.
+            #expect {
+                try tables.shelves.commit(.deleted([shelf.id]))
+            } throws: { isCorrupt($0, naming: 2) }
+            try tables.books.commit(.deleted([2]))
+            try tables.shelves.commit(.deleted([shelf.id]))
+            #expect(try tables.books.values(StoreQuery()).map(\.shelfID) == [nil, nil])
+        }
+    }
+
+    @Test func anIndexAnEarlierReleaseMadeIsMadeAgainSoThatQueriesUseIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let tables = try open(indexed: ["title"])
+            // As releases before this one made it: its expression is not the queries' now.
+            try tables.database.execute("DROP INDEX \"books.title\"")
+            try tables.database.execute(
+                "CREATE INDEX \"books.title\" ON \"books\"(json_extract(value, '$.title'))")
+            tables.database.close()
+        }
+
+        let tables = try open(indexed: ["title"])
+
+        var plan: [String] = []
+        try tables.database.run(
+            "EXPLAIN QUERY PLAN SELECT id FROM books WHERE \(title.expression) = 'Book 1'"
+        ) { plan.append($0.text(at: 3)) }
+        #expect(plan.contains { $0.contains("USING INDEX books.title") }, "\(plan)")
+    }
+}
