@@ -278,7 +278,7 @@ struct Badge: StoredValue {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try open(books: .cascade)
         #expect(
-            try tables.shelves.indexNames() == ["shelves.name", "shelves.rank"])
+            Set(try tables.shelves.indexes().keys) == ["shelves.name", "shelves.rank"])
         #expect(try tables.books.recordedReferences() == ["shelfID shelves cascade Book"])
         tables.database.close()
 
@@ -294,7 +294,7 @@ struct Badge: StoredValue {
                     SQLiteReference(
                         field: "shelfID", table: "shelves", rule: .nullify, parentID: \.shelfID)
                 ]))
-        #expect(try shelves.indexNames().isEmpty)
+        #expect(try shelves.indexes().isEmpty)
         #expect(try books.recordedReferences() == ["shelfID shelves nullify Book"])
     }
 
@@ -319,7 +319,7 @@ struct Badge: StoredValue {
             }
         }
         #expect(try tables.books.find(9) == nil)
-        #expect(try tables.shelves.indexNames() == ["shelves.name", "shelves.rank"])
+        #expect(Set(try tables.shelves.indexes().keys) == ["shelves.name", "shelves.rank"])
         transaction.finish()
         #expect(throws: ItemError.closed) {
             try transaction.table("books") { try SQLiteTable<Book, ItemError>("books", in: $0) }

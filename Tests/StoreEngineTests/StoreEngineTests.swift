@@ -125,6 +125,14 @@ enum ItemError: Error, Equatable, SQLiteFailure {
             if journalEnd == nil { await withCheckedContinuation { waiting.append($0) } }
         }
 
+        /// Returns once a compaction waits here: past its checks for cancellation, it can only
+        /// end once the gate opens.
+        func untilWaitedOn() async {
+            for _ in 0..<5_000 where waiting.isEmpty {
+                try? await _Concurrency.Task.sleep(nanoseconds: 1_000_000)
+            }
+        }
+
         func open(journalEnd: Int) {
             self.journalEnd = journalEnd
             for call in waiting { call.resume() }
@@ -442,6 +450,7 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         let gate = Gate()
         let compaction = try #require(
             try store.beginCompaction(from: Self.reading(store.values, after: gate)))
+        await gate.untilWaitedOn()
         let stopped = store.close()
         let closing = try #require(stopped)
         #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
@@ -461,6 +470,7 @@ enum ItemError: Error, Equatable, SQLiteFailure {
         let held = Gate()
         let cancelled = try #require(
             try suspended.beginCompaction(from: Self.reading(suspended.values, after: held)))
+        await held.untilWaitedOn()
         suspended.suspend()
         let stopping = suspended.close()
         #expect(stopping != nil)

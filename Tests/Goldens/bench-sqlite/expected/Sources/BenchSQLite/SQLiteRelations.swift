@@ -251,11 +251,6 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         return indexes
     }
 
-    /// The names of the indexes this table made on its fields.
-    func indexNames() throws -> Set<String> {
-        Set(try indexes().keys)
-    }
-
     /// Throws `notUnique` when another row holds the `:unique` values of `json`, the value
     /// with `id` about to be written.
     func checkUnique(_ json: Data, id: Value.ID) throws {

@@ -673,8 +673,8 @@ where Value.ID: SQLiteKey {
     /// Rewrites, as this code writes them, the rows written before a field was renamed or
     /// added with a default, without a new schema version: a row that lacks a key the model
     /// always writes, or holds a renamed field's former key. A key this code does not know is
-    /// no reason (a newer build of the app may have added it, and a rewrite would drop it). A
-    /// row that cannot be read is left as it is, for a read to report. A transaction per 1,000
+    /// no reason (a newer build of the app may have added it), and a row rewritten for another
+    /// reason keeps it as it was written (``members(of:notIn:)``). A row that cannot be read is left as it is, for a read to report. A transaction per 1,000
     /// rows, each read in it: a rewritten row no longer matches, so an open killed on the way
     /// (a slow launch) leaves the rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout() throws {
@@ -686,10 +686,15 @@ where Value.ID: SQLiteKey {
         let condition =
             "CASE WHEN json_valid(value) THEN (\((missing + former).joined(separator: " OR ")))"
             + " ELSE 0 END"
+        // A key neither written nor once written by this code is a newer build's (an extension
+        // not yet updated opens the app's database): it is written back as it was.
+        let known = Set(schema.storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 })
+            .union(schema.renamed.keys)
         var after: SQLiteArgument?
         while true {
             let last = try database.transaction { () throws -> SQLiteArgument? in
                 var rows: [Value] = []
+                var kept: [Value.ID: [Data]] = [:]
                 var last: SQLiteArgument?
                 try database.run(
                     "SELECT \(columns) FROM \"\(name)\" WHERE \(after == nil ? "1" : "id > ?") "
@@ -699,13 +704,81 @@ where Value.ID: SQLiteKey {
                     },
                     row: { row in
                         last = row.argument(at: 0)
-                        if let value = try? value(of: row) { rows.append(value) }
+                        guard let value = try? value(of: row),
+                            let unknown = Self.members(of: row.data(at: 2), notIn: known)
+                        else { return }
+                        rows.append(value)
+                        kept[value.id] = unknown
                     })
-                try save(rows, checkingRules: false)
+                try save(rows, checkingRules: false, keeping: { kept[$0] ?? [] })
                 return last
             }
             guard let last else { return }
             after = last
+        }
+    }
+
+    /// The members of the JSON object `json` whose keys are not in `known`, each as it is
+    /// written there (`"key":value`), or nil when it is not an object as JSONEncoder writes one.
+    static func members(of json: Data, notIn known: Set<String>) -> [Data]? {
+        let bytes = [UInt8](json)
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
+                index += 1
+            }
+        }
+        /// Moves past the string that starts at `index`; false when it does not end.
+        func skipString() -> Bool {
+            index += 1
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\\"): index += 2
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return true
+                default: index += 1
+                }
+            }
+            return false
+        }
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        index += 1
+        var kept: [Data] = []
+        while true {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "}") { return kept }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                skipSpace()
+            }
+            let start = index
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), skipString(),
+                let key = try? JSONDecoder().decode(
+                    [String].self,
+                    from: Data("[".utf8) + Data(bytes[start..<index]) + Data("]".utf8)
+                ).first
+            else { return nil }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            // The value: up to the comma or brace that ends it, outside strings and nesting.
+            var depth = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    guard skipString() else { return nil }
+                    continue
+                }
+                if depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            if !known.contains(key) { kept.append(Data(bytes[start..<index])) }
         }
     }
 
@@ -881,13 +954,26 @@ where Value.ID: SQLiteKey {
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
     /// before its value is written, and, once all are, that every reference names a stored
     /// value. `checkingRules: false` writes them as they are (a migration's rows).
-    func save(_ values: [Value], checkingRules: Bool = true) throws {
+    ///
+    /// `keeping` gives, for a value, members of the JSON it replaces to write beside its own
+    /// (``rewriteRowsOfAnotherLayout()``'s keys of a newer build).
+    func save(
+        _ values: [Value], checkingRules: Bool = true,
+        keeping kept: (Value.ID) -> [Data] = { _ in [] }
+    ) throws {
         for value in values {
-            let json: Data
+            var json: Data
             do {
                 json = try encoder.encode(value)
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
+            }
+            let members = kept(value.id)
+            if !members.isEmpty, json.last == UInt8(ascii: "}") {
+                json.removeLast()
+                if json.count > 1 { json.append(UInt8(ascii: ",")) }
+                json.append(Data(members.joined(separator: [UInt8(ascii: ",")])))
+                json.append(UInt8(ascii: "}"))
             }
             if checkingRules { try checkUnique(json, id: value.id) }
             try database.writeRow(
