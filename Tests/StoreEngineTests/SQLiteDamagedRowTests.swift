@@ -114,6 +114,49 @@ import Testing
         #expect(try integrity(tables.database) == "ok")
     }
 
+    @Test func damagedPagesAreNeverRebuiltOverAndEveryRowsBytesStay() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var pageSize = 0
+        var roots: [String: Int] = [:]
+        do {
+            let tables = try open(indexed: ["title"])
+            try tables.books.commit(
+                .saved((1...2_000).map { Book(id: $0, shelfID: nil, title: "Book \(10_000 + $0)") })
+            )
+            try tables.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try tables.database.run("PRAGMA page_size") { pageSize = Int($0.int64(at: 0)) }
+            try tables.database.run("SELECT name, rootpage FROM sqlite_master") {
+                roots[$0.text(at: 0)] = Int($0.int64(at: 1))
+            }
+            tables.database.close()
+        }
+        // One damaged pointer: the index's last child is now the table's last leaf, a page
+        // that holds rows. Rebuilding the index would free that page and write over it.
+        var bytes = try Data(contentsOf: file)
+        let page = { (number: Int) in (number - 1) * pageSize }
+        let table = try #require(roots["books"])
+        let index = try #require(roots["books.title"])
+        bytes.replaceSubrange(
+            page(index) + 8..<page(index) + 12,
+            with: bytes[page(table) + 8..<page(table) + 12])
+        try bytes.write(to: file)
+        let stored = { () throws -> Int in
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            return Set(text.matches(of: /"title":"Book (\d+)"/).map(\.output.1)).count
+        }
+        #expect(try stored() == 2_000)
+
+        let tables = try open(indexed: ["title"])
+        #expect {
+            try tables.books.commit(.deleted([1_990]))  // Among the index's last keys
+        } throws: { error in
+            guard case ItemError.corrupt = error else { return false }
+            return true
+        }
+        tables.database.close()
+        #expect(try stored() == 2_000)
+    }
+
     @Test(arguments: [DeleteRule.restrict, .cascade, .nullify])
     func aDeleteRuleOverAnUnreadableRowStillRuns(rule: DeleteRule) throws {
         defer { try? FileManager.default.removeItem(at: folder) }

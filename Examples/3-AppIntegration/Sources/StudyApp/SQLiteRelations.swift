@@ -218,16 +218,40 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
                 }, row: { _ in })
         }
         let needed = neededIndexes()
-        var kept = try indexes()
-        // An index of another field, or made with another expression (by an earlier release),
-        // which queries would not use.
-        for (index, sql) in kept where needed[index] != sql {
+        let kept = try indexes()
+        for index in kept.keys.sorted() where needed[index] == nil {
             try database.execute("DROP INDEX \"\(index)\"")
-            kept[index] = nil
         }
         for (index, sql) in needed.sorted(by: { $0.key < $1.key }) where kept[index] == nil {
             try database.execute(sql)
         }
+    }
+
+    // Workshop: SQLite uses an index on an expression only for a query that writes the same
+    // expression. Releases before fields were read behind `json_valid` made their indexes on
+    // `json_extract` alone, which today's queries would pass by.
+    /// Makes again, with the expression queries use now, each index that an earlier release
+    /// made with another. It gives the same results meanwhile, only slower, so the table opens
+    /// without it, and an older build of the app, whose queries use the earlier expression,
+    /// scans where it used its index.
+    func remakeIndexesOfAnEarlierRelease() throws {
+        let needed = neededIndexes()
+        for index in try indexesOfAnEarlierRelease() {
+            try database.execute("DROP INDEX \"\(index)\"")
+            try database.execute(needed[index] ?? "")
+        }
+    }
+
+    /// Whether an index of the table was made by an earlier release, with another expression.
+    func hasIndexesOfAnEarlierRelease() throws -> Bool {
+        try !indexesOfAnEarlierRelease().isEmpty
+    }
+
+    /// The indexes of the table that an earlier release made with another expression, by name.
+    private func indexesOfAnEarlierRelease() throws -> [String] {
+        let needed = neededIndexes()
+        return try indexes().filter { index, sql in needed[index].map { $0 != sql } ?? false }
+            .keys.sorted()
     }
 
     /// The indexes that the table's fields need, by name, each with the statement that makes

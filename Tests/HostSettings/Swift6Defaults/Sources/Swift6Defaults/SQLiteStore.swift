@@ -169,6 +169,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         _ sql: String, bind: (Statement) throws -> Void = { _ in },
         row: (Statement) throws -> Void
     ) throws {
+        link.lastFailure = SQLITE_OK
         let statement = try prepared(sql)
         running += 1
         defer { running -= 1 }
@@ -189,14 +190,19 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     /// Runs `sql`, which deletes or replaces one row of `table`. When SQLite finds the table's
-    /// indexes out of step with that row (a byte of it damaged on the disk), the indexes are
-    /// made again from the rows as they are (`REINDEX`), and `sql` is run once more: it then
-    /// fails only when the table itself is damaged.
+    /// indexes out of step with that row (a byte of it damaged on the disk), and the table's
+    /// and indexes' pages are sound (`quick_check`, which does not compare an index with its
+    /// table), the indexes are made again from the rows as they are (`REINDEX`), and `sql` is
+    /// run once more. Damaged pages are never rebuilt over: SQLite could reuse a page that
+    /// still holds rows. The error is thrown then, and the file left as it is.
     func writeRow(_ sql: String, of table: String, bind: (Statement) throws -> Void) throws {
         do {
             try run(sql, bind: bind, row: { _ in })
         } catch {
             guard link.lastFailure & 0xFF == SQLITE_CORRUPT else { throw error }
+            var check: [String] = []
+            try? run("PRAGMA quick_check(\"\(table)\")") { check.append($0.text(at: 0)) }
+            guard check == ["ok"] else { throw error }
             try execute("REINDEX \"\(table)\"")
             try run(sql, bind: bind, row: { _ in })
         }
@@ -504,6 +510,11 @@ where Value.ID: SQLiteKey {
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
         if try !isReady() { try create() }
+        // Best effort, in a transaction of its own: a full disk or another writer leaves the
+        // earlier indexes, which give the same results, for the next open.
+        if try hasIndexesOfAnEarlierRelease() {
+            try? database.transaction { try remakeIndexesOfAnEarlierRelease() }
+        }
     }
 
     /// Creates the table, or migrates it, in one transaction; then rewrites the rows of an
@@ -612,7 +623,7 @@ where Value.ID: SQLiteKey {
         guard
             ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
                 names.contains),
-            try indexes() == neededIndexes(),
+            Set(try indexes().keys) == Set(neededIndexes().keys),
             try recordedReferences() == declaredReferences()
         else { return false }
         if let layout = schema.layout {
@@ -660,7 +671,7 @@ where Value.ID: SQLiteKey {
                     last = row.argument(at: 0)
                     // A damaged row stays as it is, for a read to report: it must not keep
                     // every other row of the table from opening.
-                    if isIntact(row) { rows.append(try value(of: row)) }
+                    if isIntact(row) { rows.append(try decodedValue(of: row)) }
                 })
             guard let last else { return }
             // The values as they were: a duplicate or a dangling reference stored before the
@@ -755,12 +766,17 @@ where Value.ID: SQLiteKey {
                 skipSpace()
             }
             let start = index
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), skipString(),
-                let key = try? JSONDecoder().decode(
-                    [String].self,
-                    from: Data("[".utf8) + Data(bytes[start..<index]) + Data("]".utf8)
-                ).first
-            else { return nil }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), skipString() else {
+                return nil
+            }
+            let quoted = bytes[start..<index]
+            // A key with an escape is read as JSON; the others are their bytes.
+            let key =
+                quoted.contains(UInt8(ascii: "\\"))
+                ? (try? JSONDecoder().decode(
+                    [String].self, from: Data("[".utf8) + Data(quoted) + Data("]".utf8)))?.first
+                : String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
+            guard let key else { return nil }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
@@ -1112,14 +1128,20 @@ where Value.ID: SQLiteKey {
     /// The value of a row: its checksum checked, then decoded as the schema version that
     /// wrote it, and migrated.
     private func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
-        let id = Value.ID(column: 0, of: row)
-        let version = Int(truncatingIfNeeded: row.int64(at: 1))
-        let json = row.data(at: 2)
         guard isIntact(row) else {
+            let id = Value.ID(column: 0, of: row)
             throw Failure.corrupt(
                 file: database.fileURL, offset: 0,
                 reason: "a row of \(name) fails its checksum (id \(id))")
         }
+        return try decodedValue(of: row)
+    }
+
+    /// The value of a row whose checksum was checked, decoded as the schema version that wrote
+    /// it.
+    private func decodedValue(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
+        let version = Int(truncatingIfNeeded: row.int64(at: 1))
+        let json = row.data(at: 2)
         guard version <= Value.schemaVersion else {
             throw Failure.newerSchema(
                 file: database.fileURL, found: version, supported: Value.schemaVersion)

@@ -389,13 +389,14 @@ nonisolated enum StoreFiles {
         /// lock the parent just released; so a lock found taken is tried again for a moment
         /// (about 100 ms) before another repository is taken to hold it.
         private static func take(_ descriptor: Int32, waiting: Bool) -> Bool {
-            if waiting { return flock(descriptor, LOCK_EX) == 0 }
-            for _ in 0..<50 {
-                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-                guard errno == EWOULDBLOCK else { return false }
+            var attempts = 0
+            while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
+                if errno == EINTR { continue }
+                guard errno == EWOULDBLOCK, attempts < 50 else { return false }
+                attempts += 1
                 usleep(2_000)
             }
-            return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            return true
         }
 
         deinit {
