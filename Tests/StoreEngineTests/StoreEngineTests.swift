@@ -55,8 +55,11 @@ struct Undecided: StoredValue {
     }
 }
 
-/// A repository's error enum, as a generated one declares it.
-enum ItemError: Error, Equatable, SQLiteFailure {
+/// A repository's error enum, as a generated one declares it: the conformance to the engine's
+/// `nonisolated` protocol in a `nonisolated` extension. (Declared on the enum itself, the
+/// compiler can report "'nonisolated' modifier cannot be applied" on the cases that witness its
+/// requirements, depending on how it splits the module's files into jobs.)
+enum ItemError: Error, Equatable {
     case unreadable(file: URL, reason: String)
     case unwritable(file: URL, reason: String)
     case locked(file: URL)
@@ -70,6 +73,8 @@ enum ItemError: Error, Equatable, SQLiteFailure {
     case closed
     case suspended
 }
+
+nonisolated extension ItemError: SQLiteFailure {}
 
 @Suite struct StoreEngineTests {
     let folder: URL

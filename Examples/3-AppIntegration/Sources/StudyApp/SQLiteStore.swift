@@ -198,18 +198,19 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     // never be deleted or saved over. Remaking the table's indexes from its rows puts them back
     // in step, and the user's repair goes through.
     /// Runs `sql`, which deletes or replaces one row of `table`. When SQLite finds the table's
-    /// indexes out of step with that row (a byte of it damaged on the disk), and the table's
-    /// and indexes' pages are sound (`quick_check`, which does not compare an index with its
-    /// table), the indexes are made again from the rows as they are (`REINDEX`), and `sql` is
-    /// run once more. Damaged pages are never rebuilt over: SQLite could reuse a page that
-    /// still holds rows. The error is thrown then, and the file left as it is.
+    /// indexes out of step with that row (a byte of it damaged on the disk), and every page of
+    /// the database is sound (`quick_check` of the whole file, which does not compare an index
+    /// with its table; a check of one table would miss a pointer into another's pages), the
+    /// indexes are made again from the rows as they are (`REINDEX`), and `sql` is run once
+    /// more. Damaged pages are never rebuilt over: SQLite could reuse a page that still holds
+    /// rows. The error is thrown then, and the file left as it is.
     func writeRow(_ sql: String, of table: String, bind: (Statement) throws -> Void) throws {
         do {
             try run(sql, bind: bind, row: { _ in })
         } catch {
             guard link.lastFailure & 0xFF == SQLITE_CORRUPT else { throw error }
             var check: [String] = []
-            try? run("PRAGMA quick_check(\"\(table)\")") { check.append($0.text(at: 0)) }
+            try? run("PRAGMA quick_check") { check.append($0.text(at: 0)) }
             guard check == ["ok"] else { throw error }
             try execute("REINDEX \"\(table)\"")
             try run(sql, bind: bind, row: { _ in })
@@ -520,7 +521,8 @@ where Value.ID: SQLiteKey {
         if try !isReady() { try create() }
         // Best effort, in a transaction of its own: a full disk or another writer leaves the
         // earlier indexes, which give the same results, for the next open.
-        if try hasIndexesOfAnEarlierRelease() {
+        // Not inside a caller's transaction: a failure there could end it.
+        if !database.isInTransaction, try hasIndexesOfAnEarlierRelease() {
             try? database.transaction { try remakeIndexesOfAnEarlierRelease() }
         }
     }
