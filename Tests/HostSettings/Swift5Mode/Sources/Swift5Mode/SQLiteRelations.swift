@@ -224,28 +224,24 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         }
     }
 
-    /// Makes again, with the expression queries use now, each index that an earlier release
-    /// made with another. It gives the same results meanwhile, only slower, so the table opens
-    /// without it, and an older build of the app, whose queries use the earlier expression,
-    /// scans where it used its index.
-    func remakeIndexesOfAnEarlierRelease() throws {
-        let needed = neededIndexes()
-        for index in try indexesOfAnEarlierRelease() {
-            try database.execute("DROP INDEX \"\(index)\"")
-            try database.execute(needed[index] ?? "")
+    /// Makes the `indexes` (name, and the statement that makes it now) again. Those an earlier
+    /// release made give the same results meanwhile, only slower, so the table opens without
+    /// this, and an older build of the app, whose queries use the earlier expression, scans
+    /// where it used its index.
+    func remakeIndexes(_ indexes: [(name: String, sql: String)]) throws {
+        for index in indexes {
+            try database.execute("DROP INDEX \"\(index.name)\"")
+            try database.execute(index.sql)
         }
     }
 
-    /// Whether an index of the table was made by an earlier release, with another expression.
-    func hasIndexesOfAnEarlierRelease() throws -> Bool {
-        try !indexesOfAnEarlierRelease().isEmpty
-    }
-
-    /// The indexes of the table that an earlier release made with another expression, by name.
-    private func indexesOfAnEarlierRelease() throws -> [String] {
+    /// The indexes of the table that an earlier release made with another expression, by name,
+    /// each with the statement that makes it now.
+    func indexesOfAnEarlierRelease() throws -> [(name: String, sql: String)] {
         let needed = neededIndexes()
-        return try indexes().filter { index, sql in needed[index].map { $0 != sql } ?? false }
-            .keys.sorted()
+        return try indexes().sorted { $0.key < $1.key }.compactMap { index, sql in
+            needed[index].flatMap { $0 == sql ? nil : (index, $0) }
+        }
     }
 
     /// The indexes that the table's fields need, by name, each with the statement that makes

@@ -511,11 +511,12 @@ where Value.ID: SQLiteKey {
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
         if try !isReady() { try create() }
-        // Best effort, in a transaction of its own: a full disk or another writer leaves the
-        // earlier indexes, which give the same results, for the next open.
-        // Not inside a caller's transaction: a failure there could end it.
-        if !database.isInTransaction, try hasIndexesOfAnEarlierRelease() {
-            try? database.transaction { try remakeIndexesOfAnEarlierRelease() }
+        // Best effort, in a transaction of its own (never in a caller's, which a failure could
+        // end): a full disk or another writer leaves the earlier indexes, which give the same
+        // results, for the next open.
+        let earlier = try indexesOfAnEarlierRelease()
+        if !database.isInTransaction, !earlier.isEmpty {
+            try? database.transaction { try remakeIndexes(earlier) }
         }
     }
 
@@ -687,9 +688,10 @@ where Value.ID: SQLiteKey {
     /// added with a default, without a new schema version: a row that lacks a key the model
     /// always writes, or holds a renamed field's former key. A key this code does not know is
     /// no reason (a newer build of the app may have added it), and a row rewritten for another
-    /// reason keeps it as it was written (``members(of:notIn:)``). A row that cannot be read is left as it is, for a read to report. A transaction per 1,000
-    /// rows, each read in it: a rewritten row no longer matches, so an open killed on the way
-    /// (a slow launch) leaves the rest for the next, rather than starting over each time.
+    /// reason keeps it as it was written (``members(of:notIn:)``). A row that cannot be read is
+    /// left as it is, for a read to report. A transaction per 1,000 rows, each read in it: a
+    /// rewritten row no longer matches, so an open killed on the way (a slow launch) leaves the
+    /// rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout() throws {
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
         let former = schema.renamed.keys.sorted().map {
