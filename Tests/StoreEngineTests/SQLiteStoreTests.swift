@@ -43,6 +43,29 @@ import Testing
         #expect(try reopened.isEmpty())
     }
 
+    /// SQLite would remove the `-wal` and `-shm` files at the last close, and the next open
+    /// would need space for a new `-shm` before reading a byte: on a full disk, no open at all.
+    /// They stay, the WAL emptied, so the next open writes no new file.
+    @Test func theLastCloseKeepsTheSharedMemoryAndAnEmptiedWALSoTheNextOpenNeedsNoSpace() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.transaction { try items.save((1...300).map(item)) }
+        let wal = URL(fileURLWithPath: file.path + "-wal")
+        let shm = URL(fileURLWithPath: file.path + "-shm")
+        #expect(try Self.size(of: wal) > 0)
+        database.close()
+
+        #expect(try Self.size(of: wal) == 0)
+        #expect(try Self.size(of: shm) == 32 * 1024)
+        let reopened = try table(SQLiteDatabase<ItemError>(file: file))
+        #expect(try reopened.count() == 300)
+    }
+
+    static func size(of file: URL) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? -1
+    }
+
     @Test func aTransactionThatThrowsLeavesNothingBehind() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try SQLiteDatabase<ItemError>(file: file)

@@ -10,6 +10,12 @@
 //     failure), `files NAME,...` (the folder after the failure), then `recovered ID` or
 //     `still failing: ERROR`. The journal store also compacts after the failure, and prints
 //     `compacted` or `compaction-failed ERROR` before `count`.
+//   StoreFaultChild reopen journal|snapshot|sqlite DIRECTORY
+//     Saves 20 values and closes the store, then limits the size of any file this process
+//     writes to 1 byte (a full disk: no file can grow, none can be made) and opens it again.
+//     Prints `opened N` or `error: ERROR`, then `failed ID: ERROR` or `saved ID` for one save
+//     on the full disk, then lifts the limit and prints `recovered ID` or `still failing:
+//     ERROR`.
 //   StoreFaultChild open journal|snapshot|sqlite DIRECTORY
 //     Opens the store (as the user `nobody` when run as root, so that file permissions
 //     apply), prints `opened N` or `error: ERROR`, then saves one value and prints `saved ID`
@@ -32,6 +38,7 @@ import Foundation
 protocol FaultStore: Sendable {
     var count: Int { get async throws }
     func save(number: Int) async throws
+    func close() async
 }
 
 extension BenchJournal.EntryRepository: FaultStore {
@@ -70,6 +77,18 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+/// Limits the size of any file this process writes to `limit` bytes, with SIGXFSZ ignored, so
+/// that writes past it fail with EFBIG, as on a full disk; returns the limit before.
+func limitFileSize(to limit: UInt64) -> rlimit {
+    signal(SIGXFSZ, SIG_IGN)
+    var original = rlimit()
+    getrlimit(fileSizeLimit, &original)
+    var limited = original
+    limited.rlim_cur = rlim_t(limit)
+    setrlimit(fileSizeLimit, &limited)
+    return original
+}
+
 func openStore(_ storage: String, _ directory: URL) throws -> any FaultStore {
     switch storage {
     case "journal": try BenchJournal.EntryRepository(directory: directory)
@@ -90,12 +109,7 @@ let directory = URL(fileURLWithPath: arguments[3])
 switch arguments[1] {
 case "fill":
     guard arguments.count == 5, let limit = UInt64(arguments[4]) else { exit(2) }
-    signal(SIGXFSZ, SIG_IGN)
-    var original = rlimit()
-    getrlimit(fileSizeLimit, &original)
-    var limited = original
-    limited.rlim_cur = rlim_t(limit)
-    setrlimit(fileSizeLimit, &limited)
+    var original = limitFileSize(to: limit)
     let store = try openStore(storage, directory)
     var number = 0
     while true {
@@ -126,6 +140,30 @@ case "fill":
         say("recovered entry-1000000")
     } catch {
         say("still failing: \(error)")
+    }
+case "reopen":
+    let first = try openStore(storage, directory)
+    for number in 0..<20 { try await first.save(number: number) }
+    await first.close()
+    var original = limitFileSize(to: 1)
+    do {
+        let store = try openStore(storage, directory)
+        say("opened \(try await store.count)")
+        do {
+            try await store.save(number: 20)
+            say("saved entry-20")
+        } catch {
+            say("failed entry-20: \(error)")
+        }
+        setrlimit(fileSizeLimit, &original)
+        do {
+            try await store.save(number: 1_000_000)
+            say("recovered entry-1000000")
+        } catch {
+            say("still failing: \(error)")
+        }
+    } catch {
+        say("error: \(error)")
     }
 case "open":
     if geteuid() == 0 {

@@ -260,6 +260,25 @@ extension SlowSuites {
             await reopened.close()
         }
 
+        /// A full disk when a store opens: every stored value is read, a save fails, and the same
+        /// repository saves once there is room. (The sqlite store's case needs a real full disk:
+        /// see `aClosedSQLiteStoreOpensOnAFullDisk…`.)
+        @Test(arguments: ["journal", "snapshot"])
+        func aClosedStoreOpensAndReadsOnAFullDiskAndSavesOnceThereIsRoom(
+            storage: String
+        ) async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+
+            let report = try Self.runChild(["reopen", storage, folder.path])
+
+            #expect(report.values("opened") == ["20"], "\(report.lines)")
+            #expect(report.values("failed").count == 1, "\(report.lines)")
+            #expect(report.values("recovered") == ["entry-1000000"], "\(report.lines)")
+            let stored = try await Self.storedIDs(storage, in: folder)
+            #expect(stored == Set((0..<20).map { "entry-\($0)" } + ["entry-1000000"]))
+        }
+
         // MARK: - Permissions
 
         /// A read-only folder (files too, as on a read-only volume), then a folder without
@@ -448,6 +467,107 @@ extension SlowSuites {
 
             let stored = try await Self.storedIDs("sqlite", in: folder)
             #expect(stored == Set(saved + ["entry-1000000"]))
+        }
+
+        /// A full disk when the sqlite store opens. SQLite needs its `-shm` file to read a
+        /// database in WAL mode; it removed it (and the `-wal`) at the last close, and a new one
+        /// needs space, so the store could not open at all. The engine keeps both now, the WAL
+        /// emptied. The first open truncates the `-shm` and writes it again, which a file size
+        /// limit refuses but a full disk allows (the space it frees is the space it takes), so
+        /// this needs a disk that is really full: a 1 MiB tmpfs, which only root can mount (the
+        /// test does not run otherwise). A database an earlier release closed has no `-shm`: it
+        /// still cannot open on a full disk, fails naming the database, and opens whole once
+        /// there is room.
+        @Test(.enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root on Linux"))
+        func aClosedSQLiteStoreOpensOnAFullDiskAndAnEarlierReleasesDatabaseFailsKeepingIt()
+            async throws
+        {
+            let disk = try SmallDisk()
+            defer { disk.unmount() }
+            let folder = disk.folder.appendingPathComponent("store")
+            let first = try SQLiteStore(directory: folder)
+            for number in 0..<20 { try await first.save(Self.sqliteEntry(number)) }
+            await first.close()
+
+            try disk.fill()
+            let store = try SQLiteStore(directory: folder)
+            #expect(try await store.count == 20)
+            let database = folder.appendingPathComponent(SQLiteStore.databaseFileName)
+            await #expect {
+                try await store.save(Self.sqliteEntry(20))
+            } throws: {
+                "\($0)".contains("cannot write \(database.path)")
+            }
+            try disk.empty()
+            try await store.save(Self.sqliteEntry(21))
+            #expect(try await store.count == 21)
+            await store.close()
+
+            for suffix in ["-wal", "-shm"] {
+                try FileManager.default.removeItem(atPath: database.path + suffix)
+            }
+            try disk.fill()
+            #expect {
+                _ = try SQLiteStore(directory: folder)
+            } throws: {
+                "\($0)".contains("cannot read \(database.path)")
+            }
+            try disk.empty()
+            #expect(try await Self.storedIDs("sqlite", in: folder).count == 21)
+        }
+
+        /// A tmpfs of 1 MiB mounted on a temporary folder, and a file that fills it.
+        struct SmallDisk {
+            let folder: URL
+            var filler: URL { folder.appendingPathComponent("filler") }
+
+            /// Whether this process may mount one (root on Linux).
+            static let canMount: Bool = {
+                guard let disk = try? SmallDisk() else { return false }
+                disk.unmount()
+                return true
+            }()
+
+            init() throws {
+                folder = try TestPaths.makeTemporaryFolder()
+                guard
+                    Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
+                else {
+                    TestPaths.removeTemporaryFolder(folder)
+                    throw CocoaError(.featureUnsupported)
+                }
+            }
+
+            /// Writes the filler until the disk has no byte left.
+            func fill() throws {
+                FileManager.default.createFile(atPath: filler.path, contents: nil)
+                let handle = try FileHandle(forWritingTo: filler)
+                defer { try? handle.close() }
+                for size in [4096, 1] {
+                    let block = Data(count: size)
+                    while (try? handle.write(contentsOf: block)) != nil {}
+                }
+            }
+
+            func empty() throws {
+                try FileManager.default.removeItem(at: filler)
+            }
+
+            func unmount() {
+                _ = Self.run("/bin/umount", [folder.path])
+                TestPaths.removeTemporaryFolder(folder)
+            }
+
+            private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: tool)
+                process.arguments = arguments
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                guard (try? process.run()) != nil else { return false }
+                process.waitUntilExit()
+                return process.terminationStatus == 0
+            }
         }
 
         /// A read-only folder and database: the store opens and reads, and a save fails naming

@@ -67,6 +67,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         try open(fileURL.path, busyTimeout: link.busyTimeout)
         do {
             try execute("PRAGMA journal_mode=WAL")
+            // The WAL is cut back to this size after a checkpoint, and to nothing at the last
+            // close (the file itself is kept: see `open`).
+            try execute("PRAGMA journal_size_limit=\(8 << 20)")
             try execute("PRAGMA synchronous=FULL")
             // What F_FULLFSYNC is to the journal store on Apple platforms; ignored elsewhere.
             try execute("PRAGMA fullfsync=ON")
@@ -96,6 +99,11 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             throw failure
         }
         sqlite3_busy_timeout(opened, busyTimeout)
+        // SQLite removes the `-wal` and `-shm` files at the last close, and the next open must
+        // write a new 32 KB `-shm` before it reads a byte: on a full disk the store would not
+        // open at all. Kept, they need no new space, so the values can be read until there is.
+        var keepsFiles: Int32 = 1
+        sqlite3_file_control(opened, "main", SQLITE_FCNTL_PERSIST_WAL, &keepsFiles)
         do {
             // Reading the schema is what finds a file that is not a database.
             try execute("SELECT count(*) FROM sqlite_master")
