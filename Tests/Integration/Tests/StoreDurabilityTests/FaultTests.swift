@@ -540,7 +540,7 @@ extension SlowSuites {
 
             /// Writes the filler until the disk has no byte left.
             func fill() throws {
-                FileManager.default.createFile(atPath: filler.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
                 let handle = try FileHandle(forWritingTo: filler)
                 defer { try? handle.close() }
                 for size in [4096, 1] {
