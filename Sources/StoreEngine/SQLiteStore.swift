@@ -92,8 +92,39 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     private func open(_ path: String, busyTimeout: Int32) throws {
+        link.isReadOnlyForLackOfSpace = false
+        do {
+            try open(
+                path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                busyTimeout: busyTimeout)
+        } catch let failure where Self.isSharedMemoryFailure(link.lastExtendedFailure) {
+            // No room for SQLite's `-shm` file (a full disk: the first connection truncates it
+            // and writes it again, and a filesystem may not give back the space at once). A
+            // read-only connection that does not write it still reads every value; the next
+            // write tries the usual connection again (`writeAgainOnceThereIsRoom`).
+            var uri = URLComponents()
+            uri.scheme = "file"
+            uri.path = path
+            uri.queryItems = [URLQueryItem(name: "readonly_shm", value: "1")]
+            guard let text = uri.string else { throw failure }
+            try open(
+                text, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                busyTimeout: busyTimeout)
+            link.isReadOnlyForLackOfSpace = true
+        }
+    }
+
+    /// Whether SQLite's extended result `code` says that the `-shm` file could not be opened,
+    /// sized or mapped: SQLITE_IOERR_SHMOPEN, SHMSIZE and SHMMAP.
+    private static func isSharedMemoryFailure(_ code: Int32) -> Bool {
+        [18, 19, 21].contains { code == SQLITE_IOERR | ($0 << 8) }
+    }
+
+    /// Opens a connection to `path` with `flags` and reads the schema, or throws; SQLite's
+    /// extended result is then in `link.lastExtendedFailure`.
+    private func open(_ path: String, flags: Int32, busyTimeout: Int32) throws {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        link.lastExtendedFailure = SQLITE_OK
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         connection = opened
         guard status == SQLITE_OK else {
@@ -103,15 +134,38 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         }
         sqlite3_busy_timeout(opened, busyTimeout)
         // SQLite removes the `-wal` and `-shm` files at the last close, and the next open must
-        // write a new 32 KB `-shm` before it reads a byte: on a full disk the store would not
-        // open at all. Kept, they need no new space, so the values can be read until there is.
+        // make a new 32 KB `-shm` before it reads a byte. Kept, the next open reuses them: on
+        // a full disk it writes the `-shm` over the space it frees first (where a filesystem
+        // does not give that space back at once, `open(_:busyTimeout:)` opens read-only).
         var keepsFiles: Int32 = 1
         sqlite3_file_control(opened, "main", SQLITE_FCNTL_PERSIST_WAL, &keepsFiles)
         do {
             // Reading the schema is what finds a file that is not a database.
             try execute("SELECT count(*) FROM sqlite_master")
         } catch {
+            link.lastExtendedFailure = sqlite3_extended_errcode(opened)
             close()
+            throw error
+        }
+    }
+
+    /// A connection that opened read-only for lack of room for SQLite's `-shm` file is opened
+    /// again before a write: as usual when there is room now, read-only again otherwise (the
+    /// write then fails as a write to a read-only database). The read-only one is closed
+    /// first: SQLite shares one `-shm` mapping between a process's connections to a file, and
+    /// a new connection would take it read-only too.
+    private func writeAgainOnceThereIsRoom() throws {
+        guard link.isReadOnlyForLackOfSpace, !isInTransaction, link.running == 0 else { return }
+        try reopenForLackOfSpace()
+    }
+
+    /// Closes the connection and opens it again; when that fails, the next call tries again.
+    private func reopenForLackOfSpace() throws {
+        link.close()
+        do {
+            try connect()
+        } catch {
+            link.isReadOnlyForLackOfSpace = true
             throw error
         }
     }
@@ -142,6 +196,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Finalizes the statements and closes the connection; later calls throw `closed`.
     func close() {
         link.isSuspended = false
+        link.isReadOnlyForLackOfSpace = false
         link.close()
     }
 
@@ -249,6 +304,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
                 throw error
             }
         }
+        try writeAgainOnceThereIsRoom()
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -261,6 +317,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     private func prepared(_ sql: String) throws -> Statement {
+        if connection == nil, link.isReadOnlyForLackOfSpace, !link.isSuspended {
+            try reopenForLackOfSpace()
+        }
         guard let connection else { throw link.isSuspended ? Failure.suspended : Failure.closed }
         if let cached = statements[sql] { return Statement(pointer: cached) }
         if statements.count >= Self.statementCapacity, running == 0 {
@@ -294,6 +353,11 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             case let code = sqlite3_system_errno(connection), code != 0
         {
             message += " (\(String(cString: strerror(code))))"
+        }
+        if status & 0xFF == SQLITE_READONLY, link.isReadOnlyForLackOfSpace {
+            message +=
+                " (it opened read-only: the disk had no room for SQLite's -shm file; it writes "
+                + "again once there is room)"
         }
         switch status & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
@@ -393,6 +457,11 @@ private nonisolated final class SQLiteConnection {
     var isSuspended = false
     /// SQLite's result for the last statement that failed.
     var lastFailure = SQLITE_OK
+    /// SQLite's extended result when the last connection failed to open.
+    var lastExtendedFailure = SQLITE_OK
+    /// Whether the connection was opened read-only because there was no room for SQLite's
+    /// `-shm` file.
+    var isReadOnlyForLackOfSpace = false
 
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }

@@ -58,6 +58,7 @@ extension Identifier {
         "Revised", "SQLiteDatabase", "SQLiteKey", "SQLiteTable", "SQLite3", "SampleData",
         "SampleValue", "Sendable", "Set", "SharedRepository",
         "ShownRevisions", "SnapshotFile", "SnapshotStore", "StoreChange", "StoreFiles",
+        "StoreRecovery",
         "StoredFile", "StoredValue", "StoredValues", "String", "Suite", "Test", "Testing", "UInt32",
         "UInt64", "UInt8", "URL", "UUID", "UnmigratedValue", "Values", "Void", "WeakReference",
         "XCTest", "XCTestCase",

@@ -150,6 +150,23 @@ public actor FlashcardRepository {
         fileURL = store.fileURL
     }
 
+    /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged
+    /// (``FlashcardRepositoryError/corrupt(file:offset:reason:)``), so that it opens again: call it
+    /// with no repository open on the folder, then open one. The file's checksum covers the
+    /// whole file: when its values still decode, they are kept as read, and one of them may
+    /// hold the damaged byte (``StoreRecovery/keptUnverified``); when they do not, the file is
+    /// set aside and the store is empty. Either way the file is first copied beside itself as
+    /// it was (`<name>.damaged`), and never removed. A sound store is left as it is.
+    ///
+    /// - Returns: what was kept and set aside, and where the copy is.
+    /// - Throws: ``FlashcardRepositoryError`` when a repository has the folder open (`locked`), the
+    ///   file cannot be read or written, or intact values do not fit the model
+    ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change.
+    public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
+        try SnapshotStore<Flashcard, FlashcardRepositoryError>.recover(
+            directory: directory, file: fileName, lock: lockFileName)
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())

@@ -164,6 +164,26 @@ public actor LessonRepository {
             journal: Self.journalFileName)
     }
 
+    /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged
+    /// (``LessonRepositoryError/corrupt(file:offset:reason:)``), keeping every value that can
+    /// still be read, so that it opens again: call it with no repository open on the folder,
+    /// then open one. Each journal record has its own checksum: a damaged one is set aside, and
+    /// the values it saved stay as the records before it left them. A snapshot whose checksum
+    /// fails is kept as read when it still decodes (one of its values may then hold the
+    /// damaged byte: ``StoreRecovery/keptUnverified``), and set aside whole when it does not.
+    /// The damaged files are first copied beside them as they were (`<name>.damaged`), and
+    /// never removed. A sound store is left as it is.
+    ///
+    /// - Returns: what was kept and set aside, and where the copies are.
+    /// - Throws: ``LessonRepositoryError`` when a repository has the folder open (`locked`), a
+    ///   file cannot be read or written, or intact values do not fit the model
+    ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change.
+    public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
+        try JournalStore<Lesson, LessonRepositoryError>.recover(
+            directory: directory, snapshot: snapshotFileName, journal: journalFileName,
+            lock: lockFileName)
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())

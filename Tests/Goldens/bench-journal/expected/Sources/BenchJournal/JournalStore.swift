@@ -700,16 +700,17 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// The snapshot's values (migrated to the current schema version) and size, and whether it
     /// is current: written with a checksum, in this schema version. One that is not is read
-    /// once, so that it can be rewritten.
+    /// once, so that it can be rewritten. With `checked` false, a checksum that does not match
+    /// is let through, for ``recover(directory:snapshot:journal:lock:)``.
     private static func readSnapshot(
-        _ file: URL
+        _ file: URL, checked: Bool = true
     ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (StoredValues(), 0, true, 0)
         }
         let contents: CRC32.Contents
         do {
-            contents = try CRC32.unsealed(data)
+            contents = checked ? try CRC32.unsealed(data) : CRC32.unchecked(data)
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
         }
@@ -755,8 +756,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     ///
     /// A last line without its newline is dropped: for the writer, an append a crash cut short,
     /// whose save never returned; for a reader (`isReading`), possibly one being written now.
+    ///
+    /// With `setAside`, a damaged line is handed to it (its byte offset and why) and skipped,
+    /// and a whole record whose newline is damaged is read and handed to `repaired`, for
+    /// ``recover(directory:snapshot:journal:lock:)``; without, either throws.
     private static func records(
-        in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false
+        in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false,
+        setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil
     ) throws -> (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int) {
         let decoder = JSONDecoder()
         var changes: [StoreChange<Value>] = []
@@ -765,14 +771,18 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
             let position = offset - data.startIndex
             let line = data[offset..<newline]
-            let damaged = { (reason: String) in
-                Failure.corrupt(file: file, offset: position, reason: reason)
+            offset = newline + 1
+            let payload: Data
+            switch checkedRecord(line) {
+            case .damaged(let reason):
+                guard let setAside else {
+                    throw Failure.corrupt(file: file, offset: position, reason: reason)
+                }
+                setAside(position, reason)
+                continue
+            case .intact(let json):
+                payload = json
             }
-            guard let space = line.lastIndex(of: UInt8(ascii: " ")),
-                let checksum = CRC32.parse(line[(space + 1)...])
-            else { throw damaged("no checksum") }
-            let payload = line[..<space]
-            guard CRC32.checksum(payload) == checksum else { throw damaged("wrong checksum") }
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
                 if record.generation ?? 0 >= generation { changes += record.changes }
@@ -786,20 +796,101 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 throw Failure.incompatible(
                     file: file, reason: "the record at byte \(position): \(error)")
             }
-            offset = newline + 1
         }
         // A cut-short append cannot end in anything but a prefix of its line; a whole record
         // without its newline is a damaged line end. A reader may see a line being written.
         let body = data[offset...].dropLast()
-        if !isReading, let space = body.lastIndex(of: UInt8(ascii: " ")),
-            body.endIndex - space == 9,
-            let checksum = CRC32.parse(body[(space + 1)...]),
-            CRC32.checksum(body[..<space]) == checksum
-        {
-            throw Failure.corrupt(
-                file: file, offset: offset - data.startIndex, reason: "damaged line end")
+        if !isReading, case .intact = checkedRecord(body) {
+            guard let repaired else {
+                throw Failure.corrupt(
+                    file: file, offset: offset - data.startIndex, reason: "damaged line end")
+            }
+            repaired(offset - data.startIndex, "damaged line end; its record is whole and kept")
+            var whole = Data(body)
+            whole.append(UInt8(ascii: "\n"))
+            let last = try records(in: whole, of: file, from: 0, generation: generation)
+            changes += last.changes
+            latestGeneration = max(latestGeneration, last.latestGeneration)
         }
         return (changes, offset - data.startIndex, latestGeneration)
+    }
+
+    /// A journal line without its newline: its record's JSON when its checksum matches.
+    private enum CheckedRecord {
+        case intact(Data)
+        case damaged(String)
+    }
+
+    private static func checkedRecord(_ line: Data.SubSequence) -> CheckedRecord {
+        guard let space = line.lastIndex(of: UInt8(ascii: " ")), line.endIndex - space == 9,
+            let checksum = CRC32.parse(line[(space + 1)...])
+        else { return .damaged("no checksum") }
+        let payload = line[..<space]
+        guard CRC32.checksum(payload) == checksum else { return .damaged("wrong checksum") }
+        return .intact(payload)
+    }
+
+    // MARK: - Recovering a damaged store
+
+    /// Takes back a store that opening refuses as damaged (``Failure/corrupt``), keeping every
+    /// value that can still be read: journal records whose checksum fails are set aside (the
+    /// values they saved stay as the records before them left them), a snapshot whose checksum
+    /// fails is kept as read when it still decodes (reported as unverified) and set aside whole
+    /// when it does not. The damaged files are copied beside them first, as they were, and the
+    /// values are written as a new snapshot, of a later generation than any record, and the
+    /// journal emptied. A sound store is left as it is. Takes the folder's lock.
+    static func recover(
+        directory: URL, snapshot: String, journal: String, lock: String
+    ) throws -> StoreRecovery {
+        let files = try StoreFiles.Journal<Failure>(
+            directory: directory, snapshot: snapshot, journal: journal, lock: lock)
+        var setAside: [StoreRecovery.Damage] = []
+        var unverified: [URL] = []
+        var repaired: [StoreRecovery.Damage] = []
+        var values = StoredValues<Value>()
+        var generation = 0
+        let snapshotData = try StoreFiles.readIfPresent(files.snapshotURL, reporting: Failure.self)
+        if snapshotData.map({ (try? CRC32.unsealed($0)) != nil }) ?? true {
+            // Intact (or from before checksums): read as opening reads it, failures and all.
+            (values, _, _, generation) = try readSnapshot(files.snapshotURL)
+        } else if let read = try? readSnapshot(files.snapshotURL, checked: false) {
+            (values, _, _, generation) = read
+            unverified.append(files.snapshotURL)
+        } else {
+            setAside.append(
+                StoreRecovery.Damage(
+                    file: files.snapshotURL, offset: 0,
+                    reason: "wrong checksum, and its values do not decode"))
+        }
+        let journalData =
+            try StoreFiles.readIfPresent(files.journalURL, reporting: Failure.self) ?? Data()
+        let replayed = try records(
+            in: journalData, of: files.journalURL, from: 0, generation: generation,
+            setAside: {
+                setAside.append(
+                    StoreRecovery.Damage(file: files.journalURL, offset: $0, reason: $1))
+            },
+            repaired: {
+                repaired.append(
+                    StoreRecovery.Damage(file: files.journalURL, offset: $0, reason: $1))
+            })
+        values.apply(contentsOf: replayed.changes)
+        let damaged = Set(setAside.map(\.file) + repaired.map(\.file) + unverified)
+        guard !damaged.isEmpty else {
+            return StoreRecovery(
+                valuesKept: values.count, setAside: [], keptUnverified: [], repaired: [],
+                copies: [])
+        }
+        var copies: [URL] = []
+        for file in [files.snapshotURL, files.journalURL] where damaged.contains(file) {
+            copies.append(try StoreFiles.keepCopy(of: file, reporting: Failure.self))
+        }
+        let written = try writeSnapshot(
+            of: values, generation: max(generation, replayed.latestGeneration) + 1, to: files)
+        if written.folderSynced { try files.truncate(to: 0) }
+        return StoreRecovery(
+            valuesKept: values.count, setAside: setAside, keptUnverified: unverified,
+            repaired: repaired, copies: copies)
     }
 
     // MARK: - File formats

@@ -376,6 +376,31 @@ nonisolated final class ItemRepositoryXCTests: XCTestCase {
         expectEqual(offset, secondRecord)
     }
 
+    func testRecoverSetsADamagedRecordAsideKeepsItsBytesAndTheRestOpens() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try ItemRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        try await repository.save(Support.sample(3))
+        try await repository.save(Support.sample(4))
+        await repository.close()
+        var bytes = try Data(contentsOf: repository.journalURL)
+        let secondRecord = try unwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        bytes[secondRecord + 2] ^= 0x01
+        try bytes.write(to: repository.journalURL)
+
+        let recovery = try ItemRepository.recover(directory: directory)
+
+        expectEqual(recovery.setAside.map(\.offset), [secondRecord])
+        expectEqual(recovery.valuesKept, 4)
+        let copy = repository.journalURL.appendingPathExtension("damaged")
+        expectEqual(recovery.copies, [copy])
+        try expectEqual(Data(contentsOf: copy), bytes)
+        let reopened = try ItemRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
+        await reopened.close()
+    }
+
     func testASnapshotFromANewerSchemaIsRefused() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

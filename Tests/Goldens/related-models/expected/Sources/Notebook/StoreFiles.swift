@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(Darwin)
     import Darwin
@@ -327,6 +327,17 @@ nonisolated enum StoreFiles {
             return Contents(json: json, isChecked: true)
         }
 
+        /// The JSON of a file that `sealed` wrote, its checksum not checked: to recover what a
+        /// damaged file still holds.
+        static func unchecked(_ data: Data) -> Contents {
+            let trailer = Data("\ncrc32 ".utf8)
+            let start = data.endIndex - trailer.count - 9
+            guard data.count >= trailer.count + 9,
+                data[start..<(start + trailer.count)] == trailer
+            else { return Contents(json: data, isChecked: false) }
+            return Contents(json: data[..<start], isChecked: false)
+        }
+
         static let table: [UInt32] = (0..<256).map { index in
             (0..<8).reduce(UInt32(index)) { crc, _ in
                 crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
@@ -652,6 +663,33 @@ nonisolated enum StoreFiles {
         }
     }
 
+    /// Copies `file` beside itself as it is, as `<name>.damaged` (or `.damaged-2`, … when that
+    /// exists: an earlier copy is never replaced), synced; returns the copy.
+    static func keepCopy<Reported: Failure>(of file: URL, reporting _: Reported.Type) throws -> URL
+    {
+        let data = try readIfPresent(file, reporting: Reported.self) ?? Data()
+        var number = 0
+        while true {
+            number += 1
+            let copy = file.appendingPathExtension(number == 1 ? "damaged" : "damaged-\(number)")
+            let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if descriptor < 0, errno == EEXIST { continue }
+            guard descriptor >= 0 else {
+                throw Reported.unwritable(file: copy, reason: lastError())
+            }
+            defer { closeDescriptor(descriptor) }
+            do {
+                try write(data, to: descriptor, at: 0)
+                try sync(descriptor)
+            } catch {
+                _ = unlink(copy.path)
+                throw Reported.unwritable(file: copy, reason: "\(error)")
+            }
+            syncFolder(file.deletingLastPathComponent())
+            return copy
+        }
+    }
+
     // MARK: - System calls
 
     private static func openFile(_ url: URL, truncating: Bool = false, forReading: Bool = false)
@@ -754,5 +792,49 @@ nonisolated enum StoreFiles {
         init(_ description: String) {
             self.description = description
         }
+    }
+}
+
+/// What recovering a damaged journal or snapshot store did (`recover(directory:)` of a
+/// repository): the values it kept, what it set aside, and where the damaged files are now.
+public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConvertible {
+    /// A damaged record (or a whole file, at offset 0) whose values are not in the store.
+    public struct Damage: Sendable, Equatable {
+        public let file: URL
+        /// Where the damaged bytes start: the record's first byte, or 0 for a whole file.
+        public let offset: Int
+        public let reason: String
+    }
+
+    /// How many values the store holds now.
+    public let valuesKept: Int
+    /// The records (or whole files) that could not be read: what they saved is not in the
+    /// store. Their bytes are in ``copies``.
+    public let setAside: [Damage]
+    /// The files whose checksum failed but whose values all decoded: kept as read, so one of
+    /// those values may hold the damaged byte. Their bytes as they were are in ``copies``.
+    public let keptUnverified: [URL]
+    /// Damage that lost nothing: a journal record whose newline was damaged, read (its checksum
+    /// matches) and kept.
+    public let repaired: [Damage]
+    /// The damaged files as they were, copied beside them (`<name>.damaged`, `.damaged-2`, …)
+    /// before the store was written again.
+    public let copies: [URL]
+
+    /// Whether the store was sound and nothing was written.
+    public var wasSound: Bool { setAside.isEmpty && keptUnverified.isEmpty && repaired.isEmpty }
+
+    public var description: String {
+        guard !wasSound else { return "the store was sound: \(valuesKept) values, nothing changed" }
+        let parts =
+            setAside.map {
+                "set aside \($0.file.lastPathComponent) at byte \($0.offset): \($0.reason)"
+            }
+            + keptUnverified.map { "kept \($0.lastPathComponent) as read, unverified" }
+            + repaired.map {
+                "repaired \($0.file.lastPathComponent) at byte \($0.offset): \($0.reason)"
+            }
+            + ["copied as it was to " + copies.map(\.lastPathComponent).joined(separator: ", ")]
+        return "kept \(valuesKept) values; " + parts.joined(separator: "; ")
     }
 }

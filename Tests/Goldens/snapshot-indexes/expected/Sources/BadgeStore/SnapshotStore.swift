@@ -184,17 +184,55 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         }
     }
 
+    // MARK: - Recovering a damaged store
+
+    /// Takes back a store that opening refuses as damaged (``Failure/corrupt``): a file whose
+    /// checksum fails is kept as read when it still decodes (reported as unverified), and set
+    /// aside when it does not (the store is then empty). The file is first copied beside itself
+    /// as it was. A sound store is left as it is. Takes the folder's lock.
+    static func recover(directory: URL, file: String, lock: String) throws -> StoreRecovery {
+        let fileURL = directory.appendingPathComponent(file)
+        try StoreFiles.createFolder(directory, reporting: Failure.self)
+        let lock = try StoreFiles.Lock(
+            directory.appendingPathComponent(lock), reporting: Failure.self)
+        return try withExtendedLifetime(lock) {
+            guard let data = try StoreFiles.readIfPresent(fileURL, reporting: Failure.self),
+                (try? CRC32.unsealed(data)) == nil
+            else {
+                // Sound (or from before checksums): read as opening reads it, failures and all.
+                return StoreRecovery(
+                    valuesKept: try readFile(fileURL).values.count, setAside: [],
+                    keptUnverified: [], repaired: [], copies: [])
+            }
+            let read = try? readFile(fileURL, checked: false).values
+            let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
+            let values = read ?? StoredValues()
+            try write(values, to: fileURL)
+            return StoreRecovery(
+                valuesKept: values.count,
+                setAside: read != nil
+                    ? []
+                    : [
+                        StoreRecovery.Damage(
+                            file: fileURL, offset: 0,
+                            reason: "wrong checksum, and its values do not decode")
+                    ],
+                keptUnverified: read != nil ? [fileURL] : [], repaired: [], copies: [copy])
+        }
+    }
+
     /// The file's values, migrated to the current schema version, and whether the file is
-    /// current: written with a checksum, in this schema version.
+    /// current: written with a checksum, in this schema version. With `checked` false, a
+    /// checksum that does not match is let through, for ``recover(directory:file:lock:)``.
     private static func readFile(
-        _ file: URL
+        _ file: URL, checked: Bool = true
     ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (StoredValues(), true)
         }
         let contents: CRC32.Contents
         do {
-            contents = try CRC32.unsealed(data)
+            contents = checked ? try CRC32.unsealed(data) : CRC32.unchecked(data)
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
         }

@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// Recovering a journal store that opening refuses as damaged: what the checksums still vouch
+/// for is kept, the damaged files are copied aside as they were, and the store opens again.
+@Suite struct JournalRecoveryTests {
+    let folder: URL
+    var journal: URL { folder.appendingPathComponent("items.journal") }
+    var snapshot: URL { folder.appendingPathComponent("items.json") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("JournalRecoveryTests-\(UUID().uuidString)")
+    }
+
+    func open() throws -> JournalStore<Item, ItemError> {
+        try JournalStore(
+            directory: folder, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock", compactionFloor: 1 << 20)
+    }
+
+    func recover() throws -> StoreRecovery {
+        try JournalStore<Item, ItemError>.recover(
+            directory: folder, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock")
+    }
+
+    func item(_ number: Int, _ title: String? = nil) -> Item {
+        Item(id: number, title: title ?? "Item \(number)", count: 7)
+    }
+
+    /// Replaces the first `old` in `file` with `new`, of the same length: a damaged byte.
+    func damage(_ file: URL, replacing old: String, with new: String) throws -> Int {
+        var data = try Data(contentsOf: file)
+        let range = try #require(data.range(of: Data(old.utf8)))
+        data.replaceSubrange(range, with: Data(new.utf8))
+        try data.write(to: file)
+        return range.lowerBound
+    }
+
+    /// The byte where the line holding `offset` starts.
+    func lineStart(_ file: URL, holding offset: Int) throws -> Int {
+        let data = try Data(contentsOf: file)
+        return (data[..<offset].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+    }
+
+    @Test func aDamagedRecordIsSetAsideAndEveryOtherValueOpensAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        // A batch as large as the store is written as a snapshot; the rest go to the journal.
+        try store.commit(.saved((1...4).map { item($0) }))
+        try store.commit(.saved([item(5)]))
+        try store.commit(.saved([item(1, "Item 1 again")]))
+        try store.commit(.deleted([2]))
+        store.close()
+        let byte = try damage(journal, replacing: "Item 5", with: "Item #")
+        let damaged = try Data(contentsOf: journal)
+        #expect(throws: ItemError.self) { _ = try open() }
+
+        let recovery = try recover()
+
+        let record = try lineStart(journal.appendingPathExtension("damaged"), holding: byte)
+        #expect(
+            recovery.setAside == [
+                StoreRecovery.Damage(file: journal, offset: record, reason: "wrong checksum")
+            ])
+        #expect(recovery.keptUnverified.isEmpty)
+        #expect(recovery.copies == [journal.appendingPathExtension("damaged")])
+        #expect(try Data(contentsOf: journal.appendingPathExtension("damaged")) == damaged)
+        #expect(recovery.valuesKept == 3)
+        let reopened = try open()
+        #expect(reopened.values.items == [item(1, "Item 1 again"), item(3), item(4)])
+    }
+
+    @Test func aRecordWhoseNewlineIsDamagedIsKeptAndTheJournalWrittenAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved([item(1), item(2)]))
+        try store.commit(.saved([item(3)]))
+        store.close()
+        var bytes = try Data(contentsOf: journal)
+        bytes[bytes.count - 1] = UInt8(ascii: "x")
+        try bytes.write(to: journal)
+        #expect(throws: ItemError.self) { _ = try open() }
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.isEmpty)
+        #expect(recovery.repaired.map(\.offset) == [0])
+        #expect(recovery.copies == [journal.appendingPathExtension("damaged")])
+        #expect(try open().values.items == [item(1), item(2), item(3)])
+    }
+
+    @Test func aSoundStoreIsLeftAsItIs() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved([item(1), item(2)]))
+        try store.commit(.saved([item(3)]))
+        store.close()
+        let before = try [Data(contentsOf: snapshot), Data(contentsOf: journal)]
+
+        let recovery = try recover()
+
+        #expect(recovery.wasSound)
+        #expect(recovery.valuesKept == 3)
+        #expect(try [Data(contentsOf: snapshot), Data(contentsOf: journal)] == before)
+    }
+
+    @Test func aSnapshotWhoseChecksumFailsIsKeptAsReadWhenItStillDecodes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...5).map { item($0) }))
+        try store.commit(.saved([item(6)]))
+        store.close()
+        _ = try damage(snapshot, replacing: "Item 4", with: "Item $")
+        #expect(throws: ItemError.self) { _ = try open() }
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.isEmpty)
+        #expect(recovery.keptUnverified == [snapshot])
+        #expect(recovery.copies == [snapshot.appendingPathExtension("damaged")])
+        let reopened = try open()
+        #expect(reopened.values.items.map(\.id) == [1, 2, 3, 4, 5, 6])
+        #expect(reopened.values.items[3].title == "Item $")
+    }
+
+    @Test func aSnapshotThatNoLongerDecodesIsSetAsideAndTheJournalsValuesOpen() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...5).map { item($0) }))
+        try store.commit(.saved([item(6)]))
+        store.close()
+        _ = try damage(snapshot, replacing: "\"items\":[", with: "\"items\":{")
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.map(\.file) == [snapshot])
+        #expect(recovery.setAside.map(\.offset) == [0])
+        var reopened = try open()
+        #expect(reopened.values.items == [item(6)])
+        reopened.close()
+        // A second recovery of the same folder finds it sound, and keeps the first copy.
+        #expect(try recover().wasSound)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                "items.journal", "items.json", "items.json.damaged", "items.lock",
+            ])
+    }
+
+    @Test func anOpenStoreIsNotRecoveredUnderIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try open()
+        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
+            _ = try recover()
+        }
+        _ = store
+    }
+}
+
+/// Recovering a snapshot store that opening refuses as damaged: its one checksum covers the
+/// whole file, so what still decodes is kept as read, and the file is copied aside first.
+@Suite struct SnapshotRecoveryTests {
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("items.json") }
+    var copy: URL { file.appendingPathExtension("damaged") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SnapshotRecoveryTests-\(UUID().uuidString)")
+    }
+
+    func open() throws -> SnapshotStore<Item, ItemError> {
+        try SnapshotStore(directory: folder, file: "items.json", lock: "items.lock")
+    }
+
+    func recover() throws -> StoreRecovery {
+        try SnapshotStore<Item, ItemError>.recover(
+            directory: folder, file: "items.json", lock: "items.lock")
+    }
+
+    func item(_ number: Int) -> Item { Item(id: number, title: "Item \(number)", count: 7) }
+
+    /// Writes items 1 to 3, then replaces `old` in the file with `new`, of the same length.
+    func storeDamaged(replacing old: String, with new: String) throws -> Data {
+        var store = try open()
+        try store.commit(.saved((1...3).map(item)))
+        store.close()
+        var data = try Data(contentsOf: file)
+        let range = try #require(data.range(of: Data(old.utf8)))
+        data.replaceSubrange(range, with: Data(new.utf8))
+        try data.write(to: file)
+        #expect(throws: ItemError.self) { _ = try open() }
+        return data
+    }
+
+    @Test func aFileThatStillDecodesIsKeptAsReadAndCopiedAsItWas() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = try storeDamaged(replacing: "Item 2", with: "Item %")
+
+        let recovery = try recover()
+
+        #expect(recovery.keptUnverified == [file])
+        #expect(recovery.setAside.isEmpty)
+        #expect(recovery.copies == [copy])
+        #expect(try Data(contentsOf: copy) == damaged)
+        #expect(try open().values.items.map(\.title) == ["Item 1", "Item %", "Item 3"])
+        #expect(try recover().wasSound)
+    }
+
+    @Test func aFileThatNoLongerDecodesIsSetAsideAndTheStoreOpensEmpty() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = try storeDamaged(replacing: "\"items\"", with: "\"itemz\"")
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.map(\.file) == [file])
+        #expect(recovery.valuesKept == 0)
+        #expect(try Data(contentsOf: copy) == damaged)
+        #expect(try open().values.items.isEmpty)
+    }
+}
