@@ -150,6 +150,37 @@ import Testing
             ])
     }
 
+    @Test func aSnapshotWhoseChecksumLineIsDamagedIsKeptAsRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...5).map { item($0) }))
+        store.close()
+        _ = try damage(snapshot, replacing: "\ncrc32 ", with: "\ncrd32 ")
+        #expect(throws: ItemError.self) { _ = try open() }
+
+        let recovery = try recover()
+
+        #expect(recovery.keptUnverified == [snapshot])
+        #expect(try open().values.items.map(\.id) == [1, 2, 3, 4, 5])
+    }
+
+    /// The generation is in the bytes the failed checksum covers: every record is replayed
+    /// over the snapshot, so a damaged one cannot make the records after it look older.
+    @Test func aDamagedGenerationInTheSnapshotSkipsNoRecord() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...5).map { item($0) }))
+        try store.commit(.saved([item(6)]))
+        try store.commit(.deleted([1]))
+        store.close()
+        _ = try damage(snapshot, replacing: "{\"generation\":1,", with: "{\"generation\":9,")
+
+        let recovery = try recover()
+
+        #expect(recovery.keptUnverified == [snapshot])
+        #expect(try open().values.items.map(\.id) == [2, 3, 4, 5, 6])
+    }
+
     @Test func anOpenStoreIsNotRecoveredUnderIt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try open()
@@ -208,6 +239,28 @@ import Testing
         #expect(try Data(contentsOf: copy) == damaged)
         #expect(try open().values.items.map(\.title) == ["Item 1", "Item %", "Item 3"])
         #expect(try recover().wasSound)
+    }
+
+    @Test func aFileWhoseChecksumLineIsDamagedIsKeptAsRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try storeDamaged(replacing: "\ncrc32 ", with: "\nc#c32 ")
+
+        #expect(try recover().keptUnverified == [file])
+        #expect(try open().values.items.map(\.id) == [1, 2, 3])
+    }
+
+    /// A file from before checksums that does not fit the model is not damage: recovering
+    /// throws as opening does and leaves it as it is.
+    @Test func anIntactFileFromBeforeChecksumsThatDoesNotFitIsLeftAsItIs() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let old = Data(#"{"items":[{"count":7,"id":1,"title":5}],"schemaVersion":1}"#.utf8)
+        try old.write(to: file)
+
+        #expect(throws: ItemError.self) { _ = try recover() }
+
+        #expect(try Data(contentsOf: file) == old)
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
     }
 
     @Test func aFileThatNoLongerDecodesIsSetAsideAndTheStoreOpensEmpty() throws {

@@ -870,11 +870,16 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var values = StoredValues<Value>()
         var generation = 0
         let snapshotData = try StoreFiles.readIfPresent(files.snapshotURL, reporting: Failure.self)
-        if snapshotData.map({ (try? CRC32.unsealed($0)) != nil }) ?? true {
-            // Intact (or from before checksums): read as opening reads it, failures and all.
+        if let intact = try? readSnapshot(files.snapshotURL) {
+            (values, _, _, generation) = intact
+        } else if !StoreFiles.isDamaged(snapshotData ?? Data()) {
+            // Its checksum matches, or it has none: what fails is not damage. Thrown as
+            // opening throws it.
             (values, _, _, generation) = try readSnapshot(files.snapshotURL)
         } else if let read = try? readSnapshot(files.snapshotURL, checked: false) {
-            (values, _, _, generation) = read
+            // Its generation may hold the damaged byte: every record is replayed over it, which
+            // leaves each value as its last record did.
+            values = read.values
             unverified.append(files.snapshotURL)
         } else {
             setAside.append(
@@ -907,7 +912,12 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         }
         let written = try writeSnapshot(
             of: values, generation: max(generation, replayed.latestGeneration) + 1, to: files)
-        if written.folderSynced { try files.truncate(to: 0) }
+        // Until the journal is emptied, opening still meets its damaged record.
+        guard written.folderSynced else {
+            throw Failure.unwritable(
+                file: directory, reason: "the folder could not be synced; recover it again")
+        }
+        try files.truncate(to: 0)
         return StoreRecovery(
             valuesKept: values.count, setAside: setAside, keptUnverified: unverified,
             repaired: repaired, copies: copies)

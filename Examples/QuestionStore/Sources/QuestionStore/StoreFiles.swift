@@ -329,13 +329,21 @@ nonisolated enum StoreFiles {
 
         /// The JSON of a file that `sealed` wrote, its checksum not checked: to recover what a
         /// damaged file still holds.
+        /// A checksum line with a damaged byte or two in it is still taken for one.
         static func unchecked(_ data: Data) -> Contents {
-            let trailer = Data("\ncrc32 ".utf8)
-            let start = data.endIndex - trailer.count - 9
-            guard data.count >= trailer.count + 9,
-                data[start..<(start + trailer.count)] == trailer
-            else { return Contents(json: data, isChecked: false) }
-            return Contents(json: data[..<start], isChecked: false)
+            let pattern = Array("\ncrc32 ".utf8)
+            guard data.count >= pattern.count + 9 else {
+                return Contents(json: data, isChecked: false)
+            }
+            let tail = Array(data.suffix(pattern.count + 9))
+            let matching =
+                zip(pattern, tail).filter { $0 == $1 }.count
+                + tail[pattern.count..<(tail.count - 1)].filter {
+                    "0123456789abcdefABCDEF".utf8.contains($0)
+                }
+                .count + (tail.last == UInt8(ascii: "\n") ? 1 : 0)
+            guard matching >= tail.count - 2 else { return Contents(json: data, isChecked: false) }
+            return Contents(json: data.dropLast(tail.count), isChecked: false)
         }
 
         static let table: [UInt32] = (0..<256).map { index in
@@ -663,6 +671,13 @@ nonisolated enum StoreFiles {
         }
     }
 
+    /// Whether a file that `CRC32.sealed` wrote is damaged: its checksum does not match, or its
+    /// checksum line itself is damaged. A file without one (from before checksums) is not.
+    static func isDamaged(_ data: Data) -> Bool {
+        guard let contents = try? CRC32.unsealed(data) else { return true }
+        return !contents.isChecked && CRC32.unchecked(data).json.count != data.count
+    }
+
     /// Copies `file` beside itself as it is, as `<name>.damaged` (or `.damaged-2`, … when that
     /// exists: an earlier copy is never replaced), synced; returns the copy.
     static func keepCopy<Reported: Failure>(of file: URL, reporting _: Reported.Type) throws -> URL
@@ -808,8 +823,9 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
 
     /// How many values the store holds now.
     public let valuesKept: Int
-    /// The records (or whole files) that could not be read: what they saved is not in the
-    /// store. Their bytes are in ``copies``.
+    /// The records (or whole files) that could not be read: what they did is not in the store
+    /// (the values a record saved are as before it, those it deleted are back). Their bytes
+    /// are in ``copies``.
     public let setAside: [Damage]
     /// The files whose checksum failed but whose values all decoded: kept as read, so one of
     /// those values may hold the damaged byte. Their bytes as they were are in ``copies``.

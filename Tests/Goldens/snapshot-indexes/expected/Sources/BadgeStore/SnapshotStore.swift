@@ -196,13 +196,16 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         let lock = try StoreFiles.Lock(
             directory.appendingPathComponent(lock), reporting: Failure.self)
         return try withExtendedLifetime(lock) {
-            guard let data = try StoreFiles.readIfPresent(fileURL, reporting: Failure.self),
-                (try? CRC32.unsealed(data)) == nil
-            else {
-                // Sound (or from before checksums): read as opening reads it, failures and all.
+            let data = try StoreFiles.readIfPresent(fileURL, reporting: Failure.self) ?? Data()
+            if let intact = try? readFile(fileURL) {
                 return StoreRecovery(
-                    valuesKept: try readFile(fileURL).values.count, setAside: [],
-                    keptUnverified: [], repaired: [], copies: [])
+                    valuesKept: intact.values.count, setAside: [], keptUnverified: [],
+                    repaired: [], copies: [])
+            }
+            if !StoreFiles.isDamaged(data) {
+                // Its checksum matches, or it has none: what fails is not damage. Thrown as
+                // opening throws it.
+                _ = try readFile(fileURL)
             }
             let read = try? readFile(fileURL, checked: false).values
             let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)

@@ -58,6 +58,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
                 file: file, reason: "it is a symbolic link to a file that does not exist")
         }
         link.busyTimeout = busyTimeout
+        link.path = file.standardizedFileURL.resolvingSymlinksInPath().path
         try connect()
     }
 
@@ -90,24 +91,33 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
 
     private func open(_ path: String, busyTimeout: Int32) throws {
         link.isReadOnlyForLackOfSpace = false
-        do {
-            try open(
-                path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                busyTimeout: busyTimeout)
-        } catch let failure where Self.isSharedMemoryFailure(link.lastExtendedFailure) {
-            // No room for SQLite's `-shm` file (a full disk: the first connection truncates it
-            // and writes it again, and a filesystem may not give back the space at once). A
-            // read-only connection that does not write it still reads every value; the next
-            // write tries the usual connection again (`writeAgainOnceThereIsRoom`).
+        // No room for SQLite's `-shm` file (a full disk: the first connection truncates it and
+        // writes it again, and a filesystem may not give back the space at once). A read-only
+        // connection that does not write it still reads every value; the next write tries the
+        // usual connection again (`writeAgainOnceThereIsRoom`).
+        func openReadOnly() throws {
             var uri = URLComponents()
             uri.scheme = "file"
             uri.path = path
             uri.queryItems = [URLQueryItem(name: "readonly_shm", value: "1")]
-            guard let text = uri.string else { throw failure }
             try open(
-                text, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                uri.string ?? path,
+                flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                 busyTimeout: busyTimeout)
             link.isReadOnlyForLackOfSpace = true
+            link.countAsReadOnly()
+        }
+        // One open of the file at a time in this process, so that none opens as usual on the
+        // mapping that a read-only one is making.
+        try link.whileOpening {
+            guard !link.othersAreReadOnly else { return try openReadOnly() }
+            do {
+                try open(
+                    path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                    busyTimeout: busyTimeout)
+            } catch  where Self.isSharedMemoryFailure(link.lastExtendedFailure) {
+                try openReadOnly()
+            }
         }
     }
 
@@ -152,7 +162,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// first: SQLite shares one `-shm` mapping between a process's connections to a file, and
     /// a new connection would take it read-only too.
     private func writeAgainOnceThereIsRoom() throws {
-        guard link.isReadOnlyForLackOfSpace, !isInTransaction, link.running == 0 else { return }
+        guard link.isReadOnlyForLackOfSpace, !isInTransaction, link.running == 0,
+            !link.othersAreReadOnly
+        else { return }
         try reopenForLackOfSpace()
     }
 
@@ -175,7 +187,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     /// Whether ``close()`` was called (a suspended database is not closed).
-    var isClosed: Bool { connection == nil && !link.isSuspended }
+    var isClosed: Bool {
+        connection == nil && !link.isSuspended && !link.isReadOnlyForLackOfSpace
+    }
 
     /// Whether the database is in memory, for previews and tests.
     var isInMemory: Bool { fileURL.path == "/dev/null" }
@@ -349,7 +363,8 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         if status & 0xFF == SQLITE_READONLY, link.isReadOnlyForLackOfSpace {
             message +=
                 " (it opened read-only: the disk had no room for SQLite's -shm file; it writes "
-                + "again once there is room)"
+                + "again once there is room and no other repository of this process has the "
+                + "database open read-only: suspend() every one, then resume() them)"
         }
         switch status & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
@@ -454,12 +469,75 @@ private nonisolated final class SQLiteConnection {
     /// Whether the connection was opened read-only because there was no room for SQLite's
     /// `-shm` file.
     var isReadOnlyForLackOfSpace = false
+    /// The database file's path.
+    var path = ""
+    /// The file as SQLite shares its `-shm` mapping between connections (its device and inode;
+    /// the path while it does not exist), when this connection is counted as read-only.
+    private var countedAs: String?
+
+    /// How many connections of this process have each database file open read-only for lack
+    /// of room for its `-shm` file. SQLite shares one `-shm` mapping between a process's
+    /// connections to a file: while one of these is open, a connection opened as usual would
+    /// take that read-only mapping and fail every write. So it opens read-only too, and none
+    /// opens as usual again until the others have closed.
+    private static let readOnlyCounts = ReadOnlyCounts()
+
+    private final class ReadOnlyCounts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+        private var opening: [String: NSLock] = [:]
+
+        func add(_ file: String, _ change: Int) {
+            lock.withLock { counts[file] = (counts[file] ?? 0) + change }
+        }
+
+        func count(_ file: String) -> Int { lock.withLock { counts[file] ?? 0 } }
+
+        /// The lock that one open of `path` at a time holds.
+        func openingLock(_ path: String) -> NSLock {
+            lock.withLock {
+                if let existing = opening[path] { return existing }
+                let made = NSLock()
+                opening[path] = made
+                return made
+            }
+        }
+    }
+
+    /// The file as SQLite shares its `-shm` mapping: its device and inode.
+    private var file: String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return path }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
+
+    /// Runs `body`, an open of the file, while no other connection of this process opens it.
+    func whileOpening(_ body: () throws -> Void) throws {
+        try Self.readOnlyCounts.openingLock(path).withLock(body)
+    }
+
+    /// Counts this open connection among the process's read-only ones, until it closes.
+    func countAsReadOnly() {
+        guard countedAs == nil, pointer != nil else { return }
+        let file = file
+        Self.readOnlyCounts.add(file, 1)
+        countedAs = file
+    }
+
+    /// Whether another connection of this process has the file open read-only.
+    var othersAreReadOnly: Bool {
+        Self.readOnlyCounts.count(countedAs ?? file) > (countedAs == nil ? 0 : 1)
+    }
 
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
         if let pointer { sqlite3_close_v2(pointer) }
         pointer = nil
+        if let countedAs {
+            Self.readOnlyCounts.add(countedAs, -1)
+            self.countedAs = nil
+        }
     }
 
     deinit {
