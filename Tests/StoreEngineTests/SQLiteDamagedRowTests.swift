@@ -32,13 +32,38 @@ import Testing
             shelves: try SQLiteTable(
                 "shelves", in: database, schema: SQLiteSchema(model: "Shelf", unique: ["name"])),
             books: try SQLiteTable(
-                "books", in: database,
-                schema: SQLiteSchema(
-                    model: "Book", indexed: indexed,
-                    references: [
-                        SQLiteReference(
-                            field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
-                    ])))
+                "books", in: database, schema: booksSchema(indexed: indexed, rule: rule)))
+    }
+
+    func booksSchema(indexed: [String] = [], rule: DeleteRule = .restrict) -> SQLiteSchema<Book> {
+        SQLiteSchema(
+            model: "Book", indexed: indexed,
+            references: [
+                SQLiteReference(field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+            ])
+    }
+
+    func recoverBooks(indexed: [String] = []) throws -> StoreRecovery {
+        try SQLiteTable<Book, ItemError>.recover(
+            "books", schema: booksSchema(indexed: indexed), file: file)
+    }
+
+    /// The books in id order, read a row at a time: a damaged row would throw.
+    func everyBook(_ tables: Tables) throws -> [Book] {
+        var books: [Book] = []
+        try tables.books.scan { books.append($0) }
+        return books
+    }
+
+    /// The rows `recover` set aside: table, id and value, as stored.
+    func setAsideRows(_ database: SQLiteDatabase<ItemError>) throws -> [[String]] {
+        var rows: [[String]] = []
+        try database.run(
+            "SELECT name, id, value, typeof(value) FROM store_damaged_rows ORDER BY seq"
+        ) {
+            rows.append([$0.text(at: 0), "\($0.int64(at: 1))", $0.text(at: 2), $0.text(at: 3)])
+        }
+        return rows
     }
 
     /// Three books on a shelf; then the bytes `before` of the file become `after` (of the same
@@ -212,4 +237,101 @@ import Testing
         ) { plan.append($0.text(at: 3)) }
         #expect(plan.contains { $0.contains("USING INDEX books.title") }, "\(plan)")
     }
+
+    @Test func recoverSetsADamagedRowAsideWithItsBytesAndEveryOtherRowReadsAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try unreadable(indexed: ["title"])
+        #expect { try everyBook(tables) } throws: { isCorrupt($0, naming: 2) }
+        let heard = HeardKeys()
+        let listener = NSObject()
+        SQLiteChangeCenter.shared.listen(
+            ObjectIdentifier(listener), file: file, table: "books",
+            receive: { heard.append($0) })
+        defer { SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(listener)) }
+
+        // On a connection of its own, while this one stays open.
+        let recovery = try recoverBooks(indexed: ["title"])
+
+        #expect(recovery.valuesKept == 2)
+        #expect(recovery.setAside.count == 1)
+        #expect(recovery.setAside.first?.reason.contains("id 2") == true)
+        #expect(!recovery.wasSound)
+        #expect(recovery.copies.isEmpty)
+        #expect(try everyBook(tables).map(\.id) == [1, 3])
+        #expect(
+            try setAsideRows(tables.database) == [
+                [
+                    "books", "2", #"{"id":2,"shelfID":"\#(shelf.id)","title";"Book 2"}"#,
+                    "text",
+                ]
+            ])
+        // No delete rule ran, and the shelf the row named is still there.
+        #expect(try tables.shelves.count() == 1)
+        #expect(heard.keys == [[.integer(2)]])
+        #expect(try integrity(tables.database) == "ok")
+        // Once more: nothing to do, and nothing changes.
+        let again = try recoverBooks(indexed: ["title"])
+        #expect(again.wasSound && again.valuesKept == 2)
+        #expect(try setAsideRows(tables.database).count == 1)
+    }
+
+    @Test func recoverSetsARowAsideWhoseIndexedValueChangedOnTheDisk() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged("\"Book 2\"", "\"Book 9\"", indexed: ["title"])
+
+        let recovery = try recoverBooks(indexed: ["title"])
+
+        #expect(recovery.setAside.count == 1)
+        #expect(try everyBook(tables).map(\.id) == [1, 3])
+        #expect(try tables.books.values(StoreQuery().filter(title.isEqual(to: "Book 9"))) == [])
+        #expect(try integrity(tables.database) == "ok")
+    }
+
+    /// A book's key, the byte before its JSON, becomes the key of another, intact row. For
+    /// book 3 (now 2, the last in its page), SQLite's search by key finds book 2 in its place;
+    /// for book 2 (now 3), a delete finds the reference's index out of step, and `REINDEX`
+    /// refuses two rows under one key.
+    @Test(arguments: [(3, 2), (2, 3)])
+    func aRowWhoseKeyWasDamagedIsSetAsideAndTheIntactRowWithThatKeyStays(
+        book: Int, damagedKey: Int
+    ) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = { (id: Int) in String(UnicodeScalar(UInt8(id))) + "{\"id\":\(book)," }
+        let tables = try damaged(key(book), key(damagedKey))
+
+        let recovery = try recoverBooks()
+
+        #expect(recovery.setAside.count == 1)
+        #expect(
+            try everyBook(tables)
+                == [1, 2, 3].filter { $0 != book }.map {
+                    Book(id: $0, shelfID: shelf.id, title: "Book \($0)")
+                })
+        #expect(try setAsideRows(tables.database).map(\.[1]) == ["\(damagedKey)"])
+        #expect(try integrity(tables.database) == "ok")
+        #expect(try recoverBooks().wasSound)
+    }
+
+    @Test func aFileSQLiteRefusesIsNotRecoveredAndIsLeftAsItIs() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try open().database.close()
+        var bytes = try Data(contentsOf: file)
+        bytes[0] ^= 0x01  // Its header: "SQLite format 3"
+        try bytes.write(to: file)
+
+        #expect { try recoverBooks() } throws: { error in
+            guard case ItemError.corrupt = error else { return false }
+            return true
+        }
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+}
+
+/// The keys a ``SQLiteChangeCenter`` listener heard, call by call.
+private final class HeardKeys: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [[SQLiteRowKey]] = []
+
+    func append(_ keys: [SQLiteRowKey]) { lock.withLock { heard.append(keys) } }
+    var keys: [[SQLiteRowKey]] { lock.withLock { heard } }
 }

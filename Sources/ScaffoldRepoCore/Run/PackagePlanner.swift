@@ -326,10 +326,10 @@ enum PackagePlanner {
             switch request.storage {
             case .sqlite:
                 "Its API changes with it: reads throw, since they read the disk (try before find, "
-                    + "count and loadAll); \(viewModel); \(formerFiles), lockFileName, refresh(), "
-                    + "recover(directory:) and init(readingFrom:) go (the database is databaseURL "
-                    + "in directory; a damaged row is deleted or saved over by its id), so a widget "
-                    + "opens it with init(directory:), as the app does"
+                    + "count and loadAll); \(viewModel); \(formerFiles), lockFileName, refresh() "
+                    + "and init(readingFrom:) go (the database is databaseURL in directory; "
+                    + "recover(directory:) sets a damaged row aside and may run while it is open), "
+                    + "so a widget opens it with init(directory:), as the app does"
             case .snapshot:
                 "Its API changes with it: \(formerFiles) and directory go; its file is fileURL "
                     + "(fileName)"

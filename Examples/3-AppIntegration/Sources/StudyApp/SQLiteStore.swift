@@ -285,13 +285,24 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         do {
             try run(sql, bind: bind, row: { _ in })
         } catch {
-            guard link.lastFailure & 0xFF == SQLITE_CORRUPT else { throw error }
-            var check: [String] = []
-            try? run("PRAGMA quick_check") { check.append($0.text(at: 0)) }
-            guard check == ["ok"] else { throw error }
+            guard link.lastFailure & 0xFF == SQLITE_CORRUPT, isEveryPageSound() else { throw error }
             try execute("REINDEX \"\(table)\"")
             try run(sql, bind: bind, row: { _ in })
         }
+    }
+
+    /// Whether `PRAGMA quick_check` finds every page of the database sound (it does not compare
+    /// an index with its table, nor check the order of keys).
+    func isEveryPageSound() -> Bool {
+        var check: [String] = []
+        try? run("PRAGMA quick_check") { check.append($0.text(at: 0)) }
+        return check == ["ok"]
+    }
+
+    /// Whether the last statement that failed did for damage SQLite found in the file, or for
+    /// a constraint that rows damaged on the disk break (two rows under one key).
+    var lastFailureIsDamage: Bool {
+        [SQLITE_CORRUPT, SQLITE_CONSTRAINT].contains(link.lastFailure & 0xFF)
     }
 
     /// Whether a transaction is open on this connection.
@@ -425,6 +436,12 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             case .text(let value): bind(value, at: index)
             case .blob(let value): bind(value, at: index)
             }
+        }
+
+        /// Binds column `column` of `row`, a statement stepping through rows, exactly as it is
+        /// stored: its type and its bytes (a damaged text's too, which a `String` would change).
+        func bind(column: Int32, of row: Statement, at index: Int32) {
+            sqlite3_bind_value(pointer, index, sqlite3_column_value(row.pointer, column))
         }
 
         func int64(at column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
@@ -767,15 +784,19 @@ where Value.ID: SQLiteKey {
             """)
         try Self.createReferenceTable(in: database)
         try SQLiteChangeLog.createTable(in: database)
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS "\(name)" (
-                id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
-                version INTEGER NOT NULL,
-                value TEXT NOT NULL,
-                checksum INTEGER NOT NULL
-            ) WITHOUT ROWID
-            """)
+        try database.execute(Self.createTableSQL("\"\(name)\""))
+    }
+
+    /// The statement that makes a model's table `name` (quoted as SQL needs), unless it exists.
+    private static func createTableSQL(_ name: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
+            version INTEGER NOT NULL,
+            value TEXT NOT NULL,
+            checksum INTEGER NOT NULL
+        ) WITHOUT ROWID
+        """
     }
 
     /// The SQL that reads the JSON key `field` of a row's value (NULL when it is damaged).
@@ -1294,6 +1315,170 @@ where Value.ID: SQLiteKey {
         return effects
     }
 
+    // MARK: - Recovering
+
+    // Workshop: SQLite checks its pages, not the bytes of a value, so a damaged value is found
+    // by its row's checksum when a read reaches it. `recover` takes such rows out of the table,
+    // bytes kept, so that the reads which reached them (`loadAll()`, a view-model's page) work.
+    /// The table where ``setAsideDamagedRows()`` keeps the rows it takes out of a model's table:
+    /// the table's name, the row's columns exactly as they were stored, and why.
+    static var setAsideTable: String { "store_damaged_rows" }
+
+    /// Takes the rows whose checksum fails out of the table, in one transaction, so that every
+    /// read reaches the other rows again. Each row is first copied, exactly as it was stored, to
+    /// ``setAsideTable``. No delete rule runs: values that refer to a row set aside keep their
+    /// reference. Repositories of the table, in this process and others, hear of it as deletes.
+    /// A row SQLite cannot find by its key (the key's own bytes damaged) cannot be deleted by
+    /// it: the table is then made again from every other row (``remakeFromIntactRows()``).
+    ///
+    /// This opens the database `file` on a connection of its own, as a repository opens it (a
+    /// table of an earlier schema version is migrated first), and closes it.
+    static func recover(
+        _ name: String, schema: SQLiteSchema<Value>, file: URL
+    ) throws -> StoreRecovery {
+        let database = try SQLiteDatabase<Failure>(file: file)
+        defer { database.close() }
+        return try SQLiteTable(name, in: database, schema: schema).setAsideDamagedRows()
+    }
+
+    /// ``recover(_:schema:file:)`` on this table's connection.
+    func setAsideDamagedRows() throws -> StoreRecovery {
+        var setAside: [StoreRecovery.Damage] = []
+        var effects = SQLiteEffects()
+        try database.transaction {
+            try createSetAsideTable()
+            let first = try lastSetAside()
+            var keys: [SQLiteRowKey] = []
+            try database.run("SELECT \(columns) FROM \"\(name)\"") { row in
+                guard !isIntact(row) else { return }
+                let reason =
+                    "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row)))"
+                try keepSetAside(row, reason: reason)
+                keys.append(row.argument(at: 0))
+                setAside.append(
+                    StoreRecovery.Damage(
+                        file: database.fileURL, offset: 0,
+                        reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
+            }
+            guard !keys.isEmpty else { return }
+            var isEveryRowDeleted = true
+            for seq in (first + 1)...(first + Int64(keys.count)) {
+                // Only the row whose columns are the copy's, found by its key: never an intact
+                // row that a damaged key now equals, or that SQLite finds in its place (a
+                // damaged key out of order misleads its search).
+                do {
+                    try database.writeRow(
+                        """
+                        DELETE FROM "\(name)" WHERE (id, version, value, checksum) =
+                        (SELECT id, version, value, checksum FROM \(Self.setAsideTable)
+                        WHERE seq = ?)
+                        """, of: name, bind: { $0.bind(seq, at: 1) })
+                    if database.changedRows != 1 { isEveryRowDeleted = false }
+                } catch  where database.lastFailureIsDamage {
+                    // REINDEX refused a damaged key that equals another row's.
+                    isEveryRowDeleted = false
+                }
+            }
+            // A row deleted by a damaged key took the index entries of that key, which may be
+            // another row's: the indexes are made again from the rows left.
+            if isEveryRowDeleted, try !indexes().isEmpty {
+                do {
+                    try database.execute("REINDEX \"\(name)\"")
+                } catch  where database.lastFailureIsDamage {
+                    isEveryRowDeleted = false
+                }
+            }
+            if !isEveryRowDeleted {
+                setAside += try remakeFromIntactRows()
+            }
+            // A table made again holds its intact rows exactly as before: only these changed.
+            effects.delete(keys, in: name)
+            try SQLiteChangeLog.record(effects, in: database)
+        }
+        SQLiteChangeCenter.shared.post(effects, file: database.fileURL, origin: nil, table: nil)
+        return StoreRecovery(
+            valuesKept: try count(), setAside: setAside, keptUnverified: [], repaired: [],
+            copies: [])
+    }
+
+    private func createSetAsideTable() throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(Self.setAsideTable) (
+                seq INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                id, version, value, checksum,
+                reason TEXT NOT NULL
+            )
+            """)
+    }
+
+    /// The `seq` of the last row set aside, of any table (0 when there is none).
+    private func lastSetAside() throws -> Int64 {
+        var last: Int64 = 0
+        try database.run("SELECT coalesce(max(seq), 0) FROM \(Self.setAsideTable)") {
+            last = $0.int64(at: 0)
+        }
+        return last
+    }
+
+    /// Copies `row` (its id, version, value and checksum) to ``setAsideTable``, exactly.
+    private func keepSetAside(_ row: SQLiteDatabase<Failure>.Statement, reason: String) throws {
+        try database.run(
+            """
+            INSERT INTO \(Self.setAsideTable) (name, id, version, value, checksum, reason)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            bind: { statement in
+                statement.bind(name, at: 1)
+                for column in Int32(0)..<4 {
+                    statement.bind(column: column, of: row, at: column + 2)
+                }
+                statement.bind(reason, at: 6)
+            }, row: { _ in })
+    }
+
+    /// Makes the table again from its rows whose checksum matches (the others are set aside
+    /// already): a new table, each row copied to it exactly, the old one dropped, the new one
+    /// renamed, its indexes made. A second row with the key of one already copied (two rows
+    /// whose checksums match, under one key: only damage to the table makes that) is set aside
+    /// too, and returned.
+    private func remakeFromIntactRows() throws -> [StoreRecovery.Damage] {
+        // Never over a damaged page: dropping the table could free a page that another
+        // table's rows are still on.
+        guard database.isEveryPageSound() else {
+            throw Failure.corrupt(
+                file: database.fileURL, offset: 0,
+                reason: "a row of \(name) cannot be found by its key, and the database's pages "
+                    + "are damaged: it was left as it is")
+        }
+        let remade = "store_remade"
+        try database.execute("DROP TABLE IF EXISTS \(remade)")
+        try database.execute(Self.createTableSQL(remade))
+        var setAside: [StoreRecovery.Damage] = []
+        try database.run("SELECT \(columns) FROM \"\(name)\"") { row in
+            guard isIntact(row) else { return }
+            try database.run(
+                "INSERT OR IGNORE INTO \(remade) (\(columns)) VALUES (?, ?, ?, ?)",
+                bind: { statement in
+                    for column in Int32(0)..<4 {
+                        statement.bind(column: column, of: row, at: column + 1)
+                    }
+                }, row: { _ in })
+            guard database.changedRows == 0 else { return }
+            let reason = "a second row of \(name) with id \(Value.ID(column: 0, of: row))"
+            try keepSetAside(row, reason: reason)
+            setAside.append(
+                StoreRecovery.Damage(
+                    file: database.fileURL, offset: 0,
+                    reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
+        }
+        try database.execute("DROP TABLE \"\(name)\"")
+        try database.execute("ALTER TABLE \(remade) RENAME TO \"\(name)\"")
+        try recordSchema()
+        return setAside
+    }
+
     // MARK: - Rows
 
     /// The value of a row: its checksum checked, then decoded as the schema version that
@@ -1303,7 +1488,8 @@ where Value.ID: SQLiteKey {
             let id = Value.ID(column: 0, of: row)
             throw Failure.corrupt(
                 file: database.fileURL, offset: 0,
-                reason: "a row of \(name) fails its checksum (id \(id))")
+                reason: "a row of \(name) fails its checksum (id \(id)); recover(directory:) "
+                    + "sets it aside")
         }
         return try decodedValue(of: row)
     }

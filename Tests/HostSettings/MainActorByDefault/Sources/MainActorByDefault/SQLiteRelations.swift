@@ -426,7 +426,8 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             else {
                 throw Failure.corrupt(
                     file: database.fileURL, offset: 0,
-                    reason: "a row of \(table) fails its checksum (id \(key.shown))")
+                    reason: "a row of \(table) fails its checksum (id \(key.shown)); "
+                        + "recover(directory:) sets it aside")
             }
             let checksum = covered(key, row.version, row.json)
             try database.run(

@@ -263,7 +263,7 @@ import Testing
         }
     }
 
-    @Test func testAFlippedByteInARowIsFoundByItsChecksum() async throws {
+    @Test func testAFlippedByteInARowIsFoundByItsChecksumAndRecoverSetsItAside() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try MemoRepository(directory: directory)
@@ -288,6 +288,15 @@ import Testing
         }
         expectEqual(named.lastPathComponent, file.lastPathComponent)
         expectTrue(reason.contains("checksum"), reason)
+
+        // The repository stays open: the row is copied aside, and every other value reads.
+        let recovery = try MemoRepository.recover(directory: directory)
+
+        expectEqual(recovery.valuesKept, 2)
+        expectEqual(recovery.setAside.count, 1)
+        expectEqual(try await reopened.loadAll(), [Support.sample(1), Support.sample(2)])
+        expectTrue(try MemoRepository.recover(directory: directory).wasSound)
+        await reopened.close()
     }
 
     @Test func testATableFromANewerSchemaIsRefused() async throws {

@@ -328,8 +328,8 @@ nonisolated enum StoreFiles {
         }
 
         /// The JSON of a file that `sealed` wrote, its checksum not checked: to recover what a
-        /// damaged file still holds.
-        /// A checksum line with a damaged byte or two in it is still taken for one.
+        /// damaged file still holds. A checksum line with a damaged byte or two in it is still
+        /// taken for one.
         static func unchecked(_ data: Data) -> Contents {
             let pattern = Array("\ncrc32 ".utf8)
             guard data.count >= pattern.count + 9 else {
@@ -813,19 +813,25 @@ nonisolated enum StoreFiles {
 /// What recovering a damaged journal or snapshot store did (`recover(directory:)` of a
 /// repository): the values it kept, what it set aside, and where the damaged files are now.
 public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConvertible {
-    /// A damaged record (or a whole file, at offset 0) whose values are not in the store.
+    /// A damaged record (or a whole file, or a database row, at offset 0) whose values are not
+    /// in the store.
     public struct Damage: Sendable, Equatable {
         public let file: URL
-        /// Where the damaged bytes start: the record's first byte, or 0 for a whole file.
+        /// Where the damaged bytes start: the record's first byte, or 0 for a whole file or a
+        /// database row (whose reason names its table and id).
         public let offset: Int
         public let reason: String
+
+        /// The reason for a file set aside whole.
+        static let undecodable = "wrong checksum, and its values do not decode"
     }
 
     /// How many values the store holds now.
     public let valuesKept: Int
-    /// The records (or whole files) that could not be read: what they did is not in the store
-    /// (the values a record saved are as before it, those it deleted are back). Their bytes
-    /// are in ``copies``.
+    /// The records (or whole files, or database rows) that could not be read: what they did is
+    /// not in the store (the values a record saved are as before it, those it deleted are
+    /// back; a row's value is gone). A file's bytes are in ``copies``; a row's, in the
+    /// database's table `store_damaged_rows`.
     public let setAside: [Damage]
     /// The files whose checksum failed but whose values all decoded: kept as read, so one of
     /// those values may hold the damaged byte. Their bytes as they were are in ``copies``.
@@ -834,7 +840,7 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
     /// matches) and kept.
     public let repaired: [Damage]
     /// The damaged files as they were, copied beside them (`<name>.damaged`, `.damaged-2`, …)
-    /// before the store was written again.
+    /// before the store was written again. None for a database, which keeps its damaged rows.
     public let copies: [URL]
 
     /// Whether the store was sound and nothing was written.
@@ -850,7 +856,9 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
             + repaired.map {
                 "repaired \($0.file.lastPathComponent) at byte \($0.offset): \($0.reason)"
             }
-            + ["copied as it was to " + copies.map(\.lastPathComponent).joined(separator: ", ")]
+            + (copies.isEmpty
+                ? []
+                : ["copied as it was to " + copies.map(\.lastPathComponent).joined(separator: ", ")])
         return "kept \(valuesKept) values; " + parts.joined(separator: "; ")
     }
 }

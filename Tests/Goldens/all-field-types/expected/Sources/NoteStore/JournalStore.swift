@@ -865,7 +865,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             setAside.append(
                 StoreRecovery.Damage(
                     file: files.snapshotURL, offset: 0,
-                    reason: "wrong checksum, and its values do not decode"))
+                    reason: StoreRecovery.Damage.undecodable))
         }
         let journalData =
             try StoreFiles.readIfPresent(files.journalURL, reporting: Failure.self) ?? Data()

@@ -240,7 +240,7 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         }
     }
 
-    func testAFlippedByteInARowIsFoundByItsChecksum() async throws {
+    func testAFlippedByteInARowIsFoundByItsChecksumAndRecoverSetsItAside() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try EntryRepository(directory: directory)
@@ -265,6 +265,15 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         }
         expectEqual(named.lastPathComponent, file.lastPathComponent)
         expectTrue(reason.contains("checksum"), reason)
+
+        // The repository stays open: the row is copied aside, and every other value reads.
+        let recovery = try EntryRepository.recover(directory: directory)
+
+        expectEqual(recovery.valuesKept, 2)
+        expectEqual(recovery.setAside.count, 1)
+        expectEqual(try await reopened.loadAll(), [Support.sample(1), Support.sample(2)])
+        expectTrue(try EntryRepository.recover(directory: directory).wasSound)
+        await reopened.close()
     }
 
     func testATableFromANewerSchemaIsRefused() async throws {

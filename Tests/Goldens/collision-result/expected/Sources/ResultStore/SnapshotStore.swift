@@ -218,7 +218,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                     : [
                         StoreRecovery.Damage(
                             file: fileURL, offset: 0,
-                            reason: "wrong checksum, and its values do not decode")
+                            reason: StoreRecovery.Damage.undecodable)
                     ],
                 keptUnverified: read != nil ? [fileURL] : [], repaired: [], copies: [copy])
         }

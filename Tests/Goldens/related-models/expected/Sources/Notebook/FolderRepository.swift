@@ -178,6 +178,24 @@ public actor FolderRepository {
         SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(self))
     }
 
+    /// Takes the rows of ``tableName`` whose checksum fails out of the table, so that every
+    /// other value reads again: a read that reaches such a row (``loadAll()``, a query, the
+    /// view-model's page) throws ``FolderRepositoryError/corrupt(file:offset:reason:)`` naming it.
+    /// Each row is first copied, exactly as it was stored, to the database's table
+    /// `store_damaged_rows`, all in one transaction. No delete rule runs: values that refer to a
+    /// row set aside keep their reference. Repositories may stay open, in this process and
+    /// others: their `changes()` publish the rows set aside as deleted. A sound table is left as
+    /// it is.
+    ///
+    /// - Returns: how many values the table holds now, and the rows set aside.
+    /// - Throws: ``FolderRepositoryError`` as ``init(directory:)`` does: `corrupt` when SQLite
+    ///   finds the database's pages damaged, which this does not repair; `locked` when another
+    ///   connection holds the write lock past the busy timeout.
+    public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
+        try SQLiteTable<Folder, FolderRepositoryError>.recover(
+            tableName, schema: schema, file: directory.appendingPathComponent(databaseFileName))
+    }
+
     /// Opens the store in ``defaultDirectory()``.
     public init() throws {
         try self.init(directory: Self.defaultDirectory())

@@ -219,7 +219,7 @@ nonisolated final class ReminderRepositoryXCTests: XCTestCase {
         }
     }
 
-    func testAFlippedByteInARowIsFoundByItsChecksum() async throws {
+    func testAFlippedByteInARowIsFoundByItsChecksumAndRecoverSetsItAside() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try ReminderRepository(directory: directory)
@@ -244,6 +244,15 @@ nonisolated final class ReminderRepositoryXCTests: XCTestCase {
         }
         expectEqual(named.lastPathComponent, file.lastPathComponent)
         expectTrue(reason.contains("checksum"), reason)
+
+        // The repository stays open: the row is copied aside, and every other value reads.
+        let recovery = try ReminderRepository.recover(directory: directory)
+
+        expectEqual(recovery.valuesKept, 2)
+        expectEqual(recovery.setAside.count, 1)
+        expectEqual(try await reopened.loadAll(), [Support.sample(1), Support.sample(2)])
+        expectTrue(try ReminderRepository.recover(directory: directory).wasSound)
+        await reopened.close()
     }
 
     func testATableFromANewerSchemaIsRefused() async throws {
