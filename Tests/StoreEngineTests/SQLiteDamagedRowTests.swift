@@ -71,6 +71,17 @@ import Testing
     func damaged(
         _ before: String, _ after: String, indexed: [String] = [], rule: DeleteRule = .restrict
     ) throws -> Tables {
+        try damaged(indexed: indexed, rule: rule) { bytes in
+            let range = try #require(bytes.range(of: Data(before.utf8)))
+            bytes.replaceSubrange(range, with: Data(after.utf8))
+        }
+    }
+
+    /// Three books on a shelf; then `damage` changes the file's bytes, and the tables are
+    /// opened again.
+    func damaged(
+        indexed: [String] = [], rule: DeleteRule = .restrict, _ damage: (inout Data) throws -> Void
+    ) throws -> Tables {
         let tables = try open(indexed: indexed, rule: rule)
         try tables.shelves.commit(.saved([shelf]))
         try tables.books.commit(
@@ -78,8 +89,7 @@ import Testing
         try tables.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         tables.database.close()
         var bytes = try Data(contentsOf: file)
-        let range = try #require(bytes.range(of: Data(before.utf8)))
-        bytes.replaceSubrange(range, with: Data(after.utf8))
+        try damage(&bytes)
         try bytes.write(to: file)
         return try open(indexed: indexed, rule: rule)
     }
@@ -268,6 +278,11 @@ import Testing
         // No delete rule ran, and the shelf the row named is still there.
         #expect(try tables.shelves.count() == 1)
         #expect(heard.keys == [[.integer(2)]])
+        var logged: [String] = []
+        try tables.database.run("SELECT name, keys FROM store_changes ORDER BY seq") {
+            logged.append($0.text(at: 0) + " " + $0.text(at: 1))
+        }
+        #expect(logged.last == "books [2]")
         #expect(try integrity(tables.database) == "ok")
         // Once more: nothing to do, and nothing changes.
         let again = try recoverBooks(indexed: ["title"])
@@ -310,6 +325,97 @@ import Testing
         #expect(try setAsideRows(tables.database).map(\.[1]) == ["\(damagedKey)"])
         #expect(try integrity(tables.database) == "ok")
         #expect(try recoverBooks().wasSound)
+    }
+
+    /// The serial type of book 2's version, in its record's header four bytes before its
+    /// id (a 1-byte integer, then its JSON), becomes NULL: quick_check reports the NULL, which
+    /// is the damaged row's, not a page's.
+    @Test func aDamagedRowWithANullColumnIsSetAside() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged { bytes in
+            let body = try #require(bytes.range(of: Data("\u{2}{\"id\":2,".utf8))).lowerBound
+            try #require(bytes[body - 4] == 9)  // The constant 1.
+            bytes[body - 4] = 0
+        }
+        #expect { try everyBook(tables) } throws: { isCorrupt($0, naming: 2) }
+
+        let recovery = try recoverBooks()
+
+        #expect(recovery.setAside.count == 1)
+        #expect(try everyBook(tables).map(\.id) == [1, 3])
+        var version: [String] = []
+        try tables.database.run("SELECT typeof(version) FROM store_damaged_rows") {
+            version.append($0.text(at: 0))
+        }
+        #expect(version == ["null"])
+    }
+
+    @Test func aDamagedUUIDKeyedRowIsCopiedWithItsKeysBytesAndType() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged("\"name\":\"Fiction\"", "\"name\":\"Fictioo\"")
+
+        let recovery = try SQLiteTable<Shelf, ItemError>.recover(
+            "shelves", schema: SQLiteSchema(model: "Shelf", unique: ["name"]), file: file)
+
+        #expect(recovery.setAside.count == 1 && recovery.valuesKept == 0)
+        var copy: [String] = []
+        try tables.database.run("SELECT typeof(id), hex(id) FROM store_damaged_rows") {
+            copy = [$0.text(at: 0), $0.text(at: 1)]
+        }
+        let bytes = withUnsafeBytes(of: shelf.id.uuid) { Array($0) }
+        #expect(copy == ["blob", bytes.map { String(format: "%02X", $0) }.joined()])
+        // No delete rule ran: the books that name the shelf are all there.
+        #expect(try everyBook(tables).count == 3)
+    }
+
+    /// The delete finds the row by its key, and compares the other columns on the row it lands
+    /// on: a plan that looked the key up again could delete an intact row in its place.
+    @Test func theDeleteOfARowSetAsideSearchesByItsKeyOnce() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try unreadable()
+        _ = try recoverBooks()
+
+        var plan: [String] = []
+        try tables.database.run(
+            "EXPLAIN QUERY PLAN " + SQLiteTable<Book, ItemError>.setAsideDeleteSQL("books")
+        ) { plan.append($0.text(at: 3)) }
+
+        #expect(plan.first == "SEARCH books USING PRIMARY KEY (id=?)", "\(plan)")
+    }
+
+    /// A damaged pointer in the books index (as in the test above) beside a row that fails its
+    /// checksum: nothing is written over damaged pages.
+    @Test func nothingIsSetAsideOverDamagedPages() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var pageSize = 0
+        var roots: [String: Int] = [:]
+        do {
+            let tables = try open(indexed: ["title"])
+            try tables.books.commit(
+                .saved((1...2_000).map { Book(id: $0, shelfID: nil, title: "Book \(10_000 + $0)") })
+            )
+            try tables.database.execute("UPDATE books SET checksum = checksum + 1 WHERE id = 5")
+            try tables.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try tables.database.run("PRAGMA page_size") { pageSize = Int($0.int64(at: 0)) }
+            try tables.database.run("SELECT name, rootpage FROM sqlite_master") {
+                roots[$0.text(at: 0)] = Int($0.int64(at: 1))
+            }
+            tables.database.close()
+        }
+        var bytes = try Data(contentsOf: file)
+        let page = { (number: Int) in (number - 1) * pageSize }
+        let leaves = try #require(roots["books"])
+        let index = try #require(roots["books.title"])
+        bytes.replaceSubrange(
+            page(index) + 8..<page(index) + 12,
+            with: bytes[page(leaves) + 8..<page(leaves) + 12])
+        try bytes.write(to: file)
+
+        #expect { try recoverBooks(indexed: ["title"]) } throws: { error in
+            guard case ItemError.corrupt(_, _, let reason) = error else { return false }
+            return reason.contains("quick_check")
+        }
+        #expect(try Data(contentsOf: file) == bytes)
     }
 
     @Test func aFileSQLiteRefusesIsNotRecoveredAndIsLeftAsItIs() throws {

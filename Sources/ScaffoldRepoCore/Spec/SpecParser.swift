@@ -165,6 +165,15 @@ public enum SpecParser {
                         + "name the generated code uses, and not the singular; for example --plural people"
                 )
             }
+            // The sqlite storage names a model's table by its plural, beside its own tables.
+            guard !plural.lowercased().hasPrefix("store_"),
+                !plural.lowercased().hasPrefix("sqlite_")
+            else {
+                throw SpecError(
+                    "--plural '\(plural)' starts like the tables the store and SQLite keep for "
+                        + "themselves (store_…, sqlite_…); choose another, for example --plural people"
+                )
+            }
         }
         return ModelSpec(typeName: typeName, fields: fields, plural: plural)
     }

@@ -136,6 +136,15 @@ import Testing
         #expect(spec.fields.map(\.name) == ["id", "default", "class", "Type"])
     }
 
+    @Test(arguments: ["store_changes", "Store_remade", "sqlite_master"])
+    func aPluralThatNamesOneOfTheStoresOwnTablesIsRefused(plural: String) {
+        #expect {
+            try SpecParser.parse(modelName: "Entry", fieldTokens: ["id:Int"], plural: plural)
+        } throws: { error in
+            (error as? any BadInput)?.message.contains("--plural '\(plural)' starts like") == true
+        }
+    }
+
     @Test func aMissingIDShowsHowToAddOne() {
         #expect(
             throws: SpecError(

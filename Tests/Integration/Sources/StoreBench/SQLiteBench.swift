@@ -1,8 +1,8 @@
 // store-bench's sqlite part: the generated sqlite store (Tests/Goldens/bench-sqlite, UUID ids)
 // beside raw SQLite, the same rows written and read through the C API without the generated
-// layer, at each of `--sqlite-sizes`. Three children share a folder (STORE_BENCH_DIR): one
+// layer, at each of `--sqlite-sizes`. Four children share a folder (STORE_BENCH_DIR): one
 // imports, one opens the store cold and uses it (so its peak memory is the open's, not the
-// import's), one does the same work in raw SQLite.
+// import's), one recovers it, one does the same work in raw SQLite.
 
 import BenchSQLite
 import Foundation
@@ -28,6 +28,9 @@ struct SQLiteFigures {
     var viewModelLoad = 0.0
     var viewModelAdd = 0.0
     var loadMore = 0.0
+    var soundRecover = 0.0
+    var damagedRecover = 0.0
+    var recoverMemory = 0.0
 }
 
 func sqliteEntries(_ range: Range<Int>, salt: Int) -> [BenchSQLite.Entry] {
@@ -44,7 +47,8 @@ func benchDirectory() throws -> URL {
     return URL(fileURLWithPath: path)
 }
 
-/// One sqlite child: `sqlite-import`, `sqlite-use` or `raw`; prints its numbers.
+/// One sqlite child: `sqlite-import`, `sqlite-use`, `sqlite-recover`, `sqlite-relations` or
+/// `raw-sqlite`; prints its numbers.
 @MainActor
 func runSQLiteChild(_ kind: String, size: Int, saves: Int) async throws {
     let directory = try benchDirectory()
@@ -59,6 +63,8 @@ func runSQLiteChild(_ kind: String, size: Int, saves: Int) async throws {
         print(try await useSQLite(directory: directory, size: size, saves: saves))
     case "sqlite-relations":
         print(try await relationsFigures(directory: directory, size: size, saves: saves))
+    case "sqlite-recover":
+        print(try await recoverSQLite(directory: directory))
     case "raw-sqlite":
         print(try rawSQLite(directory: directory, size: size, saves: saves))
     default:
@@ -109,6 +115,38 @@ func useSQLite(directory: URL, size: Int, saves: Int) async throws -> String {
         open, memory, sortedPage, median(finds), median(saveTimes), saveTimes.max() ?? 0, load,
         median(adds), more, counting,
     ].map { String($0) }.joined(separator: " ")
+}
+
+/// Runs `recover(directory:)` on the store `useSQLite` left, in a process of its own so that
+/// its peak memory is its own: over the sound table (a scan of every row), then with the
+/// checksum of the row in the middle no longer matching; prints both times and the peak memory.
+func recoverSQLite(directory: URL) async throws -> String {
+    let sound = try await timeAsync { _ = try EntryRepository.recover(directory: directory) }
+    let file = directory.appendingPathComponent(EntryRepository.databaseFileName)
+    let stored = try await EntryRepository(directory: directory).count
+    try damageRow(at: stored / 2, in: file)
+    var recovery: StoreRecovery?
+    let damaged = try await timeAsync {
+        recovery = try EntryRepository.recover(directory: directory)
+    }
+    guard recovery?.setAside.count == 1, recovery?.valuesKept == stored - 1 else {
+        throw BenchError("recover kept \(String(describing: recovery))")
+    }
+    return "\(sound) \(damaged) \(peakMemoryMiB())"
+}
+
+/// Makes the checksum of the `index`th row of `entries`, in id order, wrong: a damaged byte.
+func damageRow(at index: Int, in file: URL) throws {
+    var database: OpaquePointer?
+    guard sqlite3_open(file.path, &database) == SQLITE_OK else {
+        throw BenchError("cannot open \(file.path)")
+    }
+    defer { sqlite3_close(database) }
+    let sql =
+        "UPDATE entries SET checksum = checksum + 1 WHERE id = "
+        + "(SELECT id FROM entries ORDER BY id LIMIT 1 OFFSET \(index))"
+    guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK, sqlite3_changes(database) == 1
+    else { throw BenchError("cannot damage a row: \(String(cString: sqlite3_errmsg(database)))") }
 }
 
 /// Each save's time, called from outside the main actor, as the journal store's saves are
@@ -179,8 +217,9 @@ func runSQLite(sizes: [Int], saves: Int, journal: [Int: Figures]) throws {
     print(
         "| values | import | raw import | open + first 50 by id | peak memory then | count() "
             + "| first 50 by createdAt (no index) | find(by:) | save (median / worst) "
-            + "| raw durable insert | viewModel.load | viewModel.add | loadMore |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            + "| raw durable insert | viewModel.load | viewModel.add | loadMore "
+            + "| recover (sound / one row damaged) | its peak memory |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var results: [Int: SQLiteFigures] = [:]
     for size in sizes {
         let directory = FileManager.default.temporaryDirectory
@@ -199,6 +238,11 @@ func runSQLite(sizes: [Int], saves: Int, journal: [Int: Figures]) throws {
         (figures.find, figures.save, figures.worstSave) = (use[3], use[4], use[5])
         (figures.viewModelLoad, figures.viewModelAdd, figures.loadMore) = (use[6], use[7], use[8])
         figures.count = use[9]
+        let recover = try runChildProcess(
+            store: "sqlite-recover", size: size, saves: saves, expecting: 3,
+            environment: environment)
+        (figures.soundRecover, figures.damagedRecover, figures.recoverMemory) =
+            (recover[0], recover[1], recover[2])
         let raw = try runChildProcess(
             store: "raw-sqlite", size: size, saves: saves, expecting: 2, environment: environment)
         (figures.rawImport, figures.rawSave) = (raw[0], raw[1])
@@ -211,6 +255,8 @@ func runSQLite(sizes: [Int], saves: Int, journal: [Int: Figures]) throws {
             "\(milliseconds(figures.save)) / \(milliseconds(figures.worstSave))",
             milliseconds(figures.rawSave), milliseconds(figures.viewModelLoad),
             milliseconds(figures.viewModelAdd), milliseconds(figures.loadMore),
+            "\(milliseconds(figures.soundRecover)) / \(milliseconds(figures.damagedRecover))",
+            String(format: "%.0f", figures.recoverMemory),
         ]
         print("| " + cells.joined(separator: " | ") + " |")
     }

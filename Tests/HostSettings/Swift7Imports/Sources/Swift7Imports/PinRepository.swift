@@ -195,13 +195,14 @@ public actor PinRepository {
     /// Each row is first copied, exactly as it was stored, to the database's table
     /// `store_damaged_rows`, all in one transaction. No delete rule runs: values that refer to a
     /// row set aside keep their reference. Repositories may stay open, in this process and
-    /// others: their `changes()` publish the rows set aside as deleted. A sound table is left as
-    /// it is.
+    /// others: their `changes()` publish the rows set aside as deleted. A sound table is read
+    /// without taking the write lock, and left as it is.
     ///
     /// - Returns: how many values the table holds now, and the rows set aside.
-    /// - Throws: ``PinRepositoryError`` as ``init(directory:)`` does: `corrupt` when SQLite
-    ///   finds the database's pages damaged, which this does not repair; `locked` when another
-    ///   connection holds the write lock past the busy timeout.
+    /// - Throws: ``PinRepositoryError`` as ``init(directory:)`` does (which opens, and migrates,
+    ///   the table first: `newerSchema`, `notMigrated`); `corrupt`, with nothing written, when
+    ///   SQLite finds the database's pages damaged, which this does not repair; `locked` when
+    ///   another connection holds the write lock past the busy timeout.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try SQLiteTable<Pin, PinRepositoryError>.recover(
             tableName, schema: schema, file: directory.appendingPathComponent(databaseFileName))

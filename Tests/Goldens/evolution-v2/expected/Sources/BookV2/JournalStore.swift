@@ -767,22 +767,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         let decoder = JSONDecoder()
         var changes: [StoreChange<Value>] = []
         var latestGeneration = generation
-        var offset = data.startIndex + start
-        while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
-            let position = offset - data.startIndex
-            let line = data[offset..<newline]
-            offset = newline + 1
-            let payload: Data
-            switch checkedRecord(line) {
-            case .damaged(let reason):
-                guard let setAside else {
-                    throw Failure.corrupt(file: file, offset: position, reason: reason)
-                }
-                setAside(position, reason)
-                continue
-            case .intact(let json):
-                payload = json
-            }
+        /// Applies the intact record `payload` that starts at byte `position`.
+        func apply(_ payload: Data, at position: Int) throws {
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
                 if record.generation ?? 0 >= generation { changes += record.changes }
@@ -797,20 +783,31 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     file: file, reason: "the record at byte \(position): \(error)")
             }
         }
+        var offset = data.startIndex + start
+        while let newline = data[offset...].firstIndex(of: UInt8(ascii: "\n")) {
+            let position = offset - data.startIndex
+            let line = data[offset..<newline]
+            offset = newline + 1
+            switch checkedRecord(line) {
+            case .damaged(let reason):
+                guard let setAside else {
+                    throw Failure.corrupt(file: file, offset: position, reason: reason)
+                }
+                setAside(position, reason)
+            case .intact(let payload):
+                try apply(payload, at: position)
+            }
+        }
         // A cut-short append cannot end in anything but a prefix of its line; a whole record
         // without its newline is a damaged line end. A reader may see a line being written.
         let body = data[offset...].dropLast()
-        if !isReading, case .intact = checkedRecord(body) {
+        if !isReading, case .intact(let payload) = checkedRecord(body) {
+            let position = offset - data.startIndex
             guard let repaired else {
-                throw Failure.corrupt(
-                    file: file, offset: offset - data.startIndex, reason: "damaged line end")
+                throw Failure.corrupt(file: file, offset: position, reason: "damaged line end")
             }
-            repaired(offset - data.startIndex, "damaged line end; its record is whole and kept")
-            var whole = Data(body)
-            whole.append(UInt8(ascii: "\n"))
-            let last = try records(in: whole, of: file, from: 0, generation: generation)
-            changes += last.changes
-            latestGeneration = max(latestGeneration, last.latestGeneration)
+            repaired(position, "damaged line end; its record is whole and kept")
+            try apply(payload, at: position)
         }
         return (changes, offset - data.startIndex, latestGeneration)
     }

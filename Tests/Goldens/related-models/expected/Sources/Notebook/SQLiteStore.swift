@@ -284,11 +284,16 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     /// Whether `PRAGMA quick_check` finds every page of the database sound (it does not compare
-    /// an index with its table, nor check the order of keys).
-    func isEveryPageSound() -> Bool {
+    /// an index with its table, nor check the order of keys). A NULL in a column of `table`
+    /// that must have a value is a damaged row's, not a page's.
+    func isEveryPageSound(exceptNullsIn table: String? = nil) -> Bool {
         var check: [String] = []
-        try? run("PRAGMA quick_check") { check.append($0.text(at: 0)) }
-        return check == ["ok"]
+        guard (try? run("PRAGMA quick_check", row: { check.append($0.text(at: 0)) })) != nil
+        else { return false }
+        let found = check.filter { line in
+            table.map { !line.hasPrefix("NULL value in \($0).") } ?? true
+        }
+        return found == ["ok"] || (found.isEmpty && !check.isEmpty)
     }
 
     /// Whether the last statement that failed did for damage SQLite found in the file, or for
@@ -437,6 +442,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         }
 
         func int64(at column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
+
+        /// How many columns each row has.
+        var columnCount: Int32 { sqlite3_column_count(pointer) }
 
         /// The column's value, in the type SQLite holds it in.
         func argument(at column: Int32) -> SQLiteArgument {
@@ -776,19 +784,15 @@ where Value.ID: SQLiteKey {
             """)
         try Self.createReferenceTable(in: database)
         try SQLiteChangeLog.createTable(in: database)
-        try database.execute(Self.createTableSQL("\"\(name)\""))
-    }
-
-    /// The statement that makes a model's table `name` (quoted as SQL needs), unless it exists.
-    private static func createTableSQL(_ name: String) -> String {
-        """
-        CREATE TABLE IF NOT EXISTS \(name) (
-            id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
-            version INTEGER NOT NULL,
-            value TEXT NOT NULL,
-            checksum INTEGER NOT NULL
-        ) WITHOUT ROWID
-        """
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS "\(name)" (
+                id \(Value.ID.columnType) PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL,
+                value TEXT NOT NULL,
+                checksum INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
     }
 
     /// The SQL that reads the JSON key `field` of a row's value (NULL when it is damaged).
@@ -1326,38 +1330,59 @@ where Value.ID: SQLiteKey {
         return try SQLiteTable(name, in: database, schema: schema).setAsideDamagedRows()
     }
 
-    /// ``recover(_:schema:file:)`` on this table's connection.
+    /// ``recover(_:schema:file:)`` on this table's connection. The rows are read first in a
+    /// read transaction, which holds no lock that a writer waits for: a sound table is left as
+    /// it is, and other connections write meanwhile.
     func setAsideDamagedRows() throws -> StoreRecovery {
+        var isSound = true
+        try database.reading {
+            try database.run("SELECT \(columns) FROM \"\(name)\"") { row in
+                if !isIntact(row) { isSound = false }
+            }
+        }
+        guard !isSound else {
+            return StoreRecovery(
+                valuesKept: try count(), setAside: [], keptUnverified: [], repaired: [],
+                copies: [])
+        }
         var setAside: [StoreRecovery.Damage] = []
         var effects = SQLiteEffects()
         try database.transaction {
+            // Nothing is written over damaged pages: deleting a row there could free space
+            // that another row is still on.
+            guard database.isEveryPageSound(exceptNullsIn: name) else {
+                throw Failure.corrupt(
+                    file: database.fileURL, offset: 0,
+                    reason: "SQLite finds the database's pages damaged (PRAGMA quick_check): "
+                        + "nothing was set aside, and the file was left as it is")
+            }
             try createSetAsideTable()
             let first = try lastSetAside()
             var keys: [SQLiteRowKey] = []
-            try database.run("SELECT \(columns) FROM \"\(name)\"") { row in
+            // Each column twice: the row's checksum is checked on the first four, and the copy
+            // made from the last four, which nothing has read (reading a column as text can
+            // change the type SQLite reports for it).
+            try database.run("SELECT \(columns), \(columns) FROM \"\(name)\"") { row in
                 guard !isIntact(row) else { return }
                 let reason =
                     "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row)))"
-                try keepSetAside(row, reason: reason)
+                try keepSetAside(row, from: 4, reason: reason)
                 keys.append(row.argument(at: 0))
                 setAside.append(
                     StoreRecovery.Damage(
                         file: database.fileURL, offset: 0,
                         reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
             }
-            guard !keys.isEmpty else { return }
             var isEveryRowDeleted = true
-            for seq in (first + 1)...(first + Int64(keys.count)) {
-                // Only the row whose columns are the copy's, found by its key: never an intact
-                // row that a damaged key now equals, or that SQLite finds in its place (a
-                // damaged key out of order misleads its search).
+            for seq in (first + 1)..<(first + 1 + Int64(keys.count)) {
+                // Only the row whose columns are the copy's (`IS`: a damaged column may be
+                // NULL), on the row SQLite's search by key lands on: never an intact row that a
+                // damaged key now equals, or that SQLite finds in its place (a damaged key out
+                // of order misleads its search).
                 do {
-                    try database.writeRow(
-                        """
-                        DELETE FROM "\(name)" WHERE (id, version, value, checksum) =
-                        (SELECT id, version, value, checksum FROM \(Self.setAsideTable)
-                        WHERE seq = ?)
-                        """, of: name, bind: { $0.bind(seq, at: 1) })
+                    try database.writeRow(Self.setAsideDeleteSQL(name), of: name) {
+                        $0.bind(seq, at: 1)
+                    }
                     if database.changedRows != 1 { isEveryRowDeleted = false }
                 } catch  where database.lastFailureIsDamage {
                     // REINDEX refused a damaged key that equals another row's.
@@ -1386,6 +1411,15 @@ where Value.ID: SQLiteKey {
             copies: [])
     }
 
+    /// The statement that deletes, from table `name`, the row that the set-aside row `seq`
+    /// (its one parameter) is a copy of, searching by its key.
+    static func setAsideDeleteSQL(_ name: String) -> String {
+        """
+        DELETE FROM "\(name)" WHERE (id, version, value, checksum) IS
+        (SELECT id, version, value, checksum FROM \(setAsideTable) WHERE seq = ?)
+        """
+    }
+
     private func createSetAsideTable() throws {
         try database.execute(
             """
@@ -1407,8 +1441,11 @@ where Value.ID: SQLiteKey {
         return last
     }
 
-    /// Copies `row` (its id, version, value and checksum) to ``setAsideTable``, exactly.
-    private func keepSetAside(_ row: SQLiteDatabase<Failure>.Statement, reason: String) throws {
+    /// Copies the row's id, version, value and checksum, columns `first` to `first + 3` of
+    /// `row`, to ``setAsideTable``, exactly.
+    private func keepSetAside(
+        _ row: SQLiteDatabase<Failure>.Statement, from first: Int32, reason: String
+    ) throws {
         try database.run(
             """
             INSERT INTO \(Self.setAsideTable) (name, id, version, value, checksum, reason)
@@ -1417,49 +1454,48 @@ where Value.ID: SQLiteKey {
             bind: { statement in
                 statement.bind(name, at: 1)
                 for column in Int32(0)..<4 {
-                    statement.bind(column: column, of: row, at: column + 2)
+                    statement.bind(column: first + column, of: row, at: column + 2)
                 }
                 statement.bind(reason, at: 6)
             }, row: { _ in })
     }
 
     /// Makes the table again from its rows whose checksum matches (the others are set aside
-    /// already): a new table, each row copied to it exactly, the old one dropped, the new one
-    /// renamed, its indexes made. A second row with the key of one already copied (two rows
-    /// whose checksums match, under one key: only damage to the table makes that) is set aside
-    /// too, and returned.
+    /// already), in the caller's transaction: the table is renamed, made again as its own
+    /// `CREATE TABLE` says (whatever columns a newer build added), each intact row copied to
+    /// it exactly, the old table dropped, and the indexes made. A second row with the key of
+    /// one already copied (two rows whose checksums match, under one key: only damage to the
+    /// table makes that) is set aside too, and returned.
     private func remakeFromIntactRows() throws -> [StoreRecovery.Damage] {
-        // Never over a damaged page: dropping the table could free a page that another
-        // table's rows are still on.
-        guard database.isEveryPageSound() else {
-            throw Failure.corrupt(
-                file: database.fileURL, offset: 0,
-                reason: "a row of \(name) cannot be found by its key, and the database's pages "
-                    + "are damaged: it was left as it is")
-        }
-        let remade = "store_remade"
-        try database.execute("DROP TABLE IF EXISTS \(remade)")
-        try database.execute(Self.createTableSQL(remade))
+        var create = ""
+        try database.run(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+            bind: { $0.bind(name, at: 1) }, row: { create = $0.text(at: 0) })
+        // A name with a space, which no model's table can have.
+        let old = "\"store set aside\""
+        try database.execute("ALTER TABLE \"\(name)\" RENAME TO \(old)")
+        try database.execute(create)
         var setAside: [StoreRecovery.Damage] = []
-        try database.run("SELECT \(columns) FROM \"\(name)\"") { row in
+        try database.run("SELECT \(columns), * FROM \(old)") { row in
             guard isIntact(row) else { return }
+            let count = row.columnCount - 4
+            let marks = Array(repeating: "?", count: Int(count)).joined(separator: ", ")
             try database.run(
-                "INSERT OR IGNORE INTO \(remade) (\(columns)) VALUES (?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO \"\(name)\" VALUES (\(marks))",
                 bind: { statement in
-                    for column in Int32(0)..<4 {
-                        statement.bind(column: column, of: row, at: column + 1)
+                    for column in Int32(0)..<count {
+                        statement.bind(column: 4 + column, of: row, at: column + 1)
                     }
                 }, row: { _ in })
             guard database.changedRows == 0 else { return }
             let reason = "a second row of \(name) with id \(Value.ID(column: 0, of: row))"
-            try keepSetAside(row, reason: reason)
+            try keepSetAside(row, from: 0, reason: reason)
             setAside.append(
                 StoreRecovery.Damage(
                     file: database.fileURL, offset: 0,
                     reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
         }
-        try database.execute("DROP TABLE \"\(name)\"")
-        try database.execute("ALTER TABLE \(remade) RENAME TO \"\(name)\"")
+        try database.execute("DROP TABLE \(old)")
         try recordSchema()
         return setAside
     }
