@@ -292,15 +292,13 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     }
 
     /// Whether `PRAGMA quick_check` finds every page of the database sound (it does not compare
-    /// an index with its table, nor check the order of keys). A NULL in a column of `table`
-    /// that must have a value is a damaged row's, not a page's.
-    func isEveryPageSound(exceptNullsIn table: String? = nil) -> Bool {
+    /// an index with its table, nor check the order of keys). With `exceptNulls`, a NULL in a
+    /// column that must have a value is taken for a damaged row's, not a page's.
+    func isEveryPageSound(exceptNulls: Bool = false) -> Bool {
         var check: [String] = []
         guard (try? run("PRAGMA quick_check", row: { check.append($0.text(at: 0)) })) != nil
         else { return false }
-        let found = check.filter { line in
-            table.map { !line.hasPrefix("NULL value in \($0).") } ?? true
-        }
+        let found = check.filter { !exceptNulls || !$0.hasPrefix("NULL value in ") }
         return found == ["ok"] || (found.isEmpty && !check.isEmpty)
     }
 
@@ -1365,15 +1363,15 @@ where Value.ID: SQLiteKey {
         try database.transaction {
             // Nothing is written over damaged pages: deleting a row there could free space
             // that another row is still on.
-            guard database.isEveryPageSound(exceptNullsIn: name) else {
+            guard database.isEveryPageSound(exceptNulls: true) else {
                 throw Failure.corrupt(
                     file: database.fileURL, offset: 0,
                     reason: "SQLite finds the database's pages damaged (PRAGMA quick_check): "
                         + "nothing was set aside, and the file was left as it is")
             }
             try createSetAsideTable()
-            let first = try lastSetAside()
             var keys: [SQLiteRowKey] = []
+            var copies: [Int64] = []
             // Each column twice: the row's checksum is checked on the first four, and the copy
             // made from the last four, which nothing has read (reading a column as text can
             // change the type SQLite reports for it).
@@ -1381,32 +1379,54 @@ where Value.ID: SQLiteKey {
                 guard !isIntact(row) else { return }
                 let reason =
                     "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row)))"
-                try keepSetAside(row, from: 4, reason: reason)
+                copies.append(try keepSetAside(row, from: 4, reason: reason))
                 keys.append(row.argument(at: 0))
                 setAside.append(
                     StoreRecovery.Damage(
                         file: database.fileURL, offset: 0,
                         reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
             }
+            // Saved over since the first read: nothing to set aside.
+            guard !keys.isEmpty else { return }
+            let hasIndexes = try !indexes().isEmpty
+            var isReindexed = false
             var isEveryRowDeleted = true
-            for seq in (first + 1)..<(first + 1 + Int64(keys.count)) {
+            for copy in copies {
                 // Only the row whose columns are the copy's (`IS`: a damaged column may be
                 // NULL), on the row SQLite's search by key lands on: never an intact row that a
                 // damaged key now equals, or that SQLite finds in its place (a damaged key out
                 // of order misleads its search).
+                let delete = {
+                    try database.run(
+                        Self.setAsideDeleteSQL(self.name), bind: { $0.bind(copy, at: 1) },
+                        row: { _ in })
+                }
                 do {
-                    try database.writeRow(Self.setAsideDeleteSQL(name), of: name) {
-                        $0.bind(seq, at: 1)
+                    try delete()
+                } catch  where database.lastFailureIsDamage && hasIndexes && !isReindexed {
+                    // The indexes hold what the row gave before its damage: made again from
+                    // the rows as they are (the pages were checked above), once.
+                    do {
+                        try database.execute("REINDEX \"\(name)\"")
+                        isReindexed = true
+                        try delete()
+                    } catch  where database.lastFailureIsDamage {
+                        // REINDEX refused a damaged key that equals another row's.
+                        isEveryRowDeleted = false
+                        break
                     }
-                    if database.changedRows != 1 { isEveryRowDeleted = false }
                 } catch  where database.lastFailureIsDamage {
-                    // REINDEX refused a damaged key that equals another row's.
                     isEveryRowDeleted = false
+                    break
+                }
+                if database.changedRows != 1 {
+                    isEveryRowDeleted = false
+                    break
                 }
             }
             // A row deleted by a damaged key took the index entries of that key, which may be
             // another row's: the indexes are made again from the rows left.
-            if isEveryRowDeleted, try !indexes().isEmpty {
+            if isEveryRowDeleted, hasIndexes {
                 do {
                     try database.execute("REINDEX \"\(name)\"")
                 } catch  where database.lastFailureIsDamage {
@@ -1447,20 +1467,12 @@ where Value.ID: SQLiteKey {
             """)
     }
 
-    /// The `seq` of the last row set aside, of any table (0 when there is none).
-    private func lastSetAside() throws -> Int64 {
-        var last: Int64 = 0
-        try database.run("SELECT coalesce(max(seq), 0) FROM \(Self.setAsideTable)") {
-            last = $0.int64(at: 0)
-        }
-        return last
-    }
-
     /// Copies the row's id, version, value and checksum, columns `first` to `first + 3` of
-    /// `row`, to ``setAsideTable``, exactly.
+    /// `row`, to ``setAsideTable``, exactly; returns the copy's `seq`.
+    @discardableResult
     private func keepSetAside(
         _ row: SQLiteDatabase<Failure>.Statement, from first: Int32, reason: String
-    ) throws {
+    ) throws -> Int64 {
         try database.run(
             """
             INSERT INTO \(Self.setAsideTable) (name, id, version, value, checksum, reason)
@@ -1473,6 +1485,7 @@ where Value.ID: SQLiteKey {
                 }
                 statement.bind(reason, at: 6)
             }, row: { _ in })
+        return database.lastInsertedRow
     }
 
     /// Makes the table again from its rows whose checksum matches (the others are set aside

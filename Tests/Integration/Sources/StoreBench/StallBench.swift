@@ -228,6 +228,7 @@ func runStalls(sizes: [Int], saves: Int) throws {
             + "| main actor's longest hold / gap: load() | filter(by:) |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var targets: [(String, Double, Double)] = []
+    var recoveries: [(size: Int, figures: [Double])] = []
     for size in sizes {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("store-bench-stall-\(size)-\(getpid())")
@@ -241,6 +242,13 @@ func runStalls(sizes: [Int], saves: Int) throws {
             try runChildProcess(
                 store: "stall-use", size: size, saves: saves, expecting: 15,
                 environment: environment))
+        recoveries.append(
+            (
+                size,
+                try runChildProcess(
+                    store: "stall-recover", size: size, saves: saves, expecting: 4,
+                    environment: environment)
+            ))
         let mebibytes = { (first: Double, second: Double) in
             String(format: "%.0f / %.0f", first, second)
         }
@@ -280,4 +288,49 @@ func runStalls(sizes: [Int], saves: Int) throws {
         let met = value <= target ? "met" : "NOT met"
         print("- \(name): \(String(format: "%.2f", value)) [≤ \(target)] \(met)")
     }
+    print("")
+    print("recover(directory:) of the same store, one journal record damaged (ms, MiB):")
+    print("| values | recover | memory it added: steady / peak | values kept |")
+    print("|---:|---:|---:|---:|")
+    for (size, figures) in recoveries {
+        print(
+            "| \(size) | \(milliseconds(figures[0])) | "
+                + String(format: "%.0f / %.0f", figures[1], figures[2])
+                + " | \(Int(figures[3])) of \(Int(figures[3]) + 1) |")
+    }
+}
+
+/// `stall-recover`: compacts the store `stall-use` left, saves three new values (three journal
+/// records), damages a byte of the second record, and times `recover(directory:)`, which reads the
+/// store whole and writes it as one snapshot; prints its time and the memory it added, left
+/// after it and at its peak.
+func runStallRecover(size: Int) async throws {
+    let directory = try benchDirectory()
+    let repository = try BenchJournalUUID.EntryRepository(directory: directory)
+    // The journal holds these three records only.
+    try await repository.compact()
+    let stored = await repository.count
+    for entry in withUUIDs(spreadEntries(3, among: size), salt: 5) {
+        try await repository.save(entry)
+    }
+    let journal = repository.journalURL
+    await repository.close()
+    var bytes = try Data(contentsOf: journal)
+    guard let first = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+        throw BenchError("the journal holds no record")
+    }
+    let second = first + 1
+    bytes[second + 2] ^= 0x01
+    try bytes.write(to: journal)
+    let before = residentMemoryMiB()
+    resetPeakMemory()
+    var recovery: StoreRecovery?
+    let seconds = try time {
+        recovery = try BenchJournalUUID.EntryRepository.recover(directory: directory)
+    }
+    let peak = peakMemorySinceResetMiB() - before
+    guard recovery?.setAside.count == 1, recovery?.valuesKept == stored + 2 else {
+        throw BenchError("recover kept \(String(describing: recovery))")
+    }
+    print(seconds, residentMemoryMiB() - before, peak, stored + 2)
 }

@@ -501,6 +501,8 @@ do {
             try await runSQLiteChild(arguments[1], size: size, saves: saves)
         } else if arguments[1] == "stall-import" {
             try await runStallImport(size: size)
+        } else if arguments[1] == "stall-recover" {
+            try await runStallRecover(size: size)
         } else if arguments[1] == "stall-use" {
             try await runStallUse(size: size, saves: saves)
         } else if arguments[1].hasPrefix("live-") {
