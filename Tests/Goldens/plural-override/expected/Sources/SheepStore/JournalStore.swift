@@ -846,10 +846,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var repaired: [StoreRecovery.Damage] = []
         var values = StoredValues<Value>()
         var generation = 0
-        let snapshotData = try StoreFiles.readIfPresent(files.snapshotURL, reporting: Failure.self)
+        // The file's bytes are read again only when the snapshot does not read: held here,
+        // they would add the file's size to everything that follows.
         if let intact = try? readSnapshot(files.snapshotURL) {
             (values, _, _, generation) = intact
-        } else if !StoreFiles.isDamaged(snapshotData ?? Data()) {
+        } else if try !StoreFiles.isDamaged(
+            StoreFiles.readIfPresent(files.snapshotURL, reporting: Failure.self) ?? Data())
+        {
             // Its checksum matches, or it has none: what fails is not damage. Thrown as
             // opening throws it.
             (values, _, _, generation) = try readSnapshot(files.snapshotURL)
