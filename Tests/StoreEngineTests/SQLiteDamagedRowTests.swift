@@ -360,12 +360,22 @@ import Testing
             try #require(bytes[body - 5] == 9 && bytes[body - 4] == 9)
             bytes[body - 5] = 0
         }
+        let roots = { () throws -> [String] in
+            var roots: [String] = []
+            try tables.database.run(
+                "SELECT name, rootpage FROM sqlite_master WHERE tbl_name = 'books' ORDER BY name"
+            ) { roots.append("\($0.text(at: 0)) \($0.int64(at: 1))") }
+            return roots
+        }
+        let before = try roots()
 
         let recovery = try recoverBooks()
 
         #expect(recovery.setAside.count == 1)
         #expect(try everyBook(tables).map(\.id) == [2, 3])
         #expect(try integrity(tables.database) == "ok")
+        // Deleted from the table itself: a table made again would have new pages.
+        #expect(try roots() == before)
     }
 
     @Test func aDamagedUUIDKeyedRowIsCopiedWithItsKeysBytesAndType() throws {
