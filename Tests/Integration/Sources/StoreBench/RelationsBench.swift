@@ -9,7 +9,8 @@ import Notebook
 
 /// Imports `size` notes into `size / 20` folders, then prints the import's time, and the median
 /// of 101 of each: `notes(inFolder:)` (20 notes), `notes(withTitle:)` (1 note),
-/// `find(byName:)` (1 folder), and the median and worst of 31 cascade deletes of a folder.
+/// `find(byName:)` (1 folder), the median and worst of 31 cascade deletes of a folder, and
+/// `recover(directory:)` of the notes with one row damaged.
 @MainActor
 func relationsFigures(directory: URL, size: Int, saves: Int) async throws -> String {
     let folders = try FolderRepository(directory: directory)
@@ -62,11 +63,24 @@ func relationsFigures(directory: URL, size: Int, saves: Int) async throws -> Str
         let folder = folderIDs[(sample &* 31) % folderCount]
         deletes.append(try await timeOnMain { try await folders.delete(folder) })
     }
+    // recover(directory:) of the notes, whose table has two indexes (the reference's and the
+    // title's), with the row in the middle damaged and both repositories open.
+    let stored = try await notes.count
+    try damageRow(
+        at: stored / 2, of: NoteRepository.tableName,
+        in: directory.appendingPathComponent(NoteRepository.databaseFileName))
+    var recovery: StoreRecovery?
+    let recoverTime = try await timeOnMain {
+        recovery = try NoteRepository.recover(directory: directory)
+    }
+    guard recovery?.setAside.count == 1, recovery?.valuesKept == stored - 1 else {
+        throw BenchError("recover kept \(String(describing: recovery))")
+    }
     await folders.close()
     await notes.close()
     return [
         importTime, median(inFolder), median(withTitle), median(byName), median(deletes),
-        deletes.max() ?? 0,
+        deletes.max() ?? 0, recoverTime,
     ].map { String($0) }.joined(separator: " ")
 }
 
@@ -85,8 +99,8 @@ func runRelations(sizes: [Int], saves: Int) throws {
     print(
         "| notes | import (transactions of 500 folders) | notes(inFolder:), 20 | "
             + "notes(withTitle:), 1 | find(byName:) (unique) | delete a folder + 20 notes "
-            + "(median / worst) |")
-    print("|---:|---:|---:|---:|---:|---:|")
+            + "(median / worst) | recover the notes, one row damaged |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     var lookups: [Int: Double] = [:]
     for size in sizes {
         let directory = FileManager.default.temporaryDirectory
@@ -94,12 +108,15 @@ func runRelations(sizes: [Int], saves: Int) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let figures = try runChildProcess(
-            store: "sqlite-relations", size: size, saves: saves, expecting: 6,
+            store: "sqlite-relations", size: size, saves: saves, expecting: 7,
             environment: ["STORE_BENCH_DIR": directory.path])
         lookups[size] = figures[1]
         let cells =
             [String(size)] + figures.prefix(4).map(milliseconds)
-            + ["\(milliseconds(figures[4])) / \(milliseconds(figures[5]))"]
+            + [
+                "\(milliseconds(figures[4])) / \(milliseconds(figures[5]))",
+                milliseconds(figures[6]),
+            ]
         print("| " + cells.joined(separator: " | ") + " |")
     }
     guard let small = sizes.min(), let large = sizes.max(), let first = lookups[small],

@@ -135,16 +135,16 @@ func recoverSQLite(directory: URL) async throws -> String {
     return "\(sound) \(damaged) \(peakMemoryMiB())"
 }
 
-/// Makes the checksum of the `index`th row of `entries`, in id order, wrong: a damaged byte.
-func damageRow(at index: Int, in file: URL) throws {
+/// Makes the checksum of the `index`th row of `table`, in id order, wrong: a damaged byte.
+func damageRow(at index: Int, of table: String = "entries", in file: URL) throws {
     var database: OpaquePointer?
     guard sqlite3_open(file.path, &database) == SQLITE_OK else {
         throw BenchError("cannot open \(file.path)")
     }
     defer { sqlite3_close(database) }
     let sql =
-        "UPDATE entries SET checksum = checksum + 1 WHERE id = "
-        + "(SELECT id FROM entries ORDER BY id LIMIT 1 OFFSET \(index))"
+        "UPDATE \"\(table)\" SET checksum = checksum + 1 WHERE id = "
+        + "(SELECT id FROM \"\(table)\" ORDER BY id LIMIT 1 OFFSET \(index))"
     guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK, sqlite3_changes(database) == 1
     else { throw BenchError("cannot damage a row: \(String(cString: sqlite3_errmsg(database)))") }
 }
