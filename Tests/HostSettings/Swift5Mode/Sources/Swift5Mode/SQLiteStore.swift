@@ -1362,14 +1362,13 @@ where Value.ID: SQLiteKey {
             // change the type SQLite reports for it).
             try database.run("SELECT \(columns), \(columns) FROM \"\(name)\"") { row in
                 guard !isIntact(row) else { return }
-                let reason =
-                    "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row)))"
-                copies.append(try keepSetAside(row, from: 4, reason: reason))
+                let copy = try keepSetAside(
+                    row, from: 4,
+                    reason:
+                        "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row)))")
+                copies.append(copy.seq)
+                setAside.append(copy.damage)
                 keys.append(row.argument(at: 0))
-                setAside.append(
-                    StoreRecovery.Damage(
-                        file: database.fileURL, offset: 0,
-                        reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
             }
             // Saved over since the first read: nothing to set aside.
             guard !keys.isEmpty else { return }
@@ -1453,11 +1452,10 @@ where Value.ID: SQLiteKey {
     }
 
     /// Copies the row's id, version, value and checksum, columns `first` to `first + 3` of
-    /// `row`, to ``setAsideTable``, exactly; returns the copy's `seq`.
-    @discardableResult
+    /// `row`, to ``setAsideTable``, exactly; returns the copy's `seq`, and the damage to report.
     private func keepSetAside(
         _ row: SQLiteDatabase<Failure>.Statement, from first: Int32, reason: String
-    ) throws -> Int64 {
+    ) throws -> (seq: Int64, damage: StoreRecovery.Damage) {
         try database.run(
             """
             INSERT INTO \(Self.setAsideTable) (name, id, version, value, checksum, reason)
@@ -1470,7 +1468,10 @@ where Value.ID: SQLiteKey {
                 }
                 statement.bind(reason, at: 6)
             }, row: { _ in })
-        return database.lastInsertedRow
+        let damage = StoreRecovery.Damage(
+            file: database.fileURL, offset: 0,
+            reason: reason + "; its bytes are in the table \(Self.setAsideTable)")
+        return (database.lastInsertedRow, damage)
     }
 
     /// Makes the table again from its rows whose checksum matches (the others are set aside
@@ -1501,12 +1502,11 @@ where Value.ID: SQLiteKey {
                     }
                 }, row: { _ in })
             guard database.changedRows == 0 else { return }
-            let reason = "a second row of \(name) with id \(Value.ID(column: 0, of: row))"
-            try keepSetAside(row, from: 0, reason: reason)
-            setAside.append(
-                StoreRecovery.Damage(
-                    file: database.fileURL, offset: 0,
-                    reason: reason + "; its bytes are in the table \(Self.setAsideTable)"))
+            // From the columns nothing has read, as the first copies were made.
+            let copy = try keepSetAside(
+                row, from: 4,
+                reason: "a second row of \(name) with id \(Value.ID(column: 0, of: row))")
+            setAside.append(copy.damage)
         }
         try database.execute("DROP TABLE \(old)")
         try recordSchema()
