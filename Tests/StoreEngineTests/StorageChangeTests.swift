@@ -220,6 +220,94 @@ import Testing
             try Data(contentsOf: folder.appendingPathComponent(name + ".importing")) == bytes)
     }
 
+    /// Flips the first byte of `text` in whichever of `names` holds it; returns that file's name.
+    @discardableResult
+    func damage(_ text: String, in names: [String]) throws -> String {
+        let name = try #require(
+            names.first { name in
+                let bytes = try? Data(contentsOf: folder.appendingPathComponent(name))
+                return bytes?.firstRange(of: Data(text.utf8)) != nil
+            })
+        let file = folder.appendingPathComponent(name)
+        var bytes = try Data(contentsOf: file)
+        let range = try #require(bytes.firstRange(of: Data(text.utf8)))
+        bytes[range.lowerBound] ^= 0x01
+        try bytes.write(to: file)
+        return name
+    }
+
+    @Test func aDamagedFormerFileIsRecoveredUnderItsImportingNameAndTheImportTakesTheRest() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        // The last record, which changed item 3: damage the next import would stop at.
+        let name = try damage("changed", in: journalFiles)
+        let items = try table()
+        #expect(throws: ItemError.self) { try importJournal(into: items) }
+
+        let recovery = try #require(
+            try JournalStore<Item, ItemError>.recoverImport(
+                snapshot: journalFiles[0], journal: journalFiles[1], in: folder,
+                lock: "items.lock"))
+
+        let importing = folder.appendingPathComponent(name + ".importing")
+        #expect(recovery.setAside.map(\.file) == [importing])
+        #expect(recovery.copies == [importing.appendingPathExtension("damaged")])
+        #expect(recovery.valuesKept == 4)
+        #expect(try importJournal(into: items))
+        // The damaged record's change is set aside; every other value moved in.
+        #expect(try items.page(after: nil, limit: 10) == [1, 3, 4, 5].map(item))
+    }
+
+    @Test func aFormerFileNotYetMovedIsRecoveredAsTheImportWouldMoveIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var former = try SnapshotStore<Item, ItemError>(
+            directory: folder, file: "items.json", lock: "items.lock")
+        try former.commit(.saved((1...3).map(item)))
+        former.close()
+        try damage("Item 2", in: ["items.json"])
+
+        let recovery = try #require(
+            try SnapshotStore<Item, ItemError>.recoverImport(
+                file: "items.json", in: folder, lock: "items.lock"))
+
+        // A title's letter: every value still decodes, so the file is kept as read.
+        #expect(recovery.keptUnverified == [folder.appendingPathComponent("items.json.importing")])
+        #expect(!exists("items.json") && exists("items.json.importing.damaged"))
+        let items = try table()
+        #expect(
+            try SnapshotStore<Item, ItemError>.importStore(
+                file: "items.json", in: folder, lock: "items.lock", into: items.importValues))
+        #expect(try items.count() == 3)
+    }
+
+    @Test func withNothingToImportRecoveringTouchesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+
+        let recovery = try JournalStore<Item, ItemError>.recoverImport(
+            snapshot: journalFiles[0], journal: journalFiles[1], in: folder, lock: "items.lock",
+            leftoversOnly: true)
+
+        #expect(recovery == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+
+    @Test func recoveringAFormerStoreDoesNotWaitForAnotherRepositorysLock() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let other = try StoreFiles.Lock(
+            folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
+        defer { other.release() }
+
+        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
+            try JournalStore<Item, ItemError>.recoverImport(
+                snapshot: journalFiles[0], journal: journalFiles[1], in: folder,
+                lock: "items.lock")
+        }
+        #expect(exists(journalFiles[0]) && exists(journalFiles[1]))
+    }
+
     @Test func anImportWaitsWhileAnotherRepositoryHoldsTheLock() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()

@@ -701,7 +701,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// The snapshot's values (migrated to the current schema version) and size, and whether it
     /// is current: written with a checksum, in this schema version. One that is not is read
     /// once, so that it can be rewritten. With `checked` false, a checksum that does not match
-    /// is let through, for ``recover(directory:snapshot:journal:lock:)``.
+    /// is let through, for ``recover(directory:snapshot:journal:lock:holding:)``.
     private static func readSnapshot(
         _ file: URL, checked: Bool = true
     ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
@@ -759,7 +759,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     ///
     /// With `setAside`, a damaged line is handed to it (its byte offset and why) and skipped,
     /// and a whole record whose newline is damaged is read and handed to `repaired`, for
-    /// ``recover(directory:snapshot:journal:lock:)``; without, either throws.
+    /// ``recover(directory:snapshot:journal:lock:holding:)``; without, either throws.
     private static func records(
         in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false,
         setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil
@@ -835,12 +835,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// fails is kept as read when it still decodes (reported as unverified) and set aside whole
     /// when it does not. The damaged files are copied beside them first, as they were, and the
     /// values are written as a new snapshot, of a later generation than any record, and the
-    /// journal emptied. A sound store is left as it is. Takes the folder's lock.
+    /// journal emptied. A sound store is left as it is. Takes the folder's lock, or uses `held`.
     static func recover(
-        directory: URL, snapshot: String, journal: String, lock: String
+        directory: URL, snapshot: String, journal: String, lock: String,
+        holding held: StoreFiles.Lock? = nil
     ) throws -> StoreRecovery {
         let files = try StoreFiles.Journal<Failure>(
-            directory: directory, snapshot: snapshot, journal: journal, lock: lock)
+            directory: directory, snapshot: snapshot, journal: journal, lock: lock, holding: held)
         var setAside: [StoreRecovery.Damage] = []
         var unverified: [URL] = []
         var repaired: [StoreRecovery.Damage] = []
@@ -901,6 +902,25 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return StoreRecovery(
             valuesKept: values.count, setAside: setAside, keptUnverified: unverified,
             repaired: repaired, copies: copies)
+    }
+
+    /// Takes back the files that ``importStore(snapshot:journal:in:lock:leftoversOnly:into:)``
+    /// would import when a damaged one stops the import, as
+    /// ``recover(directory:snapshot:journal:lock:holding:)`` takes back a store, under their
+    /// `.importing` names: ``StoreFiles/recoverFormerStore(files:in:lock:leftoversOnly:reporting:recover:)``.
+    /// Nil when there is nothing to import.
+    static func recoverImport(
+        snapshot: String, journal: String, in directory: URL, lock: String,
+        leftoversOnly: Bool = false
+    ) throws -> StoreRecovery? {
+        try StoreFiles.recoverFormerStore(
+            files: [snapshot, journal], in: directory, lock: lock, leftoversOnly: leftoversOnly,
+            reporting: Failure.self,
+            recover: { names, held in
+                try recover(
+                    directory: directory, snapshot: names[0], journal: names[1], lock: lock,
+                    holding: held)
+            })
     }
 
     // MARK: - File formats

@@ -163,8 +163,16 @@ public actor MemoRepository {
         let database = try SQLiteDatabase<MemoRepositoryError>(
             file: directory.appendingPathComponent(Self.databaseFileName))
         self.database = database
+        table = try Self.openTable(in: database, directory: directory)
+    }
+
+    /// The table in `database`, with what Memo's earlier storage left in `directory`
+    /// imported.
+    private nonisolated static func openTable(
+        in database: SQLiteDatabase<MemoRepositoryError>, directory: URL
+    ) throws -> SQLiteTable<Memo, MemoRepositoryError> {
         let table = try SQLiteTable<Memo, MemoRepositoryError>(
-            Self.tableName, in: database, schema: Self.schema)
+            tableName, in: database, schema: schema)
         // Memo was kept in another storage before: its values move into the table once.
         try JournalStore<Memo, MemoRepositoryError>.importStore(
             snapshot: "memos.snapshot.json", journal: "memos.journal", in: directory,
@@ -172,7 +180,7 @@ public actor MemoRepository {
         try SnapshotStore<Memo, MemoRepositoryError>.importStore(
             file: "memos.json", in: directory, lock: "memos.lock",
             into: table.importValues)
-        self.table = table
+        return table
     }
 
     /// A repository that keeps `values` in a database in memory only, for SwiftUI previews and
@@ -203,14 +211,40 @@ public actor MemoRepository {
     /// others: their `changes()` publish the rows set aside as deleted. A sound table is read
     /// without taking the write lock, and left as it is.
     ///
+    /// Files that Memo's earlier storage left in the folder to be imported, which a damaged
+    /// byte keeps from importing, are taken back first, under their `.importing` names, as
+    /// that storage's own `recover` takes back a store (a damaged file is copied beside itself
+    /// first), and then imported, as ``init(directory:)`` imports them.
+    ///
     /// - Returns: how many values the table holds now, and the rows set aside.
     /// - Throws: ``MemoRepositoryError`` as ``init(directory:)`` does (which opens, and migrates,
     ///   the table first: `newerSchema`, `notMigrated`); `corrupt`, with nothing written, when
     ///   SQLite finds the database's pages damaged, which this does not repair; `locked` when
     ///   another connection holds the write lock past the busy timeout.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
-        try SQLiteTable<Memo, MemoRepositoryError>.recover(
+        // What the earlier storage left to import is taken back first, as its own recover
+        // takes back a store, then imported, as an open imports it.
+        var former: [StoreRecovery] = []
+        if let recovery = try JournalStore<Memo, MemoRepositoryError>.recoverImport(
+            snapshot: "memos.snapshot.json", journal: "memos.journal", in: directory,
+            lock: "memos.lock")
+        {
+            former.append(recovery)
+        }
+        if let recovery = try SnapshotStore<Memo, MemoRepositoryError>.recoverImport(
+            file: "memos.json", in: directory, lock: "memos.lock")
+        {
+            former.append(recovery)
+        }
+        if !former.isEmpty {
+            let database = try SQLiteDatabase<MemoRepositoryError>(
+                file: directory.appendingPathComponent(databaseFileName))
+            defer { database.close() }
+            _ = try openTable(in: database, directory: directory)
+        }
+        let own = try SQLiteTable<Memo, MemoRepositoryError>.recover(
             tableName, schema: schema, file: directory.appendingPathComponent(databaseFileName))
+        return former.isEmpty ? own : StoreRecovery(former + [own], valuesKept: own.valuesKept)
     }
 
     /// Opens the store in ``defaultDirectory()``.

@@ -127,22 +127,29 @@ public actor NoteRepository {
     /// there, once, and keeps its files as `<name>.imported`.
     public init(directory: URL) throws {
         self.directory = directory
+        store = try Self.openStore(in: directory)
+    }
+
+    /// The store in `directory`, with what Note's earlier storage left there imported.
+    private nonisolated static func openStore(
+        in directory: URL
+    ) throws -> JournalStore<Note, NoteRepositoryError> {
         // A crash may have left this storage's own files half moved into another one.
         try StoreFiles.finishHalfMove(
-            [Self.snapshotFileName, Self.journalFileName], in: directory, lock: Self.lockFileName,
+            [snapshotFileName, journalFileName], in: directory, lock: lockFileName,
             reporting: NoteRepositoryError.self)
         var store = try JournalStore<Note, NoteRepositoryError>(
-            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
-            lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+            directory: directory, snapshot: snapshotFileName, journal: journalFileName,
+            lock: lockFileName, compactionFloor: compactionFloor)
         // Note was kept in another storage before: its values move into this one once
         // (under the lock both stores take).
         try JournalStore<Note, NoteRepositoryError>.importStore(
-            snapshot: Self.snapshotFileName, journal: Self.journalFileName, in: directory,
+            snapshot: snapshotFileName, journal: journalFileName, in: directory,
             lock: nil, leftoversOnly: true, into: { try store.commit(.saved($0)) })
         try SnapshotStore<Note, NoteRepositoryError>.importStore(
             file: "notes.json", in: directory, lock: nil,
             into: { try store.commit(.saved($0)) })
-        self.store = store
+        return store
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -183,14 +190,39 @@ public actor NoteRepository {
     /// files are first copied beside them as they were (`<name>.damaged`), and never removed.
     /// A sound store is left as it is.
     ///
+    /// Files that Note's earlier storage left in the folder to be imported, which a damaged
+    /// byte keeps from importing, are taken back first, under their `.importing` names, as
+    /// that storage's own `recover` takes back a store (a damaged file is copied beside itself
+    /// first), and then imported, as ``init(directory:)`` imports them.
+    ///
     /// - Returns: what was kept and set aside, and where the copies are.
     /// - Throws: ``NoteRepositoryError`` when a repository has the folder open (`locked`), a
     ///   file cannot be read or written, or intact values do not fit the model
     ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
-        try JournalStore<Note, NoteRepositoryError>.recover(
+        // What the earlier storage left to import is taken back first, as its own recover
+        // takes back a store.
+        var former: [StoreRecovery] = []
+        if let recovery = try JournalStore<Note, NoteRepositoryError>.recoverImport(
+            snapshot: snapshotFileName, journal: journalFileName, in: directory,
+            lock: lockFileName, leftoversOnly: true)
+        {
+            former.append(recovery)
+        }
+        if let recovery = try SnapshotStore<Note, NoteRepositoryError>.recoverImport(
+            file: "notes.json", in: directory, lock: lockFileName)
+        {
+            former.append(recovery)
+        }
+        let own = try JournalStore<Note, NoteRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
+        guard !former.isEmpty else { return own }
+        // Then imported, as an open imports it.
+        var store = try openStore(in: directory)
+        let kept = store.values.count
+        store.close()
+        return StoreRecovery(former + [own], valuesKept: kept)
     }
 
     /// Opens the store in ``defaultDirectory()``.

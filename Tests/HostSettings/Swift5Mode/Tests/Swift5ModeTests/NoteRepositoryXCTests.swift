@@ -183,6 +183,35 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
     }
 
+    func testDamagedJournalFilesAreRecoveredThenMoveIn() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The same file, with a checksum line its bytes do not match.
+        let former = "notes.snapshot.json"
+        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
+        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":2}".utf8)
+        let damaged = file + Data("\ncrc32 00000000\n".utf8)
+        try damaged.write(to: directory.appendingPathComponent(former + ".importing"))
+        let error = thrownError { try NoteRepository(directory: directory) }
+        guard case .corrupt? = error as? NoteRepositoryError else {
+            fail("expected a damaged file, got \(String(describing: error))")
+            return
+        }
+
+        let recovery = try NoteRepository.recover(directory: directory)
+
+        // Its values still decode: kept as read, and its bytes copied beside it.
+        let importing = directory.appendingPathComponent(former + ".importing")
+        expectEqual(recovery.keptUnverified, [importing])
+        expectEqual(recovery.copies, [importing.appendingPathExtension("damaged")])
+        expectEqual(recovery.valuesKept, 2)
+        let reopened = try NoteRepository(directory: directory)
+        let both = [Support.sample(1), Support.sample(2)]
+        let inOrder = both.sorted { NoteRepository.precedes($0.id, $1.id) }
+        expectEqual(await reopened.loadAll(), inOrder)
+        await reopened.close()
+    }
+
     func testValuesTheSnapshotStoreSavedMoveInOnce() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -204,6 +233,35 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.find(by: Support.sample(2).id), Support.sample(2))
         let kept = directory.appendingPathComponent(former + ".imported")
         expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
+    }
+
+    func testDamagedSnapshotFilesAreRecoveredThenMoveIn() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The same file, with a checksum line its bytes do not match.
+        let former = "notes.json"
+        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
+        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":2}".utf8)
+        let damaged = file + Data("\ncrc32 00000000\n".utf8)
+        try damaged.write(to: directory.appendingPathComponent(former))
+        let error = thrownError { try NoteRepository(directory: directory) }
+        guard case .corrupt? = error as? NoteRepositoryError else {
+            fail("expected a damaged file, got \(String(describing: error))")
+            return
+        }
+
+        let recovery = try NoteRepository.recover(directory: directory)
+
+        // Its values still decode: kept as read, and its bytes copied beside it.
+        let importing = directory.appendingPathComponent(former + ".importing")
+        expectEqual(recovery.keptUnverified, [importing])
+        expectEqual(recovery.copies, [importing.appendingPathExtension("damaged")])
+        expectEqual(recovery.valuesKept, 2)
+        let reopened = try NoteRepository(directory: directory)
+        let both = [Support.sample(1), Support.sample(2)]
+        let inOrder = both.sorted { NoteRepository.precedes($0.id, $1.id) }
+        expectEqual(await reopened.loadAll(), inOrder)
+        await reopened.close()
     }
 
     func testMissingFilesAreAnEmptyStore() async throws {

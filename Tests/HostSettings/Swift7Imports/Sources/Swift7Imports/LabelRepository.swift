@@ -115,22 +115,28 @@ public actor LabelRepository {
     /// The first open of a folder imports the values that Label's earlier storage left
     /// there, once, and keeps its files as `<name>.imported`.
     public init(directory: URL) throws {
+        store = try Self.openStore(in: directory)
+        fileURL = store.fileURL
+    }
+
+    /// The store in `directory`, with what Label's earlier storage left there imported.
+    private nonisolated static func openStore(
+        in directory: URL
+    ) throws -> SnapshotStore<Label, LabelRepositoryError> {
         // A crash may have left this storage's own files half moved into another one.
         try StoreFiles.finishHalfMove(
-            [Self.fileName], in: directory, lock: Self.lockFileName,
-            reporting: LabelRepositoryError.self)
+            [fileName], in: directory, lock: lockFileName, reporting: LabelRepositoryError.self)
         var store = try SnapshotStore<Label, LabelRepositoryError>(
-            directory: directory, file: Self.fileName, lock: Self.lockFileName)
+            directory: directory, file: fileName, lock: lockFileName)
         // Label was kept in another storage before: its values move into this one once
         // (under the lock both stores take).
         try SnapshotStore<Label, LabelRepositoryError>.importStore(
-            file: Self.fileName, in: directory, lock: nil, leftoversOnly: true,
+            file: fileName, in: directory, lock: nil, leftoversOnly: true,
             into: { try store.commit(.saved($0)) })
         try JournalStore<Label, LabelRepositoryError>.importStore(
             snapshot: "labels.snapshot.json", journal: "labels.journal", in: directory,
             lock: nil, into: { try store.commit(.saved($0)) })
-        self.store = store
-        fileURL = store.fileURL
+        return store
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -166,13 +172,38 @@ public actor LabelRepository {
     /// set aside and the store is empty. Either way the file is first copied beside itself as
     /// it was (`<name>.damaged`), and never removed. A sound store is left as it is.
     ///
+    /// Files that Label's earlier storage left in the folder to be imported, which a damaged
+    /// byte keeps from importing, are taken back first, under their `.importing` names, as
+    /// that storage's own `recover` takes back a store (a damaged file is copied beside itself
+    /// first), and then imported, as ``init(directory:)`` imports them.
+    ///
     /// - Returns: what was kept and set aside, and where the copy is.
     /// - Throws: ``LabelRepositoryError`` when a repository has the folder open (`locked`), the
     ///   file cannot be read or written, or intact values do not fit the model
     ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
-        try SnapshotStore<Label, LabelRepositoryError>.recover(
+        // What the earlier storage left to import is taken back first, as its own recover
+        // takes back a store.
+        var former: [StoreRecovery] = []
+        if let recovery = try SnapshotStore<Label, LabelRepositoryError>.recoverImport(
+            file: fileName, in: directory, lock: lockFileName, leftoversOnly: true)
+        {
+            former.append(recovery)
+        }
+        if let recovery = try JournalStore<Label, LabelRepositoryError>.recoverImport(
+            snapshot: "labels.snapshot.json", journal: "labels.journal", in: directory,
+            lock: lockFileName)
+        {
+            former.append(recovery)
+        }
+        let own = try SnapshotStore<Label, LabelRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
+        guard !former.isEmpty else { return own }
+        // Then imported, as an open imports it.
+        var store = try openStore(in: directory)
+        let kept = store.values.count
+        store.close()
+        return StoreRecovery(former + [own], valuesKept: kept)
     }
 
     /// Opens the store in ``defaultDirectory()``.

@@ -182,6 +182,35 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
     }
 
+    func testDamagedJournalFilesAreRecoveredThenMoveIn() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The same file, with a checksum line its bytes do not match.
+        let former = "memos.snapshot.json"
+        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
+        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+        let damaged = file + Data("\ncrc32 00000000\n".utf8)
+        try damaged.write(to: directory.appendingPathComponent(former))
+        let error = thrownError { try MemoRepository(directory: directory) }
+        guard case .corrupt? = error as? MemoRepositoryError else {
+            fail("expected a damaged file, got \(String(describing: error))")
+            return
+        }
+
+        let recovery = try MemoRepository.recover(directory: directory)
+
+        // Its values still decode: kept as read, and its bytes copied beside it.
+        let importing = directory.appendingPathComponent(former + ".importing")
+        expectEqual(recovery.keptUnverified, [importing])
+        expectEqual(recovery.copies, [importing.appendingPathExtension("damaged")])
+        expectEqual(recovery.valuesKept, 2)
+        let reopened = try MemoRepository(directory: directory)
+        let both = [Support.sample(1), Support.sample(2)]
+        let inOrder = both.sorted { MemoRepository.precedes($0.id, $1.id) }
+        expectEqual(try await reopened.loadAll(), inOrder)
+        await reopened.close()
+    }
+
     func testValuesTheSnapshotStoreSavedMoveInOnce() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -203,6 +232,35 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         expectEqual(try await reopened.find(by: Support.sample(2).id), Support.sample(2))
         let kept = directory.appendingPathComponent(former + ".imported")
         expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
+    }
+
+    func testDamagedSnapshotFilesAreRecoveredThenMoveIn() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The same file, with a checksum line its bytes do not match.
+        let former = "memos.json"
+        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
+        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
+        let damaged = file + Data("\ncrc32 00000000\n".utf8)
+        try damaged.write(to: directory.appendingPathComponent(former))
+        let error = thrownError { try MemoRepository(directory: directory) }
+        guard case .corrupt? = error as? MemoRepositoryError else {
+            fail("expected a damaged file, got \(String(describing: error))")
+            return
+        }
+
+        let recovery = try MemoRepository.recover(directory: directory)
+
+        // Its values still decode: kept as read, and its bytes copied beside it.
+        let importing = directory.appendingPathComponent(former + ".importing")
+        expectEqual(recovery.keptUnverified, [importing])
+        expectEqual(recovery.copies, [importing.appendingPathExtension("damaged")])
+        expectEqual(recovery.valuesKept, 2)
+        let reopened = try MemoRepository(directory: directory)
+        let both = [Support.sample(1), Support.sample(2)]
+        let inOrder = both.sorted { MemoRepository.precedes($0.id, $1.id) }
+        expectEqual(try await reopened.loadAll(), inOrder)
+        await reopened.close()
     }
 
     func testMissingFilesAreAnEmptyStore() async throws {

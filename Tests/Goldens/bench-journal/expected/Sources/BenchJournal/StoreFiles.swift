@@ -253,6 +253,31 @@ nonisolated enum StoreFiles {
         return true
     }
 
+    /// Takes back the files that ``importFormerStore(files:in:lock:leftoversOnly:reporting:read:save:)``
+    /// would import when a damaged one stops it: under the folder's lock (`lock`, not waited
+    /// for), the files still under their names are renamed to `<name>.importing` as the import
+    /// renames them, and `recover` recovers the `.importing` names, holding that lock. Nil, and
+    /// nothing touched, when there is nothing to import.
+    static func recoverFormerStore<Reported: Failure>(
+        files: [String], in directory: URL, lock: String, leftoversOnly: Bool = false,
+        reporting _: Reported.Type, recover: ([String], Lock) throws -> StoreRecovery
+    ) throws -> StoreRecovery? {
+        let url = { (name: String) in directory.appendingPathComponent(name) }
+        let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
+        let importing = files.map { $0 + importingSuffix }
+        let candidates = leftoversOnly ? importing : files + importing
+        guard candidates.contains(where: exists) else { return nil }
+        let folderLock = try Lock(url(lock), reporting: Reported.self)
+        defer { folderLock.release() }
+        // Another repository may have imported them before this one took the lock.
+        guard candidates.contains(where: exists) else { return nil }
+        for (name, moving) in zip(files, importing) where exists(name) && !exists(moving) {
+            try move(url(name), to: url(moving), reporting: Reported.self)
+        }
+        syncFolder(directory)
+        return try recover(importing, folderLock)
+    }
+
     /// Renames each of `files` (a store's own file names) still under its name to
     /// `<name>.importing` when another of them already is: a crash between two renames of an
     /// import into another storage left them half moved, and they belong together. Call it
@@ -449,9 +474,12 @@ nonisolated enum StoreFiles {
         /// append syncs it first, so no save returns in a file whose name a crash may undo.
         private var folderNeedsSync = false
 
-        init(directory: URL, snapshot: String, journal journalName: String, lock lockName: String)
-            throws
-        {
+        /// Opens the files, taking the lock `lockName`, or using `held` when the caller holds
+        /// it already.
+        init(
+            directory: URL, snapshot: String, journal journalName: String, lock lockName: String,
+            holding held: Lock? = nil
+        ) throws {
             self.directory = directory
             snapshotURL = directory.appendingPathComponent(snapshot)
             temporaryURL = snapshotURL.appendingPathExtension("tmp")
@@ -459,7 +487,7 @@ nonisolated enum StoreFiles {
             journalTemporaryURL = journalURL.appendingPathExtension("tmp")
             try createFolder(directory, reporting: Reported.self)
             lockURL = directory.appendingPathComponent(lockName)
-            lock = try Lock(lockURL, reporting: Reported.self)
+            lock = try held ?? Lock(lockURL, reporting: Reported.self)
             journal = try openFile(journalURL, reporting: Reported.self)
             // Files that a crash cut short or left; the lock makes sure no one is writing them.
             _ = unlink(temporaryURL.path)
@@ -860,5 +888,16 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
                 ? []
                 : ["copied as it was to " + copies.map(\.lastPathComponent).joined(separator: ", ")])
         return "kept \(valuesKept) values; " + parts.joined(separator: "; ")
+    }
+}
+
+nonisolated extension StoreRecovery {
+    /// One store's recovery made of `parts` (its former storage's files, then its own): what
+    /// each set aside, kept unverified, repaired and copied, with `valuesKept` for the whole.
+    init(_ parts: [StoreRecovery], valuesKept: Int) {
+        self.init(
+            valuesKept: valuesKept, setAside: parts.flatMap(\.setAside),
+            keptUnverified: parts.flatMap(\.keptUnverified), repaired: parts.flatMap(\.repaired),
+            copies: parts.flatMap(\.copies))
     }
 }

@@ -189,12 +189,15 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``): a file whose
     /// checksum fails is kept as read when it still decodes (reported as unverified), and set
     /// aside when it does not (the store is then empty). The file is first copied beside itself
-    /// as it was. A sound store is left as it is. Takes the folder's lock.
-    static func recover(directory: URL, file: String, lock: String) throws -> StoreRecovery {
+    /// as it was. A sound store is left as it is. Takes the folder's lock, or uses `held`.
+    static func recover(
+        directory: URL, file: String, lock: String, holding held: StoreFiles.Lock? = nil
+    ) throws -> StoreRecovery {
         let fileURL = directory.appendingPathComponent(file)
         try StoreFiles.createFolder(directory, reporting: Failure.self)
-        let lock = try StoreFiles.Lock(
-            directory.appendingPathComponent(lock), reporting: Failure.self)
+        let lock =
+            try held
+            ?? StoreFiles.Lock(directory.appendingPathComponent(lock), reporting: Failure.self)
         return try withExtendedLifetime(lock) {
             let data = try StoreFiles.readIfPresent(fileURL, reporting: Failure.self) ?? Data()
             if let intact = try? readFile(fileURL) {
@@ -224,9 +227,25 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         }
     }
 
+    /// Takes back the file that ``importStore(file:in:lock:leftoversOnly:into:)`` would import
+    /// when its damage stops the import, as ``recover(directory:file:lock:holding:)`` takes
+    /// back a store, under its `.importing` name:
+    /// ``StoreFiles/recoverFormerStore(files:in:lock:leftoversOnly:reporting:recover:)``. Nil
+    /// when there is nothing to import.
+    static func recoverImport(
+        file: String, in directory: URL, lock: String, leftoversOnly: Bool = false
+    ) throws -> StoreRecovery? {
+        try StoreFiles.recoverFormerStore(
+            files: [file], in: directory, lock: lock, leftoversOnly: leftoversOnly,
+            reporting: Failure.self,
+            recover: { names, held in
+                try recover(directory: directory, file: names[0], lock: lock, holding: held)
+            })
+    }
+
     /// The file's values, migrated to the current schema version, and whether the file is
     /// current: written with a checksum, in this schema version. With `checked` false, a
-    /// checksum that does not match is let through, for ``recover(directory:file:lock:)``.
+    /// checksum that does not match is let through, for ``recover(directory:file:lock:holding:)``.
     private static func readFile(
         _ file: URL, checked: Bool = true
     ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {
