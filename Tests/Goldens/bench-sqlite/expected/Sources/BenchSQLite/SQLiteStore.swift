@@ -300,6 +300,33 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         [SQLITE_CORRUPT, SQLITE_CONSTRAINT].contains(link.lastFailure & 0xFF)
     }
 
+    /// What `read` returns, a read of the bookkeeping table `table` (the store's own records of
+    /// a table, which it writes again when they are missing or wrong); nil when SQLite finds a
+    /// record damaged, so that one damaged byte there does not keep a table from opening for
+    /// good. ``removeDamagedBookkeeping()`` then removes that table's records.
+    @discardableResult
+    func readingBookkeeping<T>(of table: String, _ read: () throws -> T) throws -> T? {
+        do {
+            return try read()
+        } catch {
+            guard link.lastFailure & 0xFF == SQLITE_CORRUPT else { throw error }
+            link.damagedBookkeeping.insert(table)
+            return nil
+        }
+    }
+
+    /// Deletes every record of each bookkeeping table in which a read found one damaged, in a
+    /// transaction of its own; each table writes its own again when it next opens (until then,
+    /// a lost reference record means a delete does not apply that table's rule). Nothing inside
+    /// another transaction.
+    func removeDamagedBookkeeping() throws {
+        guard !link.damagedBookkeeping.isEmpty, !isInTransaction else { return }
+        try transaction {
+            for table in link.damagedBookkeeping.sorted() { try execute("DELETE FROM \(table)") }
+        }
+        link.damagedBookkeeping = []
+    }
+
     /// Whether a transaction is open on this connection.
     var isInTransaction: Bool {
         connection.map { sqlite3_get_autocommit($0) == 0 } ?? false
@@ -487,6 +514,9 @@ private nonisolated final class SQLiteConnection {
     var isSuspended = false
     /// SQLite's result for the last statement that failed.
     var lastFailure = SQLITE_OK
+    /// The bookkeeping tables in which a read found a record damaged
+    /// (``SQLiteDatabase/readingBookkeeping(of:_:)``).
+    var damagedBookkeeping: Set<String> = []
     /// SQLite's extended result when the last connection failed to open.
     var lastExtendedFailure = SQLITE_OK
     /// Whether the connection was opened read-only because there was no room for SQLite's
@@ -688,7 +718,10 @@ where Value.ID: SQLiteKey {
         (insertSQL, deleteSQL, encoder) = Self.writing(name)
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
-        if try !isReady() { try create() }
+        if try !isReady() {
+            try database.removeDamagedBookkeeping()
+            try create()
+        }
         // Best effort, in a transaction of its own (never in a caller's, which a failure could
         // end): a full disk or another writer leaves the earlier indexes, which give the same
         // results, for the next open.
@@ -704,16 +737,21 @@ where Value.ID: SQLiteKey {
         try database.transaction {
             try createTables()
             let version = try recordedVersion()
-            if let version, version > Value.schemaVersion {
+            // A newer app migrates every row it opens, so its rows say so too. A version
+            // recorded above every row's is a damaged byte, not a newer app, and is written
+            // again; so is a lost one (a new table, or its record damaged).
+            if version.map({ $0 > Value.schemaVersion }) ?? true,
+                let newer = try newerVersionOfARow()
+            {
                 throw Failure.newerSchema(
-                    file: database.fileURL, found: version, supported: Value.schemaVersion)
+                    file: database.fileURL, found: newer, supported: Value.schemaVersion)
             }
             // The indexes first, so the migration's writes keep them as they go.
             try recordSchema()
-            if let version, version < Value.schemaVersion {
-                try migrateRows()
-            }
             if version != Value.schemaVersion {
+                // Each row says which version wrote it, so a version recorded wrongly, or lost
+                // (its byte damaged), rewrites no row that is current.
+                try migrateRows()
                 try database.run(
                     "INSERT OR REPLACE INTO store_tables (name, version) VALUES (?, ?)",
                     bind: { statement in
@@ -797,39 +835,61 @@ where Value.ID: SQLiteKey {
     static func json(_ field: String) -> String { StoreQueryText.field(field) }
 
     /// Whether the table exists at the current schema version, with exactly the references and
-    /// indexes of its schema.
+    /// indexes of its schema. Each record is read, even when one before already says no, so
+    /// that a damaged one is found before ``create()`` writes them again.
     private func isReady() throws -> Bool {
         var names: Set<String> = []
         try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
+        let references =
+            names.contains("store_references")
+            ? try database.readingBookkeeping(of: "store_references", recordedReferences) : nil
+        let layout = names.contains("store_layouts") ? try recordedLayout() : nil
+        let version = names.contains("store_tables") ? try recordedVersion() : nil
         guard
             ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
-                names.contains),
-            Set(try indexes().keys) == Set(neededIndexes().keys),
-            try recordedReferences() == declaredReferences()
+                names.contains)
         else { return false }
-        if let layout = schema.layout {
-            guard names.contains("store_layouts"), try recordedLayout() == layout else {
-                return false
-            }
-        }
-        return try recordedVersion() == Value.schemaVersion
+        return try Set(indexes().keys) == Set(neededIndexes().keys)
+            && references == declaredReferences()
+            && (schema.layout == nil || layout == schema.layout) && version == Value.schemaVersion
     }
 
-    /// The keys the table's rows were last all written with (``SQLiteSchema/layout``).
+    /// The keys the table's rows were last all written with (``SQLiteSchema/layout``): nil
+    /// when none are recorded, or SQLite finds their record damaged.
     private func recordedLayout() throws -> String? {
         var layout: String?
-        try database.run(
-            "SELECT keys FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
-            row: { layout = $0.text(at: 0) })
-        return layout
+        let read = try database.readingBookkeeping(of: "store_layouts") {
+            try database.run(
+                "SELECT keys FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
+                row: { layout = $0.text(at: 0) })
+        }
+        return read == nil ? nil : layout
     }
 
+    /// The schema version recorded for the table: nil when none is, or SQLite finds its record
+    /// damaged (``SQLiteDatabase/readingBookkeeping(of:_:)``).
     private func recordedVersion() throws -> Int? {
         var version: Int?
+        let read = try database.readingBookkeeping(of: "store_tables") {
+            try database.run(
+                "SELECT version FROM store_tables WHERE name = ?", bind: { $0.bind(name, at: 1) },
+                row: { version = Int(truncatingIfNeeded: $0.int64(at: 0)) })
+        }
+        return read == nil ? nil : version
+    }
+
+    /// The newest schema version of a row whose checksum matches, when it is newer than this
+    /// build's.
+    private func newerVersionOfARow() throws -> Int? {
+        var newest: Int?
         try database.run(
-            "SELECT version FROM store_tables WHERE name = ?", bind: { $0.bind(name, at: 1) },
-            row: { version = Int(truncatingIfNeeded: $0.int64(at: 0)) })
-        return version
+            "SELECT \(columns) FROM \"\(name)\" WHERE version > ?",
+            bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
+            row: { row in
+                guard isIntact(row) else { return }
+                newest = max(newest ?? 0, Int(truncatingIfNeeded: row.int64(at: 1)))
+            })
+        return newest
     }
 
     /// Rewrites every row of an earlier version as the current one, a page at a time, in the
@@ -1218,16 +1278,21 @@ where Value.ID: SQLiteKey {
             ) WITHOUT ROWID
             """)
         var done = 0
-        try database.run(
-            "SELECT total, done, last FROM store_imports WHERE name = ?",
-            bind: { $0.bind(name, at: 1) },
-            row: { row in
-                let recorded = Int(truncatingIfNeeded: row.int64(at: 1))
-                guard row.int64(at: 0) == Int64(ordered.count), (1...ordered.count) ~= recorded,
-                    ordered[recorded - 1].id.argument == row.argument(at: 2)
-                else { return }
-                done = recorded
-            })
+        // A record SQLite finds damaged is not trusted either: the import starts over, and so
+        // does any other table's.
+        try database.readingBookkeeping(of: "store_imports") {
+            try database.run(
+                "SELECT total, done, last FROM store_imports WHERE name = ?",
+                bind: { $0.bind(name, at: 1) },
+                row: { row in
+                    let recorded = Int(truncatingIfNeeded: row.int64(at: 1))
+                    guard row.int64(at: 0) == Int64(ordered.count), (1...ordered.count) ~= recorded,
+                        ordered[recorded - 1].id.argument == row.argument(at: 2)
+                    else { return }
+                    done = recorded
+                })
+        }
+        try database.removeDamagedBookkeeping()
         repeat {
             let end = min(ordered.count, done + max(chunk, 1))
             try database.transaction {

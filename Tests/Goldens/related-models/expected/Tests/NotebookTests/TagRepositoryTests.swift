@@ -261,6 +261,11 @@ import Testing
         try await TagRepository(directory: directory).close()
         let file = directory.appendingPathComponent(Support.storeFileName)
         let newer = TagRepository.schemaVersion + 1
+        // A newer app migrates every row it opens: a version recorded above every row's is
+        // damage, which opening writes again.
+        try StoredRows.insert(
+            [Support.sample(0)], ids: [Support.sample(0).id], version: newer,
+            into: TagRepository.tableName, in: file)
         try StoredRows.execute("UPDATE store_tables SET version = \(newer)", in: file)
 
         let error = thrownError { try TagRepository(directory: directory) }

@@ -345,13 +345,17 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         return ids
     }
 
-    /// The tables whose values refer to `table`'s: their field, model and rule.
+    /// The tables whose values refer to `table`'s: their field, model and rule. A record that
+    /// names no table (its byte damaged) refers with no value.
     private func referrers(of table: String) throws -> [(
         child: String, field: String, model: String, rule: DeleteRule
     )] {
         var referrers: [(child: String, field: String, model: String, rule: DeleteRule)] = []
         try database.run(
-            "SELECT child, field, model, rule FROM store_references WHERE parent = ? ORDER BY child",
+            """
+            SELECT child, field, model, rule FROM store_references WHERE parent = ?
+            AND child IN (SELECT name FROM sqlite_master WHERE type = 'table') ORDER BY child
+            """,
             bind: { $0.bind(table, at: 1) },
             row: { row in
                 referrers.append(

@@ -259,6 +259,11 @@ nonisolated final class EntryRepositoryXCTests: XCTestCase {
         try await EntryRepository(directory: directory).close()
         let file = directory.appendingPathComponent(Support.storeFileName)
         let newer = EntryRepository.schemaVersion + 1
+        // A newer app migrates every row it opens: a version recorded above every row's is
+        // damage, which opening writes again.
+        try StoredRows.insert(
+            [Support.sample(0)], ids: [Support.sample(0).id], version: newer,
+            into: EntryRepository.tableName, in: file)
         try StoredRows.execute("UPDATE store_tables SET version = \(newer)", in: file)
 
         let error = thrownError { try EntryRepository(directory: directory) }
