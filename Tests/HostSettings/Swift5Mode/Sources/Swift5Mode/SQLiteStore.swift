@@ -300,29 +300,61 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         [SQLITE_CORRUPT, SQLITE_CONSTRAINT].contains(link.lastFailure & 0xFF)
     }
 
-    /// What `read` returns, a read of the bookkeeping table `table` (the store's own records of
-    /// a table, which it writes again when they are missing or wrong); nil when SQLite finds a
+    /// Runs `read`, a read of the bookkeeping table `table` (the store's own records of a
+    /// table, which it writes again when they are missing or wrong); false when SQLite finds a
     /// record damaged, so that one damaged byte there does not keep a table from opening for
     /// good. ``removeDamagedBookkeeping()`` then removes that table's records.
     @discardableResult
-    func readingBookkeeping<T>(of table: String, _ read: () throws -> T) throws -> T? {
+    func readingBookkeeping(of table: String, _ read: () throws -> Void) throws -> Bool {
         do {
-            return try read()
+            try read()
+            return true
         } catch {
             guard link.lastFailure & 0xFF == SQLITE_CORRUPT else { throw error }
             link.damagedBookkeeping.insert(table)
-            return nil
+            return false
         }
     }
 
-    /// Deletes every record of each bookkeeping table in which a read found one damaged, in a
-    /// transaction of its own; each table writes its own again when it next opens (until then,
-    /// a lost reference record means a delete does not apply that table's rule). Nothing inside
-    /// another transaction.
+    /// Makes each bookkeeping table in which a read found a record damaged again from the
+    /// records that still read, in a transaction of its own: they are searched table by table
+    /// (a search that meets the damaged record fails alone). The damaged record's table writes
+    /// its own again when it next opens; until then, a lost reference record means a delete
+    /// does not apply that table's rule. Nothing inside another transaction.
     func removeDamagedBookkeeping() throws {
         guard !link.damagedBookkeeping.isEmpty, !isInTransaction else { return }
-        try transaction {
-            for table in link.damagedBookkeeping.sorted() { try execute("DELETE FROM \(table)") }
+        var tables: [String] = []
+        try run("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+            tables.append($0.text(at: 0))
+        }
+        for bookkeeping in link.damagedBookkeeping.sorted() {
+            // The column that names the table a record is about.
+            let key = bookkeeping == "store_references" ? "child" : "name"
+            var kept: [[SQLiteArgument]] = []
+            for table in tables {
+                try readingBookkeeping(of: bookkeeping) {
+                    try run(
+                        "SELECT * FROM \(bookkeeping) WHERE \(key) = ?",
+                        bind: { $0.bind(table, at: 1) },
+                        row: { row in
+                            let columns = sqlite3_column_count(row.pointer)
+                            kept.append((0..<columns).map { row.argument(at: $0) })
+                        })
+                }
+            }
+            try transaction {
+                try execute("DELETE FROM \(bookkeeping)")
+                for record in kept {
+                    let values = Array(repeating: "?", count: record.count).joined(separator: ", ")
+                    try run(
+                        "INSERT OR REPLACE INTO \(bookkeeping) VALUES (\(values))",
+                        bind: { statement in
+                            for (index, value) in record.enumerated() {
+                                statement.bind(value, at: Int32(index + 1))
+                            }
+                        }, row: { _ in })
+                }
+            }
         }
         link.damagedBookkeeping = []
     }
@@ -840,9 +872,12 @@ where Value.ID: SQLiteKey {
     private func isReady() throws -> Bool {
         var names: Set<String> = []
         try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
-        let references =
-            names.contains("store_references")
-            ? try database.readingBookkeeping(of: "store_references", recordedReferences) : nil
+        var references: [String]?
+        if names.contains("store_references") {
+            try database.readingBookkeeping(of: "store_references") {
+                references = try recordedReferences()
+            }
+        }
         let layout = names.contains("store_layouts") ? try recordedLayout() : nil
         let version = names.contains("store_tables") ? try recordedVersion() : nil
         guard
@@ -863,7 +898,7 @@ where Value.ID: SQLiteKey {
                 "SELECT keys FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
                 row: { layout = $0.text(at: 0) })
         }
-        return read == nil ? nil : layout
+        return read ? layout : nil
     }
 
     /// The schema version recorded for the table: nil when none is, or SQLite finds its record
@@ -875,7 +910,7 @@ where Value.ID: SQLiteKey {
                 "SELECT version FROM store_tables WHERE name = ?", bind: { $0.bind(name, at: 1) },
                 row: { version = Int(truncatingIfNeeded: $0.int64(at: 0)) })
         }
-        return read == nil ? nil : version
+        return read ? version : nil
     }
 
     /// The newest schema version of a row whose checksum matches, when it is newer than this

@@ -175,16 +175,15 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             """)
     }
 
-    /// The references this table records, as `field parent rule model` lines, sorted.
+    /// The references this table records, as `field parent rule model` lines, sorted. Every
+    /// table's records are read (a few rows), so that the first table to open finds one that
+    /// SQLite finds damaged, which every delete would meet.
     func recordedReferences() throws -> [String] {
         var lines: [String] = []
-        try database.run(
-            "SELECT field, parent, rule, model FROM store_references WHERE child = ?",
-            bind: { $0.bind(name, at: 1) },
-            row: { row in
-                lines.append(
-                    [0, 1, 2, 3].map { row.text(at: Int32($0)) }.joined(separator: " "))
-            })
+        try database.run("SELECT child, field, parent, rule, model FROM store_references") { row in
+            guard row.text(at: 0) == name else { return }
+            lines.append([1, 2, 3, 4].map { row.text(at: Int32($0)) }.joined(separator: " "))
+        }
         return lines.sorted()
     }
 
