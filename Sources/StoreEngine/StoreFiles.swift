@@ -234,10 +234,8 @@ nonisolated enum StoreFiles {
         reporting _: Reported.Type, read: ([String]) throws -> [Value],
         save: ([Value]) throws -> Void
     ) throws -> Bool {
-        let url = { (name: String) in directory.appendingPathComponent(name) }
-        let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
-        let importing = files.map { $0 + importingSuffix }
-        let candidates = leftoversOnly ? importing : files + importing
+        let (url, exists) = names(in: directory)
+        let (importing, candidates) = formerNames(files, leftoversOnly: leftoversOnly)
         guard candidates.contains(where: exists) else { return false }
         let folderLock = try lock.map {
             try Lock(url($0), reporting: Reported.self, waiting: true)
@@ -271,10 +269,8 @@ nonisolated enum StoreFiles {
         files: [String], in directory: URL, lock: String, leftoversOnly: Bool = false,
         reporting _: Reported.Type, recover: ([String], Lock) throws -> StoreRecovery
     ) throws -> StoreRecovery? {
-        let url = { (name: String) in directory.appendingPathComponent(name) }
-        let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
-        let importing = files.map { $0 + importingSuffix }
-        let candidates = leftoversOnly ? importing : files + importing
+        let (url, exists) = names(in: directory)
+        let (importing, candidates) = formerNames(files, leftoversOnly: leftoversOnly)
         guard candidates.contains(where: exists) else { return nil }
         let folderLock = try Lock(url(lock), reporting: Reported.self)
         defer { folderLock.release() }
@@ -297,8 +293,7 @@ nonisolated enum StoreFiles {
     static func finishHalfMove<Reported: Failure>(
         _ files: [String], in directory: URL, lock: String, reporting _: Reported.Type
     ) throws {
-        let url = { (name: String) in directory.appendingPathComponent(name) }
-        let exists = { (name: String) in FileManager.default.fileExists(atPath: url(name).path) }
+        let (url, exists) = names(in: directory)
         guard files.contains(where: { exists($0 + importingSuffix) }) else { return }
         // Not waiting: another repository holding the lock holds the folder, as for any open.
         let folderLock = try Lock(url(lock), reporting: Reported.self)
@@ -307,6 +302,23 @@ nonisolated enum StoreFiles {
             try move(url(name), to: url(name + importingSuffix), reporting: Reported.self)
         }
         syncFolder(directory)
+    }
+
+    /// The URL of a file of `directory` by its name, and whether it exists.
+    private static func names(
+        in directory: URL
+    ) -> (url: (String) -> URL, exists: (String) -> Bool) {
+        let url = { (name: String) in directory.appendingPathComponent(name) }
+        return (url, { FileManager.default.fileExists(atPath: url($0).path) })
+    }
+
+    /// The `.importing` names of a former store's `files`, and the names an import looks for:
+    /// those alone with `leftoversOnly`, else the files' own names too.
+    private static func formerNames(
+        _ files: [String], leftoversOnly: Bool
+    ) -> (importing: [String], candidates: [String]) {
+        let importing = files.map { $0 + importingSuffix }
+        return (importing, leftoversOnly ? importing : files + importing)
     }
 
     /// Renames `file` to `destination`, replacing what is there, as one step.
