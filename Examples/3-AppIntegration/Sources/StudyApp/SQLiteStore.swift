@@ -1450,13 +1450,15 @@ where Value.ID: SQLiteKey {
     /// read transaction, which holds no lock that a writer waits for: a sound table is left as
     /// it is, and other connections write meanwhile.
     func setAsideDamagedRows() throws -> StoreRecovery {
-        var isSound = true
+        var damagedKeys: Set<SQLiteArgument> = []
         try database.reading {
-            try database.run("SELECT \(columns) FROM \"\(name)\"") { row in
-                if !isIntact(row) { isSound = false }
+            // The key twice: reading a column as another type can change the type SQLite
+            // reports for it.
+            try database.run("SELECT \(columns), id FROM \"\(name)\"") { row in
+                if !isIntact(row) { damagedKeys.insert(Self.comparable(row.argument(at: 4))) }
             }
         }
-        guard !isSound else {
+        guard !damagedKeys.isEmpty else {
             return StoreRecovery(
                 valuesKept: try count(), setAside: [], keptUnverified: [], repaired: [],
                 copies: [])
@@ -1475,11 +1477,19 @@ where Value.ID: SQLiteKey {
             try createSetAsideTable()
             var keys: [SQLiteRowKey] = []
             var copies: [Int64] = []
-            // Each column twice: the row's checksum is checked on the first four, and the copy
-            // made from the last four, which nothing has read (reading a column as text can
-            // change the type SQLite reports for it).
+            // Whether a damaged row's key equals an intact row's, or is one the first read did
+            // not find damaged (a row damaged since: no one knows which keys it shares).
+            var sharesAKey = false
+            // Each column twice: the row's checksum is checked on the first four, and the key
+            // and the copy are read from the last four, which nothing reads as another type
+            // (reading a column as text can change the type SQLite reports for it).
             try database.run("SELECT \(columns), \(columns) FROM \"\(name)\"") { row in
-                guard !isIntact(row) else { return }
+                let key = sharesAKey ? nil : Self.comparable(row.argument(at: 4))
+                guard !isIntact(row) else {
+                    if let key, damagedKeys.contains(key) { sharesAKey = true }
+                    return
+                }
+                if let key, !damagedKeys.contains(key) { sharesAKey = true }
                 let copy = try keepSetAside(
                     row, from: 4,
                     reason:
@@ -1526,9 +1536,12 @@ where Value.ID: SQLiteKey {
                     break
                 }
             }
-            // A row deleted by a damaged key took the index entries of that key, which may be
-            // another row's: the indexes are made again from the rows left.
-            if isEveryRowDeleted, hasIndexes {
+            // Each delete took the index entries that SQLite works out from the row as it is
+            // now, and failed when one was missing (the REINDEX above). Those entries were the
+            // damaged rows' own, unless a damaged key equals an intact row's: then they may have
+            // been that row's, and the indexes are made again from the rows left. (Remaking
+            // them every time took most of a recover's time at a million rows.)
+            if isEveryRowDeleted, hasIndexes, sharesAKey {
                 do {
                     try database.execute("REINDEX \"\(name)\"")
                 } catch  where database.lastFailureIsDamage {
@@ -1546,6 +1559,12 @@ where Value.ID: SQLiteKey {
         return StoreRecovery(
             valuesKept: try count(), setAside: setAside, keptUnverified: [], repaired: [],
             copies: [])
+    }
+
+    /// `key` as SQLite compares keys: a real with a whole value equals that integer.
+    private static func comparable(_ key: SQLiteArgument) -> SQLiteArgument {
+        guard case .real(let number) = key, let whole = Int64(exactly: number) else { return key }
+        return .integer(whole)
     }
 
     /// The statement that deletes, from table `name`, the row that the set-aside row `seq`
