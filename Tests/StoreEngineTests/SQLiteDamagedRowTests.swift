@@ -354,6 +354,69 @@ import Testing
         #expect(try integrity(tables.database) == "ok")
     }
 
+    /// The serial type of book 2's JSON, in its record's header right after its version's
+    /// (two bytes, as the JSON is 74 bytes long), grows by 128: the JSON would end 64 bytes
+    /// past the record. SQLite finds the record malformed at any read of the row (the scan of
+    /// the table, `quick_check`, a delete that needs its index entries), though its key reads.
+    @Test func aRowSQLiteCannotReadIsSetAsideWithACopyOfTheDatabase() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged(indexed: ["title"]) { bytes in
+            let body = try #require(bytes.range(of: Data("\u{2}{\"id\":2,".utf8))).lowerBound
+            try #require(bytes[body - 4] == 9 && bytes[body - 3] == 0x81)
+            bytes[body - 3] = 0x82
+        }
+        #expect(throws: ItemError.self) { try everyBook(tables) }
+        #expect(!tables.database.isEveryPageSound())
+
+        let recovery = try recoverBooks(indexed: ["title"])
+
+        #expect(recovery.setAside.count == 1)
+        #expect(
+            recovery.setAside.first?.reason.contains("cannot read a row of books (id 2)") == true)
+        #expect(recovery.copies.map(\.lastPathComponent) == ["Store.sqlite.damaged"])
+        #expect(recovery.valuesKept == 2)
+        #expect(try everyBook(tables).map(\.id) == [1, 3])
+        #expect(try setAsideRows(tables.database) == [["books", "2", "", "null"]])
+        #expect(try integrity(tables.database) == "ok")
+        // The title's index was made again: a query through it finds book 3.
+        #expect(
+            try tables.books.values(StoreQuery().filter(title.isEqual(to: "Book 3"))).map(\.id)
+                == [3])
+        // The copy holds the row as it was, bytes and all.
+        let copy = try SQLiteDatabase<ItemError>(file: recovery.copies[0])
+        defer { copy.close() }
+        var ids: [Int64] = []
+        try copy.run("SELECT id FROM books") { ids.append($0.int64(at: 0)) }
+        #expect(ids == [1, 2, 3])
+        #expect(!copy.isEveryPageSound())
+        #expect(try recoverBooks(indexed: ["title"]).wasSound)
+    }
+
+    /// Books 1 and 3 cannot be read, as book 2 above, and book 2 fails its checksum: the read
+    /// goes on past each, from the first row to the last.
+    @Test func everyRowSQLiteCannotReadIsSetAsideBesideOneThatFailsItsChecksum() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged(indexed: ["title"]) { bytes in
+            for id in [1, 3] {
+                // The key 1, as the version, takes no byte: its serial type is the constant 1.
+                let key = id == 1 ? "" : String(UnicodeScalar(UInt8(id)))
+                let body = try #require(bytes.range(of: Data("\(key){\"id\":\(id),".utf8)))
+                try #require(bytes[body.lowerBound - 3] == 0x81)
+                bytes[body.lowerBound - 3] = 0x82
+            }
+            let title = try #require(bytes.range(of: Data("\"title\":\"Book 2\"".utf8)))
+            bytes.replaceSubrange(title, with: Data("\"title\":\"Book 9\"".utf8))
+        }
+
+        let recovery = try recoverBooks(indexed: ["title"])
+
+        #expect(recovery.setAside.count == 3 && recovery.valuesKept == 0)
+        #expect(recovery.copies.count == 1)
+        #expect(try setAsideRows(tables.database).map(\.[1]) == ["1", "3", "2"])
+        #expect(try everyBook(tables) == [])
+        #expect(try integrity(tables.database) == "ok")
+    }
+
     /// Book 1's key, the constant 1 in its record's header (five bytes before its JSON, as
     /// its version, also 1, takes none either), becomes NULL: the reference's index still
     /// holds the key 1, so the delete finds it out of step and the indexes are made again once.

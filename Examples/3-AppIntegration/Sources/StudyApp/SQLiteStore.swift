@@ -302,6 +302,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         return found == ["ok"] || (found.isEmpty && !check.isEmpty)
     }
 
+    /// Whether the last statement that failed did for damage SQLite found in the file.
+    var lastFailureIsCorrupt: Bool { link.lastFailure & 0xFF == SQLITE_CORRUPT }
+
     /// Whether the last statement that failed did for damage SQLite found in the file, or for
     /// a constraint that rows damaged on the disk break (two rows under one key).
     var lastFailureIsDamage: Bool {
@@ -451,7 +454,13 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
                 + "database open read-only: suspend() every one, then resume() them)"
         }
         switch status & 0xFF {
-        case SQLITE_CORRUPT, SQLITE_NOTADB:
+        case SQLITE_CORRUPT:
+            return .corrupt(
+                file: fileURL, offset: 0,
+                reason: message
+                    + " (recover(directory:) sets aside a row whose record SQLite cannot read, "
+                    + "when every page of the file is sound)")
+        case SQLITE_NOTADB:
             return .corrupt(file: fileURL, offset: 0, reason: message)
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .locked(file: fileURL)
@@ -1451,31 +1460,60 @@ where Value.ID: SQLiteKey {
     /// it is, and other connections write meanwhile.
     func setAsideDamagedRows() throws -> StoreRecovery {
         var damagedKeys: Set<SQLiteArgument> = []
+        var unreadable: [SQLiteRowKey] = []
         try database.reading {
             // The key twice: reading a column as another type can change the type SQLite
             // reports for it.
-            try database.run("SELECT \(columns), id FROM \"\(name)\"") { row in
+            unreadable = try readEveryRow { row in
                 if !isIntact(row) { damagedKeys.insert(Self.comparable(row.argument(at: 4))) }
             }
         }
-        guard !damagedKeys.isEmpty else {
+        guard !damagedKeys.isEmpty || !unreadable.isEmpty else {
             return StoreRecovery(
                 valuesKept: try count(), setAside: [], keptUnverified: [], repaired: [],
                 copies: [])
         }
         var setAside: [StoreRecovery.Damage] = []
         var effects = SQLiteEffects()
+        var fileCopies: [URL] = []
+        var isCommitted = false
+        // A repair that fails leaves the file as it was: a copy of it would be one more file.
+        defer {
+            if !isCommitted {
+                for copy in fileCopies {
+                    try? FileManager.default.removeItem(at: copy)
+                    try? FileManager.default.removeItem(atPath: copy.path + "-wal")
+                }
+            }
+        }
         try database.transaction {
-            // Nothing is written over damaged pages: deleting a row there could free space
-            // that another row is still on.
-            guard database.isEveryPageSound(exceptNulls: true) else {
-                throw Failure.corrupt(
-                    file: database.fileURL, offset: 0,
-                    reason: "SQLite finds the database's pages damaged (PRAGMA quick_check): "
-                        + "nothing was set aside, and the file was left as it is")
+            var keys: [SQLiteRowKey] = []
+            var indexesTakenDown: [String: String] = [:]
+            if unreadable.isEmpty {
+                // Nothing is written over damaged pages: deleting a row there could free space
+                // that another row is still on.
+                try checkEveryPageIsSound(exceptNulls: true)
+            } else {
+                // The file as it is, which alone holds the bytes SQLite cannot read: taken while
+                // this transaction holds the write lock, so no write comes between the copies
+                // of the database and its log.
+                fileCopies.append(
+                    try StoreFiles.keepCopy(
+                        of: database.fileURL, companions: ["-wal"], reporting: Failure.self))
             }
             try createSetAsideTable()
-            var keys: [SQLiteRowKey] = []
+            if let copy = fileCopies.first {
+                // A delete reads a row to find its index entries: the indexes go first, and are
+                // made again below. What is written is checked then, before it is committed.
+                indexesTakenDown = try indexes()
+                for index in indexesTakenDown.keys.sorted() {
+                    try database.execute("DROP INDEX \"\(index)\"")
+                }
+                for key in unreadable {
+                    setAside.append(try setAsideUnreadable(key, copy: copy))
+                    keys.append(key)
+                }
+            }
             var copies: [Int64] = []
             // Whether a damaged row's key equals an intact row's, or is one the first read did
             // not find damaged (a row damaged since: no one knows which keys it shares).
@@ -1551,14 +1589,113 @@ where Value.ID: SQLiteKey {
             if !isEveryRowDeleted {
                 setAside += try remakeFromIntactRows()
             }
+            // (A table made again has its indexes already.)
+            let made = try indexes()
+            for (index, sql) in indexesTakenDown.sorted(by: { $0.key < $1.key })
+            where made[index] == nil {
+                try database.execute(sql)
+            }
+            // Rows SQLite could not read were on pages no check could vouch for before: the
+            // whole file is checked now, and nothing is kept unless it is sound.
+            if !unreadable.isEmpty { try checkEveryPageIsSound(exceptNulls: false) }
             // A table made again holds its intact rows exactly as before: only these changed.
             effects.delete(keys, in: name)
             try SQLiteChangeLog.record(effects, in: database)
         }
+        isCommitted = true
         SQLiteChangeCenter.shared.post(effects, file: database.fileURL, origin: nil, table: nil)
         return StoreRecovery(
             valuesKept: try count(), setAside: setAside, keptUnverified: [], repaired: [],
-            copies: [])
+            copies: fileCopies)
+    }
+
+    private func checkEveryPageIsSound(exceptNulls: Bool) throws {
+        guard !database.isEveryPageSound(exceptNulls: exceptNulls) else { return }
+        throw Failure.corrupt(
+            file: database.fileURL, offset: 0,
+            reason: "SQLite finds the database's pages damaged (PRAGMA quick_check): "
+                + "nothing was set aside, and the file was left as it is")
+    }
+
+    /// Runs `body` on every row of the table that SQLite can read (``columns``, then `id`
+    /// again), in key order, in the caller's read transaction; returns the keys of the rows
+    /// that SQLite cannot read (a byte of the record's layout damaged, so that it finds the
+    /// record malformed) though it can read their key. Each such row is confirmed by reading it
+    /// alone, and the read goes on after it. A row whose key SQLite cannot read either throws.
+    private func readEveryRow(
+        _ body: (SQLiteDatabase<Failure>.Statement) throws -> Void
+    ) throws -> [SQLiteRowKey] {
+        var unreadable: [SQLiteRowKey] = []
+        var after: SQLiteRowKey?
+        while true {
+            let from = after == nil ? "" : " WHERE id > ?"
+            var read = 0
+            do {
+                try database.run(
+                    "SELECT \(columns), id FROM \"\(name)\"\(from) ORDER BY id",
+                    bind: { statement in after.map { statement.bind($0, at: 1) } },
+                    row: { row in
+                        try body(row)
+                        read += 1
+                    })
+                return unreadable
+            } catch  where database.lastFailureIsCorrupt {
+                // The key of the row the read stopped at: the next one, by key alone.
+                var next: SQLiteRowKey?
+                try? database.run(
+                    "SELECT id FROM \"\(name)\"\(from) ORDER BY id LIMIT 1 OFFSET ?",
+                    bind: { statement in
+                        after.map { statement.bind($0, at: 1) }
+                        statement.bind(Int64(read), at: after == nil ? 1 : 2)
+                    },
+                    row: { next = $0.argument(at: 0) })
+                guard let next, !unreadable.contains(next), !(try isReadable(next)) else {
+                    throw error
+                }
+                unreadable.append(next)
+                after = next
+            }
+        }
+    }
+
+    /// Whether SQLite reads every column of the row with `key`.
+    private func isReadable(_ key: SQLiteRowKey) throws -> Bool {
+        do {
+            try database.run(
+                "SELECT \(columns) FROM \"\(name)\" WHERE id = ?", bind: { $0.bind(key, at: 1) },
+                row: { _ in })
+            return true
+        } catch  where database.lastFailureIsCorrupt {
+            return false
+        }
+    }
+
+    /// Keeps the key of the row with `key`, which SQLite cannot read, in ``setAsideTable`` and
+    /// deletes the row, in the caller's transaction, the table's indexes taken down; `copy` is
+    /// the copy of the database that holds its bytes.
+    private func setAsideUnreadable(
+        _ key: SQLiteRowKey, copy: URL
+    ) throws -> StoreRecovery.Damage {
+        let reason = "SQLite cannot read a row of \(name) (id \(key.shown)): its record is damaged"
+        try database.run(
+            "INSERT INTO \(Self.setAsideTable) (name, id, reason) VALUES (?, ?, ?)",
+            bind: { statement in
+                statement.bind(name, at: 1)
+                statement.bind(key, at: 2)
+                statement.bind(reason, at: 3)
+            }, row: { _ in })
+        try database.run(
+            "DELETE FROM \"\(name)\" WHERE id = ?", bind: { $0.bind(key, at: 1) }, row: { _ in })
+        guard database.changedRows == 1 else {
+            throw Failure.corrupt(
+                file: database.fileURL, offset: 0,
+                reason: reason + ", and it could not be deleted by its key: nothing was set aside")
+        }
+        return StoreRecovery.Damage(
+            file: database.fileURL, offset: 0,
+            reason: reason
+                + "; its key is in the table \(Self.setAsideTable), its bytes in \(copy.lastPathComponent)"
+        )
     }
 
     /// `key` as SQLite compares keys: a real with a whole value equals that integer.

@@ -207,9 +207,12 @@ public actor MemoRepository {
     /// view-model's page) throws ``MemoRepositoryError/corrupt(file:offset:reason:)`` naming it.
     /// Each row is first copied, exactly as it was stored, to the database's table
     /// `store_damaged_rows`, all in one transaction. No delete rule runs: values that refer to a
-    /// row set aside keep their reference. Repositories may stay open, in this process and
-    /// others: their `changes()` publish the rows set aside as deleted. A sound table is read
-    /// without taking the write lock, and left as it is.
+    /// row set aside keep their reference. A row whose record SQLite cannot read at all (a
+    /// damaged byte of its layout) is taken out too, its key kept in `store_damaged_rows`, after
+    /// the database is copied beside itself (`<file>.damaged`, in ``StoreRecovery/copies``).
+    /// Repositories may stay open, in this process and others: their `changes()` publish the
+    /// rows set aside as deleted. A sound table is read without taking the write lock, and left
+    /// as it is.
     ///
     /// Files that Memo's earlier storage left in the folder to be imported, which a damaged
     /// byte keeps from importing, are taken back first, under their `.importing` names, as

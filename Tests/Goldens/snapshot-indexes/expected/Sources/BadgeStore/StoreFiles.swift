@@ -719,30 +719,47 @@ nonisolated enum StoreFiles {
     }
 
     /// Copies `file` beside itself as it is, as `<name>.damaged` (or `.damaged-2`, … when that
-    /// exists: an earlier copy is never replaced), synced; returns the copy.
-    static func keepCopy<Reported: Failure>(of file: URL, reporting _: Reported.Type) throws -> URL
-    {
-        let data = try readIfPresent(file, reporting: Reported.self) ?? Data()
+    /// exists: an earlier copy is never replaced), synced; returns the copy. With `companions`
+    /// (suffixes, such as SQLite's `-wal`), each file `<name><suffix>` that exists is copied
+    /// too, as `<copy><suffix>`, so that the copies open together as the files did.
+    static func keepCopy<Reported: Failure>(
+        of file: URL, companions: [String] = [], reporting _: Reported.Type
+    ) throws -> URL {
+        let exists = { (file: URL) in FileManager.default.fileExists(atPath: file.path) }
+        let sources = [file] + companions.map { URL(fileURLWithPath: file.path + $0) }
         var number = 0
         while true {
             number += 1
             let copy = file.appendingPathExtension(number == 1 ? "damaged" : "damaged-\(number)")
-            let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if descriptor < 0, errno == EEXIST { continue }
-            guard descriptor >= 0 else {
-                throw Reported.unwritable(file: copy, reason: lastError())
-            }
-            defer { closeDescriptor(descriptor) }
+            let copies = [copy] + companions.map { URL(fileURLWithPath: copy.path + $0) }
+            guard !copies.contains(where: exists) else { continue }
             do {
-                try write(data, to: descriptor, at: 0)
-                try sync(descriptor)
+                for (source, target) in zip(sources, copies) where source == file || exists(source)
+                {
+                    try copyFile(source, to: target)
+                }
             } catch {
-                _ = unlink(copy.path)
+                for target in copies { _ = unlink(target.path) }
                 throw Reported.unwritable(file: copy, reason: "\(error)")
             }
             syncFolder(file.deletingLastPathComponent())
             return copy
         }
+    }
+
+    /// Copies `source` (empty when it does not exist) to the new file `target`, a block at a
+    /// time, and syncs it.
+    private static func copyFile(_ source: URL, to target: URL) throws {
+        let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXFailure(lastError()) }
+        defer { closeDescriptor(descriptor) }
+        if FileManager.default.fileExists(atPath: source.path) {
+            let reading = try openFile(source, forReading: true)
+            defer { closeDescriptor(reading) }
+            let size = Int(lseek(reading, 0, SEEK_END))
+            try copyBytes(from: reading, 0..<max(size, 0), to: descriptor, at: 0)
+        }
+        try sync(descriptor)
     }
 
     // MARK: - System calls
