@@ -88,6 +88,7 @@ enum PackagePlanner {
             if let record {
                 var previous = try record.request()
                 previous.destination = request.destination
+                try keepPlural(of: previous.spec, in: &request)
                 // A reference recorded before to a model gone since keeps its recorded type.
                 try? ReferenceCheck.resolve(&previous, among: referable)
                 let report = try ModelEvolution.check(
@@ -276,6 +277,24 @@ enum PackagePlanner {
         return SharedFileSettings(
             annotate: models.values.contains(where: \.annotate),
             fieldTypes: models.values.reduce(into: []) { $0.formUnion($1.fieldTypes) })
+    }
+
+    /// Keeps the plural `previous` was generated with, which names its store's files and table:
+    /// a run that leaves out `--plural` keeps it, and one that gives a plural naming them
+    /// otherwise is refused, since the values would stay under the former name, where nothing
+    /// reads them.
+    static func keepPlural(of previous: ModelSpec, in request: inout GenerateRequest) throws {
+        guard let plural = request.spec.plural else {
+            request.spec.plural = previous.plural
+            return
+        }
+        let former = Names(previous).pluralVariable
+        guard Names(request.spec).pluralVariable != former else { return }
+        throw UsageError(
+            "--plural \(plural): \(previous.typeName) keeps its values under the name '\(former)' "
+                + "(its store's files, or its table), which a store named '\(plural)' does not "
+                + "read, so they would be locked away. Leave out --plural, or give --plural "
+                + former)
     }
 
     /// The storages `request`'s model had before, oldest first, whose files its repository

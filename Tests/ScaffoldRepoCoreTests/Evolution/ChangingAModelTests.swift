@@ -19,6 +19,34 @@ import Testing
         TestPaths.text(folder.appendingPathComponent(path))
     }
 
+    /// A store's files and table are named by the model's plural: a run that leaves out
+    /// `--plural` keeps the one given before, and another one is refused with nothing written.
+    @Test func thePluralAModelWasGeneratedWithIsKeptAndAnotherIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let sheep = ["Sheep", "id:UUID", "name", "--storage", "sqlite"]
+        #expect(run(sheep + ["--plural", "flock"]).exitCode == 0)
+        let repository = "SheepStore/Sources/SheepStore/SheepRepository.swift"
+        #expect(text(repository)?.contains("tableName = \"flock\"") == true)
+
+        #expect(run(sheep + ["age:Int?"]).exitCode == 0)
+
+        #expect(text(repository)?.contains("tableName = \"flock\"") == true)
+        #expect(
+            text("SheepStore/.scaffold/manifest.json")?.contains("\"plural\" : \"flock\"") == true)
+        let before = try TestPaths.files(below: folder).map { ($0, text($0)) }
+        let renamed = run(sheep + ["age:Int?", "--plural", "herd"])
+        #expect(renamed.exitCode == 2)
+        #expect(
+            renamed.standardError.contains(
+                "--plural herd: Sheep keeps its values under the name 'flock'"))
+        #expect(renamed.standardError.contains("Leave out --plural, or give --plural flock"))
+        #expect(
+            try TestPaths.files(below: folder).map { ($0, text($0)) }.elementsEqual(before) {
+                $0 == $1
+            })
+        #expect(run(sheep + ["age:Int?", "--plural", "flock"]).exitCode == 0)
+    }
+
     @Test func aCompatibleChangeIsDescribedBeforeTheStatuses() {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)
