@@ -250,6 +250,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         row: (Statement) throws -> Void
     ) throws {
         link.lastFailure = SQLITE_OK
+        try checkTransactionIsOpen()
         let statement = try prepared(sql)
         running += 1
         defer { running -= 1 }
@@ -383,30 +384,55 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// write lock first, so a second writer waits (up to the busy timeout) there, not halfway.
     /// Inside another transaction (a ``StoreTransaction`` opening a table), `body` runs in a
     /// savepoint: a failure undoes its writes, and the outer transaction decides the rest.
+    ///
+    /// A failed write that makes SQLite roll the whole transaction back itself (a full disk, an
+    /// I/O error) ends it: every statement after it in `body`, caught or not, throws, and so
+    /// does the transaction, so that nothing after the failure is committed on its own.
     @discardableResult
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        if isInTransaction {
+        if link.transactionDepth > 0 {
+            try checkTransactionIsOpen()
             try execute("SAVEPOINT nested")
+            link.transactionDepth += 1
+            defer { link.transactionDepth -= 1 }
             do {
                 let result = try body()
+                try checkTransactionIsOpen()
                 try execute("RELEASE nested")
                 return result
             } catch {
-                try? execute("ROLLBACK TO nested")
-                try? execute("RELEASE nested")
+                if isInTransaction {
+                    try? execute("ROLLBACK TO nested")
+                    try? execute("RELEASE nested")
+                }
                 throw error
             }
         }
         try writeAgainOnceThereIsRoom()
         try execute("BEGIN IMMEDIATE")
+        link.transactionDepth = 1
+        defer { link.transactionDepth = 0 }
         do {
             let result = try body()
+            try checkTransactionIsOpen()
             try execute("COMMIT")
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    // Workshop: SQLite rolls a whole transaction back on its own after some failures (a full
+    // disk, an I/O error), and then runs each later statement as a transaction of its own. A
+    // caller that caught the failure and went on would commit the rest piecemeal.
+    /// Throws when a ``transaction(_:)`` is running but SQLite rolled it back itself.
+    private func checkTransactionIsOpen() throws {
+        guard link.transactionDepth > 0, !isInTransaction else { return }
+        throw Failure.unwritable(
+            file: fileURL,
+            reason: "SQLite rolled the transaction back after a write failed (the disk full, or "
+                + "an I/O error): none of its writes were kept, and none after it are written")
     }
 
     private func prepared(_ sql: String) throws -> Statement {
@@ -566,6 +592,9 @@ private nonisolated final class SQLiteConnection {
     var isSuspended = false
     /// SQLite's result for the last statement that failed.
     var lastFailure = SQLITE_OK
+    /// How many ``SQLiteDatabase/transaction(_:)`` calls are running on the connection: more
+    /// than 0 while SQLite has no transaction open means it rolled the transaction back itself.
+    var transactionDepth = 0
     /// The bookkeeping tables in which a read found a record damaged
     /// (``SQLiteDatabase/readingBookkeeping(of:_:)``).
     var damagedBookkeeping: Set<String> = []

@@ -282,6 +282,38 @@ struct Badge: StoredValue {
         #expect(try tables.shelves.count() == 1)
     }
 
+    /// A write that fills the disk (here, the page limit) makes SQLite roll the whole
+    /// transaction back itself. A caller that catches it and goes on (a move: the copy's save
+    /// failed, then the original's delete) must not have the rest committed on its own.
+    @Test func aFullDiskEndsTheTransactionAndNothingAfterItIsCommitted() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try open(books: .cascade)
+        try fill(tables)
+        var pages: Int64 = 0
+        try tables.database.run("PRAGMA page_count") { pages = $0.int64(at: 0) }
+        try tables.database.execute("PRAGMA max_page_count = \(pages + 2)")
+        let large = Book(id: 9, shelfID: shelf.id, title: String(repeating: "x", count: 200_000))
+
+        var failures: [String] = []
+        let failure = { (write: () throws -> Void) in
+            do { try write() } catch { failures.append("\(error)".prefix(11).description) }
+        }
+        failure {
+            try tables.database.transaction {
+                try tables.books.save([Book(id: 8, shelfID: shelf.id, title: "Before")])
+                failure { try tables.database.transaction { try tables.books.save([large]) } }
+                failure { _ = try tables.shelves.delete([shelf.id]) }
+                failure { try tables.database.transaction { _ = try tables.pages.delete(["1-1"]) } }
+            }
+        }
+
+        #expect(failures == Array(repeating: "unwritable(", count: 4), "\(failures)")
+
+        #expect(try tables.shelves.count() == 1)
+        #expect(try tables.books.values(StoreQuery()).map(\.id) == [1, 2, 3])
+        #expect(try tables.pages.count() == 6)
+    }
+
     @Test func deletingIdsThatAreNotStoredReportsNone() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try open(books: .cascade)
