@@ -43,9 +43,11 @@ import Testing
             ])
     }
 
-    func recoverBooks(indexed: [String] = []) throws -> StoreRecovery {
+    func recoverBooks(
+        indexed: [String] = [], rule: DeleteRule = .restrict
+    ) throws -> StoreRecovery {
         try SQLiteTable<Book, ItemError>.recover(
-            "books", schema: booksSchema(indexed: indexed), file: file)
+            "books", schema: booksSchema(indexed: indexed, rule: rule), file: file)
     }
 
     /// The books in id order, read a row at a time: a damaged row would throw.
@@ -110,7 +112,9 @@ import Testing
         return result
     }
 
-    @Test func aQueryReadsEveryOtherRowAndTheDamagedRowCanBeDeleted() throws {
+    /// A save or delete by the damaged row's id would take it away, bytes and all: refused
+    /// until `recover` sets it aside.
+    @Test func aQueryReadsEveryOtherRowAndTheDamagedRowsIdWaitsForRecover() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try unreadable()
         let query = StoreQuery<Book>().filter(title.hasPrefix("Book")).sorted(by: title)
@@ -118,10 +122,42 @@ import Testing
         #expect(try tables.books.values(query).map(\.id) == [1, 3])
         #expect(try tables.books.count(query) == 2)
         #expect { _ = try tables.books.find(2) } throws: { isCorrupt($0, naming: 2) }
-        // Its index entry (the reference's) still names the shelf: the delete remakes it.
+        #expect { try tables.books.commit(.deleted([2])) } throws: { isCorrupt($0, naming: 2) }
+        #expect {
+            try tables.books.commit(.saved([Book(id: 2, shelfID: shelf.id, title: "New")]))
+        } throws: { isCorrupt($0, naming: 2) }
+        #expect(try tables.books.count() == 3)
+
+        _ = try recoverBooks()
+
+        try tables.books.commit(.saved([Book(id: 2, shelfID: shelf.id, title: "New")]))
+        #expect(try tables.books.find(2)?.title == "New")
         try tables.books.commit(.deleted([2]))
         #expect(try tables.books.count() == 2)
+        #expect(try setAsideRows(tables.database).count == 1)
         #expect(try integrity(tables.database) == "ok")
+    }
+
+    /// Book 2's key becomes 3, book 3's. SQLite's search for 3 lands on book 2: a save of book 3
+    /// would replace it, and book 2's value would be gone with no copy; a delete of book 3 would
+    /// take it and leave book 3. Both are refused, and nothing changes.
+    @Test func aWriteOfAnIdThatADamagedKeyNowEqualsIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged("\u{2}{\"id\":2,", "\u{3}{\"id\":2,")
+
+        #expect {
+            try tables.books.commit(.saved([Book(id: 3, shelfID: shelf.id, title: "Edited")]))
+        } throws: { isCorrupt($0, naming: 3) }
+        #expect { try tables.books.commit(.deleted([3])) } throws: { isCorrupt($0, naming: 3) }
+
+        #expect(try tables.books.count() == 3)
+        let recovery = try recoverBooks()
+        #expect(
+            try setAsideRows(tables.database).map(\.[2])
+                == [#"{"id":2,"shelfID":"\#(shelf.id)","title":"Book 2"}"#])
+        #expect(recovery.valuesKept == 2)
+        try tables.books.commit(.saved([Book(id: 3, shelfID: shelf.id, title: "Edited")]))
+        #expect(try everyBook(tables).map(\.title) == ["Book 1", "Edited"])
     }
 
     @Test func aNewIndexIsMadeOverAnUnreadableRowAndTheTableOpens() throws {
@@ -135,15 +171,20 @@ import Testing
                 == [3])
     }
 
-    @Test func aRowWhoseIndexedValueChangedOnTheDiskCanBeSavedOverAndDeleted() throws {
+    @Test func aRowWhoseIndexedValueChangedOnTheDiskCanBeSavedOverOnceSetAside() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try damaged("\"Book 2\"", "\"Book 9\"", indexed: ["title"])
 
         #expect { _ = try tables.books.find(2) } throws: { isCorrupt($0, naming: 2) }
+        #expect {
+            try tables.books.commit(.saved([Book(id: 2, shelfID: shelf.id, title: "Repaired")]))
+        } throws: { isCorrupt($0, naming: 2) }
+        _ = try recoverBooks(indexed: ["title"])
         try tables.books.commit(.saved([Book(id: 2, shelfID: shelf.id, title: "Repaired")]))
 
         #expect(try tables.books.find(2)?.title == "Repaired")
         #expect(try tables.books.values(StoreQuery().filter(title.isEqual(to: "Book 2"))) == [])
+        #expect(try tables.books.values(StoreQuery().filter(title.isEqual(to: "Book 9"))) == [])
         try tables.books.commit(.deleted([2]))
         #expect(try tables.books.count() == 2)
         #expect(try integrity(tables.database) == "ok")
@@ -214,15 +255,21 @@ import Testing
                 return count == 3
             }
         case .cascade:
-            try tables.shelves.commit(.deleted([shelf.id]))
-            #expect(try tables.books.count() == 0)
-        case .nullify:
-            // Signing the damaged row again would hide its damage: the delete is refused, and
-            // goes through once that row is deleted.
+            // Deleting the damaged row would take its bytes: refused until it is set aside.
             #expect {
                 try tables.shelves.commit(.deleted([shelf.id]))
             } throws: { isCorrupt($0, naming: 2) }
-            try tables.books.commit(.deleted([2]))
+            #expect(try tables.books.count() == 3)
+            _ = try recoverBooks(rule: rule)
+            try tables.shelves.commit(.deleted([shelf.id]))
+            #expect(try tables.books.count() == 0)
+        case .nullify:
+            // Signing the damaged row again would hide its damage: refused until it is set
+            // aside.
+            #expect {
+                try tables.shelves.commit(.deleted([shelf.id]))
+            } throws: { isCorrupt($0, naming: 2) }
+            _ = try recoverBooks(rule: rule)
             try tables.shelves.commit(.deleted([shelf.id]))
             #expect(try tables.books.values(StoreQuery()).map(\.shelfID) == [nil, nil])
         }

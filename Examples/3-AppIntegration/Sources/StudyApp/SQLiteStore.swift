@@ -1321,7 +1321,10 @@ where Value.ID: SQLiteKey {
                 json.append(Data(members.joined(separator: [UInt8(ascii: ",")])))
                 json.append(UInt8(ascii: "}"))
             }
-            if checkingRules { try checkUnique(json, id: value.id) }
+            if checkingRules {
+                try checkIntact(value.id.argument, in: name)
+                try checkUnique(json, id: value.id)
+            }
             try database.writeRow(
                 insertSQL, of: name,
                 bind: { statement in
@@ -1427,6 +1430,7 @@ where Value.ID: SQLiteKey {
         guard try hasReferrers() else {
             var deleted: [SQLiteRowKey] = []
             for id in ids {
+                try checkIntact(id.argument, in: name)
                 try database.writeRow(deleteSQL, of: name, bind: { id.bind(to: $0, at: 1) })
                 if database.changedRows > 0 { deleted.append(id.argument) }
             }

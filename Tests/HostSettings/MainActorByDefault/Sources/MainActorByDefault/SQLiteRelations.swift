@@ -400,6 +400,7 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             }
         }
         for key in keys {
+            try checkIntact(key, in: table)
             try database.writeRow(
                 "DELETE FROM \"\(table)\" WHERE id = ?", of: table,
                 bind: { $0.bind(key, at: 1) })
@@ -407,13 +408,36 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         effects.delete(keys, in: table)
     }
 
+    /// The checksum of a row of any table: its key, its schema version and its JSON.
+    private static func covered(_ key: SQLiteRowKey, _ version: Int64, _ json: Data) -> UInt32 {
+        StoreFiles.CRC32.checksum(
+            key.keyChecksumBytes + Data([0]) + Data(String(version).utf8) + Data([0]) + json)
+    }
+
+    /// Throws `corrupt` when the row that SQLite's search for `key` lands on in `table` fails its
+    /// checksum: a save or delete by that key would take it away, bytes and all, and when its
+    /// key is what was damaged, the value it holds is another id's. `recover(directory:)` sets
+    /// it aside first, its bytes kept.
+    func checkIntact(_ key: SQLiteRowKey, in table: String) throws {
+        var isIntact = true
+        try database.run(
+            "SELECT id, version, value, checksum FROM \"\(table)\" WHERE id = ?",
+            bind: { $0.bind(key, at: 1) },
+            row: { row in
+                let stored = Self.covered(row.argument(at: 0), row.int64(at: 1), row.data(at: 2))
+                isIntact = UInt32(truncatingIfNeeded: row.int64(at: 3)) == stored
+            })
+        guard !isIntact else { return }
+        throw Failure.corrupt(
+            file: database.fileURL, offset: 0,
+            reason: "a row of \(table) fails its checksum (id \(key.shown)); recover(directory:) "
+                + "sets it aside, its bytes kept, and then that id can be saved or deleted")
+    }
+
     /// Sets `field` to nil in the rows `keys` of `table`, each with its new checksum. A row
     /// whose checksum fails is `corrupt`: signing it again would hide the damage.
     private func nullify(_ field: String, of keys: [SQLiteRowKey], in table: String) throws {
-        let covered = { (key: SQLiteRowKey, version: Int64, json: Data) in
-            StoreFiles.CRC32.checksum(
-                key.keyChecksumBytes + Data([0]) + Data(String(version).utf8) + Data([0]) + json)
-        }
+        let covered = Self.covered
         for key in keys {
             var row: (version: Int64, old: Data, checksum: Int64, json: Data)?
             try database.run(
