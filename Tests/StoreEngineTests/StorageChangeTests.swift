@@ -68,6 +68,40 @@ import Testing
         #expect(try items.find(4) == nil)
     }
 
+    /// A `StoreTransaction` opens a model's table without its repository, so without the
+    /// import: it is refused while the former store's files wait, under either name.
+    @Test func aTableOpenedBeforeItsImportIsRefusedUntilTheFilesAreImported() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let check = {
+            try StoreFiles.checkImported(
+                journalFiles, in: folder, repository: "ItemRepository", reporting: ItemError.self)
+        }
+        let refusal = { (file: String) in
+            { (error: any Error) -> Bool in
+                guard case ItemError.unreadable(let url, let reason) = error else { return false }
+                return url.lastPathComponent == file
+                    && reason.contains("ItemRepository(directory:)")
+            }
+        }
+        #expect(throws: Never.self) {
+            try StoreFiles.checkImported(
+                journalFiles, in: folder.appendingPathComponent("elsewhere"),
+                repository: "ItemRepository", reporting: ItemError.self)
+        }
+        #expect(performing: check, throws: refusal("items.snapshot.json"))
+        try FileManager.default.moveItem(
+            at: folder.appendingPathComponent("items.snapshot.json"),
+            to: folder.appendingPathComponent("items.snapshot.json.importing"))
+        #expect(performing: check, throws: refusal("items.journal"))
+
+        try FileManager.default.moveItem(
+            at: folder.appendingPathComponent("items.snapshot.json.importing"),
+            to: folder.appendingPathComponent("items.snapshot.json"))
+        #expect(try importJournal(into: table()))
+        #expect(throws: Never.self) { try check() }
+    }
+
     @Test func aCrashAfterTheRenameOrAfterTheCommitIsFinishedByTheNextOpen() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()

@@ -410,7 +410,7 @@ nonisolated extension StoreTransaction {
 
     private func cardsTable() throws -> SQLiteTable<Card, CardRepositoryError> {
         try table(CardRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 CardRepository.tableName, in: database, schema: CardRepository.schema)
         }
     }

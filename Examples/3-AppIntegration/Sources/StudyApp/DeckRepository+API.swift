@@ -392,7 +392,7 @@ nonisolated extension StoreTransaction {
 
     private func decksTable() throws -> SQLiteTable<Deck, DeckRepositoryError> {
         try table(DeckRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 DeckRepository.tableName, in: database, schema: DeckRepository.schema)
         }
     }

@@ -377,7 +377,16 @@ nonisolated extension StoreTransaction {
 
     private func memosTable() throws -> SQLiteTable<Memo, MemoRepositoryError> {
         try table(MemoRepository.tableName) { database in
-            try SQLiteTable(
+            // Until MemoRepository first opens, the values of Memo's former storage are not
+            // in the table, and its import would write over what this transaction writes.
+            let formerFiles = [
+                "memos.snapshot.json", "memos.journal",
+                "memos.json",
+            ]
+            try StoreFiles.checkImported(
+                formerFiles, in: database.fileURL.deletingLastPathComponent(),
+                repository: "MemoRepository", reporting: MemoRepositoryError.self)
+            return try SQLiteTable(
                 MemoRepository.tableName, in: database, schema: MemoRepository.schema)
         }
     }

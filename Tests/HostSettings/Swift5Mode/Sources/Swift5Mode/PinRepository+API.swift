@@ -421,7 +421,7 @@ nonisolated extension StoreTransaction {
 
     private func pinsTable() throws -> SQLiteTable<Pin, PinRepositoryError> {
         try table(PinRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 PinRepository.tableName, in: database, schema: PinRepository.schema)
         }
     }

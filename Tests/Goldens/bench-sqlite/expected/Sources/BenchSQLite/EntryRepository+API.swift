@@ -383,7 +383,15 @@ nonisolated extension StoreTransaction {
 
     private func entriesTable() throws -> SQLiteTable<Entry, EntryRepositoryError> {
         try table(EntryRepository.tableName) { database in
-            try SQLiteTable(
+            // Until EntryRepository first opens, the values of Entry's former storage are not
+            // in the table, and its import would write over what this transaction writes.
+            let formerFiles = [
+                "entries.snapshot.json", "entries.journal",
+            ]
+            try StoreFiles.checkImported(
+                formerFiles, in: database.fileURL.deletingLastPathComponent(),
+                repository: "EntryRepository", reporting: EntryRepositoryError.self)
+            return try SQLiteTable(
                 EntryRepository.tableName, in: database, schema: EntryRepository.schema)
         }
     }

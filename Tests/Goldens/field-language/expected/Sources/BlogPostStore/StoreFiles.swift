@@ -274,6 +274,23 @@ nonisolated enum StoreFiles {
         return try recover(importing, folderLock)
     }
 
+    /// Throws `unreadable` while files that a model's former store left in `directory` wait to
+    /// be imported (`files` by name, or as `<name>.importing`): a table that a `StoreTransaction`
+    /// opens, rather than the model's repository, lacks those values until the repository's
+    /// first open imports them, and the import would then write over what was saved meanwhile.
+    static func checkImported<Reported: Failure>(
+        _ files: [String], in directory: URL, repository: String, reporting _: Reported.Type
+    ) throws {
+        let (url, exists) = names(in: directory)
+        guard let waiting = formerNames(files, leftoversOnly: false).candidates.first(where: exists)
+        else { return }
+        throw Reported.unreadable(
+            file: url(waiting),
+            reason: "the model's values in this file of its former storage are not imported yet; "
+                + "\(repository)(directory:) imports them when it first opens: open it, then run "
+                + "the transaction")
+    }
+
     /// Renames each of `files` (a store's own file names) still under its name to
     /// `<name>.importing` when another of them already is: a crash between two renames of an
     /// import into another storage left them half moved, and they belong together. Call it

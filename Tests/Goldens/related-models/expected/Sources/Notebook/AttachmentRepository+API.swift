@@ -397,7 +397,7 @@ nonisolated extension StoreTransaction {
 
     private func attachmentsTable() throws -> SQLiteTable<Attachment, AttachmentRepositoryError> {
         try table(AttachmentRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 AttachmentRepository.tableName, in: database, schema: AttachmentRepository.schema)
         }
     }

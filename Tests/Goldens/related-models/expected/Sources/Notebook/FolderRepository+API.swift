@@ -392,7 +392,7 @@ nonisolated extension StoreTransaction {
 
     private func foldersTable() throws -> SQLiteTable<Folder, FolderRepositoryError> {
         try table(FolderRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 FolderRepository.tableName, in: database, schema: FolderRepository.schema)
         }
     }

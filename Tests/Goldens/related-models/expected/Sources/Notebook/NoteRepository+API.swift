@@ -405,7 +405,7 @@ nonisolated extension StoreTransaction {
 
     private func notesTable() throws -> SQLiteTable<Note, NoteRepositoryError> {
         try table(NoteRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 NoteRepository.tableName, in: database, schema: NoteRepository.schema)
         }
     }

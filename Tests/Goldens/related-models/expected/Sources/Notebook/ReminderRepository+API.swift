@@ -391,7 +391,7 @@ nonisolated extension StoreTransaction {
 
     private func remindersTable() throws -> SQLiteTable<Reminder, ReminderRepositoryError> {
         try table(ReminderRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 ReminderRepository.tableName, in: database, schema: ReminderRepository.schema)
         }
     }

@@ -399,7 +399,7 @@ nonisolated extension StoreTransaction {
 
     private func tagsTable() throws -> SQLiteTable<Tag, TagRepositoryError> {
         try table(TagRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 TagRepository.tableName, in: database, schema: TagRepository.schema)
         }
     }

@@ -391,7 +391,7 @@ nonisolated extension StoreTransaction {
 
     private func entriesTable() throws -> SQLiteTable<Entry, EntryRepositoryError> {
         try table(EntryRepository.tableName) { database in
-            try SQLiteTable(
+            return try SQLiteTable(
                 EntryRepository.tableName, in: database, schema: EntryRepository.schema)
         }
     }
