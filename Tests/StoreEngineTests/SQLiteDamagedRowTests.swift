@@ -126,6 +126,7 @@ import Testing
         #expect {
             try tables.books.commit(.saved([Book(id: 2, shelfID: shelf.id, title: "New")]))
         } throws: { isCorrupt($0, naming: 2) }
+        #expect { _ = try tables.books.removeAll() } throws: { isCorrupt($0, naming: 2) }
         #expect(try tables.books.count() == 3)
 
         _ = try recoverBooks()
@@ -437,6 +438,35 @@ import Testing
         #expect(ids == [1, 2, 3])
         #expect(!copy.isEveryPageSound())
         #expect(try recoverBooks(indexed: ["title"]).wasSound)
+    }
+
+    /// Book 2 cannot be read, and neither can the shelf, in another table: the check after the
+    /// delete still finds the shelf's record malformed, so nothing is committed, and the copy
+    /// of the database is removed.
+    @Test func aRepairThatAFinalCheckRefusesLeavesEverythingAsItWas() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tables = try damaged(indexed: ["title"]) { bytes in
+            let book = try #require(bytes.range(of: Data("\u{2}{\"id\":2,".utf8))).lowerBound
+            try #require(bytes[book - 3] == 0x81)
+            bytes[book - 3] = 0x82
+            // The shelf's 16-byte key comes first, then its JSON.
+            let json = try #require(bytes.range(of: Data("{\"id\":\"\(shelf.id)\"".utf8)))
+            let body = json.lowerBound - 16
+            try #require(bytes[body - 5] == 0x2C && bytes[body - 4] == 9 && bytes[body - 3] == 0x81)
+            bytes[body - 3] = 0x82
+        }
+
+        #expect(throws: ItemError.self) { try recoverBooks(indexed: ["title"]) }
+
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".damaged"))
+        var names: [String] = []
+        try tables.database.run("SELECT name FROM sqlite_master") { names.append($0.text(at: 0)) }
+        // The index taken down is there again, and nothing was set aside.
+        #expect(names.contains("books.title"))
+        #expect(!names.contains("store_damaged_rows"))
+        var ids: [Int64] = []
+        try tables.database.run("SELECT id FROM books") { ids.append($0.int64(at: 0)) }
+        #expect(ids == [1, 2, 3])
     }
 
     /// Books 1 and 3 cannot be read, as book 2 above, and book 2 fails its checksum: the read

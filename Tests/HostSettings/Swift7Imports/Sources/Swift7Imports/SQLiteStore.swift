@@ -379,7 +379,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// does the transaction, so that nothing after the failure is committed on its own.
     @discardableResult
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        if link.transactionDepth > 0 {
+        if link.transactionDepth > 0 || isInTransaction {
             try checkTransactionIsOpen()
             try execute("SAVEPOINT nested")
             link.transactionDepth += 1
@@ -414,7 +414,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
 
     /// Throws when a ``transaction(_:)`` is running but SQLite rolled it back itself.
     private func checkTransactionIsOpen() throws {
-        guard link.transactionDepth > 0, !isInTransaction else { return }
+        guard link.transactionDepth > 0, connection != nil, !isInTransaction else { return }
         throw Failure.unwritable(
             file: fileURL,
             reason: "SQLite rolled the transaction back after a write failed (the disk full, or "
@@ -987,7 +987,7 @@ where Value.ID: SQLiteKey {
             guard let last else { return }
             // The values as they were: a duplicate or a dangling reference stored before the
             // rule existed is kept (and listed), never a reason for the store not to open.
-            try save(rows, checkingRules: false)
+            try save(rows, checkingRules: false, skippingDamaged: true)
             after = last
         }
     }
@@ -1033,7 +1033,8 @@ where Value.ID: SQLiteKey {
                         rows.append(value)
                         kept[value.id] = unknown
                     })
-                try save(rows, checkingRules: false, keeping: { kept[$0] ?? [] })
+                try save(
+                    rows, checkingRules: false, skippingDamaged: true, keeping: { kept[$0] ?? [] })
                 return last
             }
             guard let last else { return }
@@ -1281,12 +1282,15 @@ where Value.ID: SQLiteKey {
 
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
     /// before its value is written, and, once all are, that every reference names a stored
-    /// value. `checkingRules: false` writes them as they are (a migration's rows).
+    /// value. `checkingRules: false` writes them as they are (a migration's rows); with
+    /// `skippingDamaged`, a value whose id SQLite's search finds on a row that fails its
+    /// checksum is not written, and both rows wait for `recover(directory:)` (a rewrite at open
+    /// must neither take a damaged row away nor stop the table opening).
     ///
     /// `keeping` gives, for a value, members of the JSON it replaces to write beside its own
     /// (``rewriteRowsOfAnotherLayout()``'s keys of a newer build).
     func save(
-        _ values: [Value], checkingRules: Bool = true,
+        _ values: [Value], checkingRules: Bool = true, skippingDamaged: Bool = false,
         keeping kept: (Value.ID) -> [Data] = { _ in [] }
     ) throws {
         for value in values {
@@ -1306,6 +1310,8 @@ where Value.ID: SQLiteKey {
             if checkingRules {
                 try checkIntact(value.id.argument, in: name)
                 try checkUnique(json, id: value.id)
+            } else if skippingDamaged, (try? checkIntact(value.id.argument, in: name)) == nil {
+                continue
             }
             try database.writeRow(
                 insertSQL, of: name,
@@ -1427,11 +1433,22 @@ where Value.ID: SQLiteKey {
     }
 
     /// Deletes every value, in the caller's transaction, following the delete rules of the
-    /// tables that refer to them. Returns what changed.
+    /// tables that refer to them. Returns what changed. A row whose checksum fails is `corrupt`,
+    /// as for ``delete(_:)``: `recover(directory:)` sets it aside first, its bytes kept.
     @discardableResult
     func removeAll() throws -> SQLiteEffects {
         var keys: [SQLiteRowKey] = []
-        try database.run("SELECT id FROM \"\(name)\"") { keys.append($0.argument(at: 0)) }
+        try database.run("SELECT \(columns), id FROM \"\(name)\"") { row in
+            guard isIntact(row) else {
+                throw Failure.corrupt(
+                    file: database.fileURL, offset: 0,
+                    reason:
+                        "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row))); "
+                        + "recover(directory:) sets it aside, its bytes kept, and then every value "
+                        + "can be removed")
+            }
+            keys.append(row.argument(at: 4))
+        }
         guard try hasReferrers() else {
             try database.execute("DELETE FROM \"\(name)\"")
             var effects = SQLiteEffects()
@@ -1471,14 +1488,38 @@ where Value.ID: SQLiteKey {
     /// read transaction, which holds no lock that a writer waits for: a sound table is left as
     /// it is, and other connections write meanwhile.
     func setAsideDamagedRows() throws -> StoreRecovery {
+        // A row SQLite cannot read is not read again under the write lock (a write transaction
+        // whose read meets damage may write nothing more): when another connection wrote
+        // since, the table is read again.
+        for _ in 1..<3 {
+            do {
+                return try setAsideDamagedRowsOnce()
+            } catch is WrittenMeanwhile {
+                continue
+            }
+        }
+        do {
+            return try setAsideDamagedRowsOnce()
+        } catch is WrittenMeanwhile {
+            throw Failure.locked(file: database.fileURL)
+        }
+    }
+
+    /// Another connection wrote between the read of the rows SQLite cannot read and the write
+    /// lock.
+    private struct WrittenMeanwhile: Error {}
+
+    private func setAsideDamagedRowsOnce() throws -> StoreRecovery {
         var damagedKeys: Set<SQLiteArgument> = []
         var unreadable: [SQLiteRowKey] = []
+        var version: Int64 = 0
         try database.reading {
             // The key twice: reading a column as another type can change the type SQLite
             // reports for it.
             unreadable = try readEveryRow { row in
                 if !isIntact(row) { damagedKeys.insert(Self.comparable(row.argument(at: 4))) }
             }
+            version = try database.dataVersion()
         }
         guard !damagedKeys.isEmpty || !unreadable.isEmpty else {
             return StoreRecovery(
@@ -1506,6 +1547,7 @@ where Value.ID: SQLiteKey {
                 // that another row is still on.
                 try checkEveryPageIsSound(exceptNulls: true)
             } else {
+                guard try database.dataVersion() == version else { throw WrittenMeanwhile() }
                 // The file as it is, which alone holds the bytes SQLite cannot read: taken while
                 // this transaction holds the write lock, so no write comes between the copies
                 // of the database and its log.
@@ -1609,7 +1651,7 @@ where Value.ID: SQLiteKey {
             }
             // Rows SQLite could not read were on pages no check could vouch for before: the
             // whole file is checked now, and nothing is kept unless it is sound.
-            if !unreadable.isEmpty { try checkEveryPageIsSound(exceptNulls: false) }
+            if !unreadable.isEmpty { try checkEveryPageIsSound(exceptNulls: true) }
             // A table made again holds its intact rows exactly as before: only these changed.
             effects.delete(keys, in: name)
             try SQLiteChangeLog.record(effects, in: database)
@@ -1626,7 +1668,9 @@ where Value.ID: SQLiteKey {
         throw Failure.corrupt(
             file: database.fileURL, offset: 0,
             reason: "SQLite finds the database's pages damaged (PRAGMA quick_check): "
-                + "nothing was set aside, and the file was left as it is")
+                + "nothing was set aside, and the file was left as it is; when another model's "
+                + "repository of this database also reads damage, recover it first (a row "
+                + "SQLite cannot read, in any table, fails this check)")
     }
 
     /// Runs `body` on every row of the table that SQLite can read (``columns``, then `id`

@@ -750,13 +750,17 @@ nonisolated enum StoreFiles {
             let copy = file.appendingPathExtension(number == 1 ? "damaged" : "damaged-\(number)")
             let copies = [copy] + companions.map { URL(fileURLWithPath: copy.path + $0) }
             guard !copies.contains(where: exists) else { continue }
+            var made: [URL] = []
             do {
                 for (source, target) in zip(sources, copies) where source == file || exists(source)
                 {
                     try copyFile(source, to: target)
+                    made.append(target)
                 }
             } catch {
-                for target in copies { _ = unlink(target.path) }
+                // Only the copies this call made: another process may have made that name.
+                for target in made { _ = unlink(target.path) }
+                if error is NameTaken { continue }
                 throw Reported.unwritable(file: copy, reason: "\(error)")
             }
             syncFolder(file.deletingLastPathComponent())
@@ -764,10 +768,14 @@ nonisolated enum StoreFiles {
         }
     }
 
+    /// A file with the name a copy was to have exists already.
+    private struct NameTaken: Error {}
+
     /// Copies `source` (empty when it does not exist) to the new file `target`, a block at a
-    /// time, and syncs it.
+    /// time, and syncs it; throws `NameTaken`, and makes nothing, when `target` exists.
     private static func copyFile(_ source: URL, to target: URL) throws {
         let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST { throw NameTaken() }
         guard descriptor >= 0 else { throw POSIXFailure(lastError()) }
         defer { closeDescriptor(descriptor) }
         if FileManager.default.fileExists(atPath: source.path) {
