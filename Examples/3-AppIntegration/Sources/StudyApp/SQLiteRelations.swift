@@ -437,10 +437,15 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
                 isIntact = UInt32(truncatingIfNeeded: row.int64(at: 3)) == stored
             })
         guard !isIntact else { return }
-        throw Failure.corrupt(
+        throw damagedRow(of: table, id: key.shown)
+    }
+
+    /// What a read or a write that meets the row `id` of `table`, whose checksum fails, throws.
+    func damagedRow(of table: String, id: String) -> Failure {
+        Failure.corrupt(
             file: database.fileURL, offset: 0,
-            reason: "a row of \(table) fails its checksum (id \(key.shown)); recover(directory:) "
-                + "sets it aside, its bytes kept, and then that id can be saved or deleted")
+            reason: "a row of \(table) fails its checksum (id \(id)); recover(directory:) sets it "
+                + "aside, its bytes kept, and then that id can be saved or deleted")
     }
 
     /// Sets `field` to nil in the rows `keys` of `table`, each with its new checksum. A row
@@ -460,10 +465,7 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             guard let row else { continue }
             guard UInt32(truncatingIfNeeded: row.checksum) == covered(key, row.version, row.old)
             else {
-                throw Failure.corrupt(
-                    file: database.fileURL, offset: 0,
-                    reason: "a row of \(table) fails its checksum (id \(key.shown)); "
-                        + "recover(directory:) sets it aside")
+                throw damagedRow(of: table, id: key.shown)
             }
             let checksum = covered(key, row.version, row.json)
             try database.run(

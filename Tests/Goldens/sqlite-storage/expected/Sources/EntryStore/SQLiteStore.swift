@@ -1440,12 +1440,7 @@ where Value.ID: SQLiteKey {
         var keys: [SQLiteRowKey] = []
         try database.run("SELECT \(columns), id FROM \"\(name)\"") { row in
             guard isIntact(row) else {
-                throw Failure.corrupt(
-                    file: database.fileURL, offset: 0,
-                    reason:
-                        "a row of \(name) fails its checksum (id \(Value.ID(column: 0, of: row))); "
-                        + "recover(directory:) sets it aside, its bytes kept, and then every value "
-                        + "can be removed")
+                throw damagedRow(of: name, id: "\(Value.ID(column: 0, of: row))")
             }
             keys.append(row.argument(at: 4))
         }
@@ -1490,18 +1485,15 @@ where Value.ID: SQLiteKey {
     func setAsideDamagedRows() throws -> StoreRecovery {
         // A row SQLite cannot read is not read again under the write lock (a write transaction
         // whose read meets damage may write nothing more): when another connection wrote
-        // since, the table is read again.
-        for _ in 1..<3 {
+        // since, the table is read again, up to three times.
+        var attempts = 0
+        while true {
             do {
                 return try setAsideDamagedRowsOnce()
             } catch is WrittenMeanwhile {
-                continue
+                attempts += 1
+                if attempts == 3 { throw Failure.locked(file: database.fileURL) }
             }
-        }
-        do {
-            return try setAsideDamagedRowsOnce()
-        } catch is WrittenMeanwhile {
-            throw Failure.locked(file: database.fileURL)
         }
     }
 
@@ -1849,11 +1841,7 @@ where Value.ID: SQLiteKey {
     /// wrote it, and migrated.
     private func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
         guard isIntact(row) else {
-            let id = Value.ID(column: 0, of: row)
-            throw Failure.corrupt(
-                file: database.fileURL, offset: 0,
-                reason: "a row of \(name) fails its checksum (id \(id)); recover(directory:) "
-                    + "sets it aside")
+            throw damagedRow(of: name, id: "\(Value.ID(column: 0, of: row))")
         }
         return try decodedValue(of: row)
     }
