@@ -108,6 +108,11 @@ public struct Names: Equatable, Sendable {
     public var journalFileName: String { pluralVariable + ".journal" }
     /// The journal store's lock file, `questions.lock`.
     public var lockFileName: String { pluralVariable + ".lock" }
+    /// The files in which `storage` keeps the model's values: what a move to another storage
+    /// imports (the snapshot and the journal, or the snapshot store's file).
+    func valueFileNames(of storage: Storage) -> [String] {
+        storage == .journal ? [snapshotFileName, journalFileName] : [storeFileName]
+    }
 
     /// `Question` → `question`, `URLLink` → `urlLink`, `ID` → `id`.
     static func lowerCamelCase(_ name: String) -> String {

@@ -730,11 +730,15 @@ struct FormerStoreContext: TemplateContext {
     let storeName: String
     /// The file that holds its values (the journal store's snapshot), which a test writes.
     let valuesFile: String
+    /// The files that hold its values, each in quotes, separated by commas: the list a
+    /// `StoreTransaction` checks before the model's table is imported.
+    let fileNames: String
 
     init(_ storage: Storage, current: Storage, names: Names) {
         fromJournal = storage == .journal
         isCurrent = storage == current
         storeName = fromJournal ? "Journal" : "Snapshot"
         valuesFile = fromJournal ? names.snapshotFileName : names.storeFileName
+        fileNames = names.valueFileNames(of: storage).map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

@@ -325,10 +325,8 @@ enum PackagePlanner {
         _ previous: GenerateRequest, _ request: GenerateRequest
     ) -> Diagnostic {
         let names = Names(request.spec)
-        let files = request.formerStorages.filter { $0 != request.storage }.flatMap { storage in
-            storage == .journal
-                ? [names.snapshotFileName, names.journalFileName] : [names.storeFileName]
-        }
+        let files = request.formerStorages.filter { $0 != request.storage }.flatMap(
+            names.valueFileNames)
         // The API follows the storage: what the app's code must change, said where it reads
         // what else to do by hand, before the next step. Each public member that goes is named
         // (StorageChangeNoteTests holds the list to the generated code).
