@@ -247,6 +247,24 @@ extension ChangingAModelTests {
         #expect(
             text("BookStore/Sources/BookStore/BookVersions.swift")?.contains("public struct V1:")
                 == true)
+        // The repository's API calls what only the versions file declares: a build that lacks
+        // that file (not added to an app's target) fails, rather than take StoredValue's
+        // default and read version 1's values as the current model.
+        let declaration = "static func decodeVersion(_ version: Int, from decoder: any Decoder)"
+        #expect(
+            text("BookStore/Sources/BookStore/BookVersions.swift")?.contains(declaration) == true)
+        #expect(
+            text("BookStore/Sources/BookStore/BookRepository+API.swift")?.contains(
+                "        try decodeVersion(version, from: decoder)\n") == true)
+        let elsewhere = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("BookStore/Sources/BookStore").path
+        ).filter { $0 != "BookVersions.swift" }
+        for file in elsewhere {
+            #expect(
+                text("BookStore/Sources/BookStore/\(file)")?.contains("func decodeVersion")
+                    == false,
+                "\(file)")
+        }
         #expect(
             text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
                 "            rating: self.rating.map { String($0) }\n") == true)

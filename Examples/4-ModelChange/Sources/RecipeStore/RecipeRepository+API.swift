@@ -190,4 +190,11 @@ nonisolated extension Recipe: StoredValue {
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         RecipeRepository.precedes(first, second)
     }
+
+    // `decodeVersion` is in RecipeVersions.swift: a build without that file (not added to
+    // the app's target) fails here, rather than read earlier versions' values as the current
+    // model, which the store would refuse to open with.
+    static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Recipe] {
+        try decodeVersion(version, from: decoder)
+    }
 }

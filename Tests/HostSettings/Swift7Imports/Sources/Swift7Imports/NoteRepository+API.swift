@@ -180,4 +180,11 @@ nonisolated extension Note: StoredValue {
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         NoteRepository.precedes(first, second)
     }
+
+    // `decodeVersion` is in NoteVersions.swift: a build without that file (not added to
+    // the app's target) fails here, rather than read earlier versions' values as the current
+    // model, which the store would refuse to open with.
+    static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Note] {
+        try decodeVersion(version, from: decoder)
+    }
 }

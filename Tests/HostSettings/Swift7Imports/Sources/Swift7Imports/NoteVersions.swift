@@ -63,9 +63,9 @@ nonisolated extension Note {
     }
 
     /// Decodes the values that schema version `version` stored, and migrates them to the
-    /// current one. A migration that throws (a value not decided yet) stops the store from
-    /// opening, and leaves its files as they are.
-    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [Note] {
+    /// current one (``StoredValue/decodeStored(_:from:)`` calls it). A migration that throws (a
+    /// value not decided yet) stops the store from opening, and leaves its files as they are.
+    static func decodeVersion(_ version: Int, from decoder: any Decoder) throws -> [Note] {
         switch version {
         case 1:
             try [V1](from: decoder).migrated()
