@@ -52,13 +52,23 @@ public enum SpecParser {
     }
 
     /// Records each rename on the field it names: each `new` must be a field of `spec` other
-    /// than `id`, and no `old` may still be one.
+    /// than `id`, and no `old` may still be one. A reference's names may be given as in its
+    /// token (`folder=parent` for the fields `folderID` and `parentID`).
     static func applyRenames(
         _ renames: [(old: String, new: String)], to spec: inout ModelSpec
     ) throws {
         var seen: Set<String> = []
-        for (old, new) in renames {
-            let pair = "\(old)=\(new)"
+        for (given, renamed) in renames {
+            let pair = "\(given)=\(renamed)"
+            var (old, new) = (given, renamed)
+            // A reference's field is its token's name plus ID (`folder:references(Folder)` is
+            // `folderID`): a rename written with the tokens' names means the fields'.
+            if !spec.fields.contains(where: { $0.name == new }),
+                spec.fields.contains(where: { $0.name == new + "ID" && $0.reference != nil })
+            {
+                new += "ID"
+                if !old.hasSuffix("ID") { old += "ID" }
+            }
             // Checked here, not only on the command line: a manifest's renames come as pairs.
             guard Identifier.isValid(old), Identifier.isValid(new) else { throw notARename(pair) }
             guard old != "id" else {

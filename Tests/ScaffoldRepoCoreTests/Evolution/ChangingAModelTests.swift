@@ -201,6 +201,25 @@ import Testing
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
     }
 
+    /// A reference's field is its token's name plus ID: a rename may name the fields as the
+    /// tokens do (`folder=parent`), or as the model does (`folderID=parentID`).
+    @Test(arguments: ["folder=parent", "folderID=parentID"])
+    func aReferenceIsRenamedByItsTokensName(_ rename: String) throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let into = ["--storage", "sqlite", "--into", "FolderStore", "--target", "FolderStore"]
+        #expect(run(["Folder", "id:UUID", "name", "--storage", "sqlite"]).exitCode == 0)
+        #expect(run(["Note", "id:UUID", "folder:references(Folder,cascade)"] + into).exitCode == 0)
+
+        let renamed = run(
+            ["Note", "id:UUID", "parent:references(Folder,cascade)", "--rename", rename] + into)
+
+        #expect(renamed.exitCode == 0, "\(renamed.standardError)")
+        #expect(renamed.standardOutput.contains("note     renamed folderID to parentID"))
+        let note = try Manifest.load(root: folder.appendingPathComponent("FolderStore"))?
+            .model(named: "Note")
+        #expect(note?.fields.first { $0.name == "parentID" }?.formerName == "folderID")
+    }
+
     @Test func anEditedPackageSwiftIsOwnedAndNeverBlocksAddingAField() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
