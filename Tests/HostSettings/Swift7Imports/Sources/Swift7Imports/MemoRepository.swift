@@ -219,11 +219,18 @@ public actor MemoRepository {
     /// that storage's own `recover` takes back a store (a damaged file is copied beside itself
     /// first), and then imported, as ``init(directory:)`` imports them.
     ///
+    /// When SQLite finds a page of the database damaged (where no row can be written safely),
+    /// the whole database is first made again from every row SQLite can read, which needs
+    /// every repository of the database closed, in every process; the rows of a damaged page
+    /// are named in ``StoreRecovery/setAside`` by the ids around them, and kept, with the rest,
+    /// in a copy of the file as it was (``StoreRecovery/copies``).
+    ///
     /// - Returns: how many values the table holds now, and the rows set aside.
     /// - Throws: ``MemoRepositoryError`` as ``init(directory:)`` does (which opens, and migrates,
-    ///   the table first: `newerSchema`, `notMigrated`); `corrupt`, with nothing written, when
-    ///   SQLite finds the database's pages damaged, which this does not repair; `locked` when
-    ///   another connection holds the write lock past the busy timeout.
+    ///   the table first: `newerSchema`, `notMigrated`); `locked` when another connection holds
+    ///   the write lock past the busy timeout, or has the database open while a damaged page
+    ///   needs it made again; `corrupt`, with nothing written, when SQLite cannot read its list
+    ///   of tables.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         // What the earlier storage left to import is taken back first, as its own recover
         // takes back a store, then imported, as an open imports it.

@@ -470,8 +470,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             return .corrupt(
                 file: fileURL, offset: 0,
                 reason: message
-                    + " (recover(directory:) sets aside a row whose record SQLite cannot read, "
-                    + "when every page of the file is sound)")
+                    + " (recover(directory:) sets aside a row whose record SQLite cannot read; "
+                    + "when a page is damaged, it makes the database again from every row it can "
+                    + "read, with every repository of the database closed)")
         case SQLITE_NOTADB:
             return .corrupt(file: fileURL, offset: 0, reason: message)
         case SQLITE_BUSY, SQLITE_LOCKED:
@@ -1471,7 +1472,43 @@ where Value.ID: SQLiteKey {
     ///
     /// This opens the database `file` on a connection of its own, as a repository opens it (a
     /// table of an earlier schema version is migrated first), and closes it.
+    ///
+    /// When SQLite finds the database's pages damaged (a byte of a page's own layout, where no
+    /// row can be set aside or written safely), the whole database is first made again from
+    /// every row it can read (``SQLiteDatabase/rebuild(file:)``), which needs every other
+    /// connection to it closed (`locked` otherwise); the rows of a damaged page are reported,
+    /// and kept in a copy of the file as it was.
     static func recover(
+        _ name: String, schema: SQLiteSchema<Value>, file: URL
+    ) throws -> StoreRecovery {
+        do {
+            return try setAsideDamagedRows(name, schema: schema, file: file)
+        } catch {
+            guard !SQLiteDatabase<Failure>.isSound(file: file) else { throw error }
+        }
+        let rebuilt = try SQLiteDatabase<Failure>.rebuild(file: file)
+        let recovery = try setAsideDamagedRows(name, schema: schema, file: file)
+        let unread = rebuilt.unread.map { rows in
+            let keys =
+                switch (rows.after, rows.before) {
+                case (let after?, let before?):
+                    " with keys after \(after.shown) and before \(before.shown)"
+                case (let after?, nil): " with keys after \(after.shown)"
+                case (nil, let before?): " with keys before \(before.shown)"
+                case (nil, nil): ""
+                }
+            return StoreRecovery.Damage(
+                file: file, offset: 0,
+                reason: "SQLite could not read the rows of \(rows.table)\(keys) (a damaged page "
+                    + "or record): the database was made again from every row it could read; "
+                    + "theirs are in \(rebuilt.copy.lastPathComponent)")
+        }
+        return StoreRecovery(
+            valuesKept: recovery.valuesKept, setAside: unread + recovery.setAside,
+            keptUnverified: [], repaired: [], copies: [rebuilt.copy] + recovery.copies)
+    }
+
+    private static func setAsideDamagedRows(
         _ name: String, schema: SQLiteSchema<Value>, file: URL
     ) throws -> StoreRecovery {
         let database = try SQLiteDatabase<Failure>(file: file)
@@ -1660,9 +1697,10 @@ where Value.ID: SQLiteKey {
         throw Failure.corrupt(
             file: database.fileURL, offset: 0,
             reason: "SQLite finds the database's pages damaged (PRAGMA quick_check): "
-                + "nothing was set aside, and the file was left as it is; when another model's "
-                + "repository of this database also reads damage, recover it first (a row "
-                + "SQLite cannot read, in any table, fails this check)")
+                + "nothing was set aside, and the file was left as it is; recover(directory:) "
+                + "makes the database again from every row it can read when no other "
+                + "connection has it open (a row SQLite cannot read, in any table, fails this "
+                + "check too)")
     }
 
     /// Runs `body` on every row of the table that SQLite can read (``columns``, then `id`
@@ -1898,6 +1936,350 @@ where Value.ID: SQLiteKey {
 
         init(from decoder: any Decoder, configuration version: Int) throws {
             values = try Value.decodeStored(version, from: decoder)
+        }
+    }
+}
+
+// MARK: - A database whose pages are damaged
+
+nonisolated extension SQLiteDatabase {
+    /// Rows of `table` that ``rebuild(file:)`` could not read (their page damaged), with keys
+    /// after `after` and before `before` (nil: from the table's start, to its end).
+    struct UnreadRows: Equatable {
+        let table: String
+        let after: SQLiteArgument?
+        let before: SQLiteArgument?
+    }
+
+    /// Whether the database `file` opens and `PRAGMA quick_check` finds every page sound (a
+    /// NULL taken for a damaged row's).
+    static func isSound(file: URL) -> Bool {
+        guard let database = try? SQLiteDatabase(file: file) else { return false }
+        defer { database.close() }
+        return database.isEveryPageSound(exceptNulls: true)
+    }
+
+    /// Makes the database `file`, whose pages SQLite finds damaged, again from every row it can
+    /// read: every table and index as its `CREATE` statement says, each row copied exactly, in
+    /// a file beside it, which SQLite then copies over the database (SQLite's backup), in one
+    /// transaction. Every other connection to it, in this process and others, must be closed:
+    /// this one holds it alone from the start (`locked` otherwise), so that nothing written
+    /// meanwhile is lost. The file as it was, which alone holds the rows of a damaged page, is
+    /// first copied beside it; returns that copy and the rows not read. Nothing is changed, and
+    /// the copy removed, when anything fails, or when the result does not pass `quick_check`.
+    static func rebuild(file: URL) throws -> (copy: URL, unread: [UnreadRows]) {
+        let damaged = try SQLiteDatabase(file: file, busyTimeout: 100)
+        defer { damaged.close() }
+        try damaged.execute("PRAGMA locking_mode=EXCLUSIVE")
+        // In that mode, the lock stays after the transaction, until the connection closes.
+        try damaged.execute("BEGIN EXCLUSIVE")
+        try damaged.execute("COMMIT")
+        let copy = try StoreFiles.keepCopy(of: file, companions: ["-wal"], reporting: Failure.self)
+        let rebuiltFile = URL(fileURLWithPath: file.path + ".rebuilding")
+        let removeRebuilt = {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: rebuiltFile.path + suffix)
+            }
+        }
+        var isCopiedOver = false
+        defer {
+            removeRebuilt()
+            if !isCopiedOver {
+                try? FileManager.default.removeItem(at: copy)
+                try? FileManager.default.removeItem(atPath: copy.path + "-wal")
+            }
+        }
+        // What a rebuild that a crash stopped left.
+        removeRebuilt()
+        let rebuilt = try SQLiteDatabase(file: rebuiltFile)
+        defer { rebuilt.close() }
+        // A crash leaves a file that the next rebuild removes: syncing it would only be slower.
+        try rebuilt.execute("PRAGMA synchronous=OFF")
+        // SQLite copies a database over one in WAL mode only page for page of the same size.
+        let pageSize = { (database: SQLiteDatabase) in
+            var size: Int64 = 0
+            try database.run("PRAGMA page_size") { size = $0.int64(at: 0) }
+            return size
+        }
+        guard try pageSize(damaged) == pageSize(rebuilt) else {
+            throw Failure.corrupt(
+                file: file, offset: 0,
+                reason: "its pages are not of SQLite's default size, which a database made "
+                    + "again from its rows has: nothing was changed")
+        }
+        var objects: [(isTable: Bool, sql: String, name: String)] = []
+        try damaged.run(
+            """
+            SELECT type = 'table', sql, name FROM sqlite_master
+            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite~_%' ESCAPE '~' ORDER BY rowid
+            """
+        ) { objects.append(($0.int64(at: 0) != 0, $0.text(at: 1), $0.text(at: 2))) }
+        var unread: [UnreadRows] = []
+        try rebuilt.transaction {
+            for table in objects where table.isTable {
+                try rebuilt.execute(table.sql)
+                unread += try damaged.copyReadableRows(of: table.name, into: rebuilt)
+            }
+            // Indexes (and anything else) once their tables are full.
+            for object in objects where !object.isTable { try rebuilt.execute(object.sql) }
+            // A repository that reopens (or resumes) reads those tables again: which rows went
+            // is not known.
+            if objects.contains(where: { $0.isTable && $0.name == SQLiteChangeLog.table }) {
+                for table in Set(unread.map(\.table)).sorted() {
+                    try SQLiteChangeLog.recordEverything(in: table, database: rebuilt)
+                }
+            }
+        }
+        guard rebuilt.isEveryPageSound() else {
+            throw Failure.corrupt(
+                file: file, offset: 0,
+                reason: "the database made again from its readable rows fails PRAGMA "
+                    + "quick_check: nothing was changed")
+        }
+        try rebuilt.copyContents(into: damaged)
+        isCopiedOver = true
+        return (copy, unread)
+    }
+
+    /// Copies every row of `table` that SQLite can read into the same table of `rebuilt`,
+    /// exactly; returns the rows it could not. A damaged page stops a read in key order: the
+    /// rows after it are found by SQLite's search for a key past it (bisecting the keys of the
+    /// table's type), and the rows between it and that key by a read in reverse order from
+    /// there. A table keyed by several columns is read up to the first damage.
+    private func copyReadableRows(
+        of table: String, into rebuilt: SQLiteDatabase
+    ) throws -> [UnreadRows] {
+        var keys: [(name: String, type: String)] = []
+        var columnCount: Int32 = 0
+        try run(
+            "SELECT name, upper(type), pk FROM pragma_table_info(?)",
+            bind: { $0.bind(table, at: 1) },
+            row: { column in
+                columnCount += 1
+                if column.int64(at: 2) > 0 { keys.append((column.text(at: 0), column.text(at: 1))) }
+            })
+        let marks = Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ")
+        let insert = "INSERT OR IGNORE INTO \"\(table)\" VALUES (\(marks))"
+        // Each row is read as `key, *`: its columns from the second on.
+        let copy = { (row: Statement) in
+            try rebuilt.run(
+                insert,
+                bind: { statement in
+                    for column in 0..<columnCount {
+                        statement.bind(column: column + 1, of: row, at: column + 1)
+                    }
+                }, row: { _ in })
+        }
+        let key = keys.count == 1 ? keys[0] : (name: "rowid", type: "INTEGER")
+        guard keys.count <= 1 else {
+            do {
+                try run("SELECT NULL, * FROM \"\(table)\"", row: copy)
+                return []
+            } catch  where lastFailureIsCorrupt {
+                return [UnreadRows(table: table, after: nil, before: nil)]
+            }
+        }
+        let column = "\"\(key.name)\""
+        var unread: [UnreadRows] = []
+        // Every key up to `done` is copied or given up; `from`, when set, is read next, first.
+        var done: SQLiteArgument?
+        var from: SQLiteArgument?
+        // Set while rows after this key (nil: the start) are not read: a damaged page.
+        var gapAfter: SQLiteArgument??
+        let copied = { (key: SQLiteArgument) in
+            if case .some(let after) = gapAfter {
+                unread.append(UnreadRows(table: table, after: after, before: key))
+                gapAfter = nil
+            }
+        }
+        while true {
+            var read = false
+            do {
+                let bound =
+                    from != nil
+                    ? " WHERE \(column) >= ?" : done != nil ? " WHERE \(column) > ?" : ""
+                try run(
+                    "SELECT \(column), * FROM \"\(table)\"\(bound) ORDER BY \(column)",
+                    bind: { statement in (from ?? done).map { statement.bind($0, at: 1) } },
+                    row: { row in
+                        let key = row.argument(at: 0)
+                        try copy(row)
+                        copied(key)
+                        done = key
+                        read = true
+                    })
+                return unread
+            } catch  where lastFailureIsCorrupt {}
+            if gapAfter == nil { gapAfter = .some(done) }
+            if let first = from, !read {
+                // The row found past the damage does not read either: given up, as its page.
+                done = first
+            }
+            from = nil
+            let next = try firstReachableKey(of: table, column: column, type: key.type, after: done)
+            // The rows between the damage and `next`, from `next` down.
+            var below: [SQLiteArgument] = []
+            var conditions: [String] = []
+            var bounds: [SQLiteArgument] = []
+            if let next {
+                conditions.append("\(column) < ?")
+                bounds.append(next)
+            }
+            if let done {
+                conditions.append("\(column) > ?")
+                bounds.append(done)
+            }
+            let bound = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            do {
+                try run(
+                    "SELECT \(column), * FROM \"\(table)\"\(bound) ORDER BY \(column) DESC",
+                    bind: { statement in
+                        for (index, value) in bounds.enumerated() {
+                            statement.bind(value, at: Int32(index + 1))
+                        }
+                    },
+                    row: { row in
+                        try copy(row)
+                        below.append(row.argument(at: 0))
+                    })
+            } catch  where lastFailureIsCorrupt {
+                // Down to the damage (or to other damage before it).
+            }
+            if let lowest = below.last { copied(lowest) }
+            guard let next else {
+                if case .some(let after) = gapAfter {
+                    unread.append(UnreadRows(table: table, after: after, before: nil))
+                }
+                return unread
+            }
+            done = below.first ?? done
+            from = next
+        }
+    }
+
+    /// The first key of `table` that SQLite's search reaches past `after` (nil: the start),
+    /// where a read in key order stopped at damage: the smallest key of the column's `type`
+    /// (integer, text or blob) from which a search no longer meets it, bisected, then the
+    /// first key from there. Nil when no search past it succeeds, or no key is there.
+    private func firstReachableKey(
+        of table: String, column: String, type: String, after: SQLiteArgument?
+    ) throws -> SQLiteArgument? {
+        // Whether a search from `probe` succeeds, and the key it finds.
+        func search(_ probe: SQLiteProbe) throws -> (reached: Bool, key: SQLiteArgument?) {
+            var key: SQLiteArgument?
+            do {
+                try run(
+                    "SELECT \(column) FROM \"\(table)\" WHERE \(column) >= ? ORDER BY \(column) LIMIT 1",
+                    bind: { probe.bind(to: $0, at: 1) }, row: { key = $0.argument(at: 0) })
+                return (true, key)
+            } catch  where lastFailureIsCorrupt {
+                return (false, nil)
+            }
+        }
+        guard var low = SQLiteProbe(after: after, columnType: type) else { return nil }
+        var high = low.top
+        guard try search(high).reached else { return nil }
+        for _ in 0..<64 {
+            guard let middle = low.middle(to: high) else { break }
+            if try search(middle).reached { high = middle } else { low = middle }
+        }
+        // Strictly past `after`: a search from it again would meet the same damage.
+        guard let key = try search(high).key, after.map({ $0.sortsBefore(key) }) ?? true else {
+            return nil
+        }
+        return key
+    }
+
+    /// Replaces the contents of `database` with this database's, page by page (SQLite's
+    /// backup), in one transaction of `database`, whose other connections then read the new
+    /// contents.
+    private func copyContents(into database: SQLiteDatabase) throws {
+        guard let source = connection, let destination = database.connection else {
+            throw Failure.closed
+        }
+        guard let backup = sqlite3_backup_init(destination, "main", source, "main") else {
+            throw database.failure(sqlite3_errcode(destination), reading: false)
+        }
+        let status = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard status == SQLITE_DONE, finished == SQLITE_OK else {
+            throw database.failure(status == SQLITE_DONE ? finished : status, reading: false)
+        }
+    }
+}
+
+/// A key that ``SQLiteDatabase/rebuild(file:)`` searches a table from, in SQLite's order for
+/// the column's type: an integer, or the bytes of a text or a blob (which compare byte by byte,
+/// the shorter first when one begins the other).
+private nonisolated enum SQLiteProbe {
+    case integer(Int64)
+    case text([UInt8])
+    case blob([UInt8])
+
+    /// The key just past `after` (a key of that type), or the least of the column's type
+    /// when `after` is nil; nil when `after` is of another type.
+    init?(after: SQLiteArgument?, columnType: String) {
+        switch (after, columnType) {
+        case (.integer(let value)?, _): self = .integer(value)
+        case (.text(let value)?, _): self = .text(Array(value.utf8))
+        case (.blob(let value)?, _): self = .blob(Array(value))
+        case (nil, "TEXT"): self = .text([])
+        case (nil, "BLOB"): self = .blob([])
+        case (nil, _): self = .integer(.min)
+        default: return nil
+        }
+    }
+
+    /// A key past every key of the type that the store writes: `Int64.max`; a byte no UTF-8
+    /// text starts with; 17 bytes of `0xFF`, past every 16-byte id.
+    var top: SQLiteProbe {
+        switch self {
+        case .integer: .integer(.max)
+        case .text: .text([0xFF])
+        case .blob: .blob(Array(repeating: 0xFF, count: 17))
+        }
+    }
+
+    /// A key between `self` and `other` (above it), or nil when none is.
+    func middle(to other: SQLiteProbe) -> SQLiteProbe? {
+        switch (self, other) {
+        case (.integer(let low), .integer(let high)):
+            let half = (UInt64(bitPattern: high) &- UInt64(bitPattern: low)) / 2
+            return half == 0 ? nil : .integer(low &+ Int64(bitPattern: half))
+        case (.text(let low), .text(let high)): return .text(Self.middle(low, high))
+        case (.blob(let low), .blob(let high)): return .blob(Self.middle(low, high))
+        default: return nil
+        }
+    }
+
+    /// The bytes halfway between `low` and `high`, read as fractions in base 256 (one byte
+    /// longer than the longer of them, so always strictly between).
+    private static func middle(_ low: [UInt8], _ high: [UInt8]) -> [UInt8] {
+        let length = max(low.count, high.count) + 1
+        let padded = { (bytes: [UInt8]) in bytes + Array(repeating: 0, count: length - bytes.count)
+        }
+        let (first, second) = (padded(low), padded(high))
+        var sum = Array(repeating: 0, count: length)
+        var carry = 0
+        for index in (0..<length).reversed() {
+            let total = Int(first[index]) + Int(second[index]) + carry
+            sum[index] = total & 0xFF
+            carry = total >> 8
+        }
+        // (carry, sum) / 2, digit by digit from the top.
+        var remainder = carry
+        return sum.map { digit in
+            let value = remainder * 256 + digit
+            remainder = value & 1
+            return UInt8(value >> 1)
+        }
+    }
+
+    func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
+        switch self {
+        case .integer(let value): statement.bind(value, at: index)
+        case .text(let bytes): statement.bind(utf8: Data(bytes), at: index)
+        case .blob(let bytes): statement.bind(Data(bytes), at: index)
         }
     }
 }
