@@ -30,6 +30,7 @@ struct SQLiteFigures {
     var loadMore = 0.0
     var soundRecover = 0.0
     var damagedRecover = 0.0
+    var rebuiltRecover = 0.0
     var recoverMemory = 0.0
 }
 
@@ -119,7 +120,8 @@ func useSQLite(directory: URL, size: Int, saves: Int) async throws -> String {
 
 /// Runs `recover(directory:)` on the store `useSQLite` left, in a process of its own so that
 /// its peak memory is its own: over the sound table (a scan of every row), then with the
-/// checksum of the row in the middle no longer matching; prints both times and the peak memory.
+/// checksum of the row in the middle no longer matching, then with a page of rows damaged
+/// (the database made again); prints the three times and the peak memory.
 func recoverSQLite(directory: URL) async throws -> String {
     let sound = try await timeAsync { _ = try EntryRepository.recover(directory: directory) }
     let file = directory.appendingPathComponent(EntryRepository.databaseFileName)
@@ -132,7 +134,62 @@ func recoverSQLite(directory: URL) async throws -> String {
     guard recovery?.setAside.count == 1, recovery?.valuesKept == stored - 1 else {
         throw BenchError("recover kept \(String(describing: recovery))")
     }
-    return "\(sound) \(damaged) \(peakMemoryMiB())"
+    // A page of rows damaged: the database is made again from every row SQLite reads.
+    let lost = try damageLeafPage(of: "entries", in: file)
+    let rebuilt = try await timeAsync {
+        recovery = try EntryRepository.recover(directory: directory)
+    }
+    guard recovery?.setAside.count == 1, recovery?.valuesKept == stored - 1 - lost else {
+        throw BenchError("recover of a damaged page kept \(String(describing: recovery))")
+    }
+    return "\(sound) \(damaged) \(rebuilt) \(peakMemoryMiB())"
+}
+
+/// Damages the type byte of the leaf page in the middle of `table`'s pages, in key order, so
+/// that SQLite reads none of its rows; returns how many rows it holds.
+func damageLeafPage(of table: String, in file: URL) throws -> Int {
+    var database: OpaquePointer?
+    guard sqlite3_open(file.path, &database) == SQLITE_OK else {
+        throw BenchError("cannot open \(file.path)")
+    }
+    var root = 0
+    var pageSize = 0
+    let read = { (sql: String, column: (OpaquePointer) -> Void) in
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(database, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        while let statement, sqlite3_step(statement) == SQLITE_ROW { column(statement) }
+    }
+    read("PRAGMA wal_checkpoint(TRUNCATE)") { _ in }
+    read("PRAGMA page_size") { pageSize = Int(sqlite3_column_int64($0, 0)) }
+    read("SELECT rootpage FROM sqlite_master WHERE name = '\(table)'") {
+        root = Int(sqlite3_column_int64($0, 0))
+    }
+    sqlite3_close(database)
+    let handle = try FileHandle(forUpdating: file)
+    defer { try? handle.close() }
+    let page = { (number: Int) throws -> [UInt8] in
+        try handle.seek(toOffset: UInt64((number - 1) * pageSize))
+        return [UInt8](try handle.read(upToCount: pageSize) ?? Data())
+    }
+    let number = { (bytes: [UInt8], offset: Int, count: Int) in
+        bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
+    }
+    var leaves: [Int] = []
+    func walk(_ pageNumber: Int) throws {
+        let bytes = try page(pageNumber)
+        guard bytes.first == 0x02 else { return leaves.append(pageNumber) }
+        for cell in 0..<number(bytes, 3, 2) {
+            try walk(number(bytes, number(bytes, 12 + 2 * cell, 2), 4))
+        }
+        try walk(number(bytes, 8, 4))
+    }
+    try walk(root)
+    let leaf = leaves[leaves.count / 2]
+    let cells = number(try page(leaf), 3, 2)
+    try handle.seek(toOffset: UInt64((leaf - 1) * pageSize))
+    try handle.write(contentsOf: [0x0D])
+    return cells
 }
 
 /// Makes the checksum of the `index`th row of `table`, in id order, wrong: a damaged byte.
@@ -218,7 +275,7 @@ func runSQLite(sizes: [Int], saves: Int, journal: [Int: Figures]) throws {
         "| values | import | raw import | open + first 50 by id | peak memory then | count() "
             + "| first 50 by createdAt (no index) | find(by:) | save (median / worst) "
             + "| raw durable insert | viewModel.load | viewModel.add | loadMore "
-            + "| recover (sound / one row damaged) | its peak memory |")
+            + "| recover (sound / one row damaged / one page damaged) | its peak memory |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var results: [Int: SQLiteFigures] = [:]
     for size in sizes {
@@ -239,10 +296,11 @@ func runSQLite(sizes: [Int], saves: Int, journal: [Int: Figures]) throws {
         (figures.viewModelLoad, figures.viewModelAdd, figures.loadMore) = (use[6], use[7], use[8])
         figures.count = use[9]
         let recover = try runChildProcess(
-            store: "sqlite-recover", size: size, saves: saves, expecting: 3,
+            store: "sqlite-recover", size: size, saves: saves, expecting: 4,
             environment: environment)
-        (figures.soundRecover, figures.damagedRecover, figures.recoverMemory) =
+        (figures.soundRecover, figures.damagedRecover, figures.rebuiltRecover) =
             (recover[0], recover[1], recover[2])
+        figures.recoverMemory = recover[3]
         let raw = try runChildProcess(
             store: "raw-sqlite", size: size, saves: saves, expecting: 2, environment: environment)
         (figures.rawImport, figures.rawSave) = (raw[0], raw[1])
@@ -255,7 +313,8 @@ func runSQLite(sizes: [Int], saves: Int, journal: [Int: Figures]) throws {
             "\(milliseconds(figures.save)) / \(milliseconds(figures.worstSave))",
             milliseconds(figures.rawSave), milliseconds(figures.viewModelLoad),
             milliseconds(figures.viewModelAdd), milliseconds(figures.loadMore),
-            "\(milliseconds(figures.soundRecover)) / \(milliseconds(figures.damagedRecover))",
+            "\(milliseconds(figures.soundRecover)) / \(milliseconds(figures.damagedRecover)) / "
+                + milliseconds(figures.rebuiltRecover),
             String(format: "%.0f", figures.recoverMemory),
         ]
         print("| " + cells.joined(separator: " | ") + " |")
