@@ -1489,19 +1489,7 @@ where Value.ID: SQLiteKey {
         let rebuilt = try SQLiteDatabase<Failure>.rebuild(file: file)
         let recovery = try setAsideDamagedRows(name, schema: schema, file: file)
         let unread = rebuilt.unread.map { rows in
-            let keys =
-                switch (rows.after, rows.before) {
-                case (let after?, let before?):
-                    " with keys after \(after.shown) and before \(before.shown)"
-                case (let after?, nil): " with keys after \(after.shown)"
-                case (nil, let before?): " with keys before \(before.shown)"
-                case (nil, nil): ""
-                }
-            return StoreRecovery.Damage(
-                file: file, offset: 0,
-                reason: "SQLite could not read the rows of \(rows.table)\(keys) (a damaged page "
-                    + "or record): the database was made again from every row it could read; "
-                    + "theirs are in \(rebuilt.copy.lastPathComponent)")
+            StoreRecovery.Damage(file: file, offset: 0, reason: rows.reason(copy: rebuilt.copy))
         }
         return StoreRecovery(
             valuesKept: recovery.valuesKept, setAside: unread + recovery.setAside,
@@ -1562,11 +1550,15 @@ where Value.ID: SQLiteKey {
         // A repair that fails leaves the file as it was: a copy of it would be one more file.
         defer {
             if !isCommitted {
-                for copy in fileCopies {
-                    try? FileManager.default.removeItem(at: copy)
-                    try? FileManager.default.removeItem(atPath: copy.path + "-wal")
-                }
+                for copy in fileCopies { try? FileManager.default.removeItem(at: copy) }
             }
+        }
+        if !unreadable.isEmpty {
+            // The database as it is, which alone holds the bytes SQLite cannot read: copied
+            // before the write lock (SQLite's backup refuses to copy inside a write
+            // transaction), which then checks that no other connection wrote since the rows
+            // were read.
+            fileCopies.append(try database.keepCopy())
         }
         try database.transaction {
             var keys: [SQLiteRowKey] = []
@@ -1577,12 +1569,6 @@ where Value.ID: SQLiteKey {
                 try checkEveryPageIsSound(exceptNulls: true)
             } else {
                 guard try database.dataVersion() == version else { throw WrittenMeanwhile() }
-                // The file as it is, which alone holds the bytes SQLite cannot read: taken while
-                // this transaction holds the write lock, so no write comes between the copies
-                // of the database and its log.
-                fileCopies.append(
-                    try StoreFiles.keepCopy(
-                        of: database.fileURL, companions: ["-wal"], reporting: Failure.self))
             }
             try createSetAsideTable()
             if let copy = fileCopies.first {
@@ -1800,15 +1786,7 @@ where Value.ID: SQLiteKey {
     }
 
     private func createSetAsideTable() throws {
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS \(Self.setAsideTable) (
-                seq INTEGER PRIMARY KEY,
-                name TEXT NOT NULL,
-                id, version, value, checksum,
-                reason TEXT NOT NULL
-            )
-            """)
+        try database.execute(SQLiteDatabase<Failure>.setAsideTableSQL)
     }
 
     /// Copies the row's id, version, value and checksum, columns `first` to `first + 3` of
@@ -1943,12 +1921,43 @@ where Value.ID: SQLiteKey {
 // MARK: - A database whose pages are damaged
 
 nonisolated extension SQLiteDatabase {
-    /// Rows of `table` that ``rebuild(file:)`` could not read (their page damaged), with keys
-    /// after `after` and before `before` (nil: from the table's start, to its end).
+    /// Rows of `table` that ``rebuild(file:)`` could not read: a damaged page's, with keys
+    /// after `after` and before `before` (nil: from the table's start, to its end); or, with
+    /// `key`, the one row with that key, which SQLite read but the table refused (a NULL where
+    /// it needs a value, or a second row with that key).
     struct UnreadRows: Equatable {
         let table: String
-        let after: SQLiteArgument?
-        let before: SQLiteArgument?
+        var after: SQLiteArgument?
+        var before: SQLiteArgument?
+        var key: SQLiteArgument?
+        /// For a row with `key`: whether SQLite read it and the table refused it, rather than
+        /// SQLite not reading it (a damaged record).
+        var isRefused = false
+
+        /// What a recovery says of them: the copy of the file holds them.
+        func reason(copy: URL) -> String {
+            let range: String =
+                switch (after, before) {
+                case (let after?, let before?):
+                    " with keys after \(after.shown) and before \(before.shown)"
+                case (let after?, nil): " with keys after \(after.shown)"
+                case (nil, let before?): " with keys before \(before.shown)"
+                case (nil, nil): ""
+                }
+            let rows: String =
+                if let key, isRefused {
+                    "the row of \(table) with key \(key.shown), which SQLite read with a NULL "
+                        + "where the table needs a value, or beside another row with its key"
+                } else if let key {
+                    "the row of \(table) with key \(key.shown), which SQLite could not read "
+                        + "(a damaged record)"
+                } else {
+                    "the rows of \(table)\(range), which SQLite could not read (a damaged page "
+                        + "or record)"
+                }
+            return "\(rows): the database was made again from every row it could read; theirs "
+                + "are in \(copy.lastPathComponent)"
+        }
     }
 
     /// Whether the database `file` opens and `PRAGMA quick_check` finds every page sound (a
@@ -1959,14 +1968,57 @@ nonisolated extension SQLiteDatabase {
         return database.isEveryPageSound(exceptNulls: true)
     }
 
+    /// Copies the database, as this connection reads it (the pages in its log included),
+    /// beside its file as `<name>.damaged` (`.damaged-2`, … when that exists: an earlier copy
+    /// is never replaced), one file, synced, with SQLite's backup, which copies pages without
+    /// reading them, the damaged ones too. The database file itself is never opened outside
+    /// SQLite: a process loses every lock SQLite holds on a file when it closes any descriptor
+    /// of it. Not inside a write transaction, where SQLite's backup fails at once (busy).
+    func keepCopy() throws -> URL {
+        guard let connection else { throw Failure.closed }
+        var number = 0
+        while true {
+            number += 1
+            let copy = fileURL.appendingPathExtension(number == 1 ? "damaged" : "damaged-\(number)")
+            // Made empty here, so that another process's copy of that name is never written over.
+            guard try StoreFiles.createEmptyFile(copy, reporting: Failure.self) else { continue }
+            var target: OpaquePointer?
+            var status = sqlite3_open_v2(
+                copy.path, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+            if status == SQLITE_OK {
+                // One file: no journal beside it (a copy cut short is removed below).
+                sqlite3_exec(target, "PRAGMA journal_mode=OFF", nil, nil, nil)
+                if let backup = sqlite3_backup_init(target, "main", connection, "main") {
+                    status = sqlite3_backup_step(backup, -1)
+                    let finished = sqlite3_backup_finish(backup)
+                    if status == SQLITE_DONE { status = finished }
+                } else {
+                    status = sqlite3_errcode(target)
+                }
+            }
+            let message = target.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            sqlite3_close_v2(target)
+            guard status == SQLITE_OK else {
+                unlink(copy.path)
+                throw Failure.unwritable(
+                    file: copy,
+                    reason: message ?? String(cString: sqlite3_errstr(status)))
+            }
+            StoreFiles.syncFolder(fileURL.deletingLastPathComponent())
+            return copy
+        }
+    }
+
     /// Makes the database `file`, whose pages SQLite finds damaged, again from every row it can
     /// read: every table and index as its `CREATE` statement says, each row copied exactly, in
     /// a file beside it, which SQLite then copies over the database (SQLite's backup), in one
     /// transaction. Every other connection to it, in this process and others, must be closed:
     /// this one holds it alone from the start (`locked` otherwise), so that nothing written
-    /// meanwhile is lost. The file as it was, which alone holds the rows of a damaged page, is
-    /// first copied beside it; returns that copy and the rows not read. Nothing is changed, and
-    /// the copy removed, when anything fails, or when the result does not pass `quick_check`.
+    /// meanwhile is lost. The database as it was, which alone holds the rows of a damaged page,
+    /// is first copied beside it (``keepCopy()``); each run of rows not read is also recorded
+    /// in the new database's `store_damaged_rows`. Returns the copy and the rows not read.
+    /// Nothing is changed, and the copy removed, when anything fails, or when the result does
+    /// not pass `quick_check`.
     static func rebuild(file: URL) throws -> (copy: URL, unread: [UnreadRows]) {
         let damaged = try SQLiteDatabase(file: file, busyTimeout: 100)
         defer { damaged.close() }
@@ -1974,7 +2026,7 @@ nonisolated extension SQLiteDatabase {
         // In that mode, the lock stays after the transaction, until the connection closes.
         try damaged.execute("BEGIN EXCLUSIVE")
         try damaged.execute("COMMIT")
-        let copy = try StoreFiles.keepCopy(of: file, companions: ["-wal"], reporting: Failure.self)
+        let copy = try damaged.keepCopy()
         let rebuiltFile = URL(fileURLWithPath: file.path + ".rebuilding")
         let removeRebuilt = {
             for suffix in ["", "-wal", "-shm"] {
@@ -1984,10 +2036,7 @@ nonisolated extension SQLiteDatabase {
         var isCopiedOver = false
         defer {
             removeRebuilt()
-            if !isCopiedOver {
-                try? FileManager.default.removeItem(at: copy)
-                try? FileManager.default.removeItem(atPath: copy.path + "-wal")
-            }
+            if !isCopiedOver { try? FileManager.default.removeItem(at: copy) }
         }
         // What a rebuild that a crash stopped left.
         removeRebuilt()
@@ -2022,6 +2071,18 @@ nonisolated extension SQLiteDatabase {
             }
             // Indexes (and anything else) once their tables are full.
             for object in objects where !object.isTable { try rebuilt.execute(object.sql) }
+            // Kept in the database too, so that a crash before the caller hears of them does
+            // not lose what they say.
+            try rebuilt.execute(setAsideTableSQL)
+            for rows in unread {
+                try rebuilt.run(
+                    "INSERT INTO store_damaged_rows (name, id, reason) VALUES (?, ?, ?)",
+                    bind: { statement in
+                        statement.bind(rows.table, at: 1)
+                        statement.bind(rows.key ?? .null, at: 2)
+                        statement.bind(rows.reason(copy: copy), at: 3)
+                    }, row: { _ in })
+            }
             // A repository that reopens (or resumes) reads those tables again: which rows went
             // is not known.
             if objects.contains(where: { $0.isTable && $0.name == SQLiteChangeLog.table }) {
@@ -2041,11 +2102,26 @@ nonisolated extension SQLiteDatabase {
         return (copy, unread)
     }
 
+    /// The table in which a recovery keeps what it took out of a model's table: the table's
+    /// name, the row's columns exactly as they were stored (NULL when unread), and why.
+    static var setAsideTableSQL: String {
+        """
+        CREATE TABLE IF NOT EXISTS store_damaged_rows (
+            seq INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            id, version, value, checksum,
+            reason TEXT NOT NULL
+        )
+        """
+    }
+
     /// Copies every row of `table` that SQLite can read into the same table of `rebuilt`,
-    /// exactly; returns the rows it could not. A damaged page stops a read in key order: the
-    /// rows after it are found by SQLite's search for a key past it (bisecting the keys of the
-    /// table's type), and the rows between it and that key by a read in reverse order from
-    /// there. A table keyed by several columns is read up to the first damage.
+    /// exactly; returns the rows it could not. A read in key order stops at a damaged page;
+    /// one in reverse order from the end stops at the last one. Between them, SQLite's search
+    /// from keys of the key's type (bisecting the range, the widest parts first) finds a row
+    /// past a damaged page, and each row found is read on from in both directions, until
+    /// every range left is one where no search finds a row (or a search budget is spent: the
+    /// range is then reported too). A table keyed by several columns is read from both ends.
     private func copyReadableRows(
         of table: String, into rebuilt: SQLiteDatabase
     ) throws -> [UnreadRows] {
@@ -2060,6 +2136,7 @@ nonisolated extension SQLiteDatabase {
             })
         let marks = Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ")
         let insert = "INSERT OR IGNORE INTO \"\(table)\" VALUES (\(marks))"
+        var unread: [UnreadRows] = []
         // Each row is read as `key, *`: its columns from the second on.
         let copy = { (row: Statement) in
             try rebuilt.run(
@@ -2069,125 +2146,151 @@ nonisolated extension SQLiteDatabase {
                         statement.bind(column: column + 1, of: row, at: column + 1)
                     }
                 }, row: { _ in })
+            if rebuilt.changedRows == 0 {
+                unread.append(UnreadRows(table: table, key: row.argument(at: 0), isRefused: true))
+            }
         }
-        let key = keys.count == 1 ? keys[0] : (name: "rowid", type: "INTEGER")
         guard keys.count <= 1 else {
-            do {
-                try run("SELECT NULL, * FROM \"\(table)\"", row: copy)
-                return []
-            } catch  where lastFailureIsCorrupt {
-                return [UnreadRows(table: table, after: nil, before: nil)]
+            let order = { (direction: String) in
+                keys.map { "\"\($0.name)\"\(direction)" }.joined(separator: ", ")
             }
-        }
-        let column = "\"\(key.name)\""
-        var unread: [UnreadRows] = []
-        // Every key up to `done` is copied or given up; `from`, when set, is read next, first.
-        var done: SQLiteArgument?
-        var from: SQLiteArgument?
-        // Set while rows after this key (nil: the start) are not read: a damaged page.
-        var gapAfter: SQLiteArgument??
-        let copied = { (key: SQLiteArgument) in
-            if case .some(let after) = gapAfter {
-                unread.append(UnreadRows(table: table, after: after, before: key))
-                gapAfter = nil
-            }
-        }
-        while true {
-            var read = false
             do {
-                let bound =
-                    from != nil
-                    ? " WHERE \(column) >= ?" : done != nil ? " WHERE \(column) > ?" : ""
-                try run(
-                    "SELECT \(column), * FROM \"\(table)\"\(bound) ORDER BY \(column)",
-                    bind: { statement in (from ?? done).map { statement.bind($0, at: 1) } },
-                    row: { row in
-                        let key = row.argument(at: 0)
-                        try copy(row)
-                        copied(key)
-                        done = key
-                        read = true
-                    })
+                try run("SELECT NULL, * FROM \"\(table)\" ORDER BY \(order(""))", row: copy)
                 return unread
             } catch  where lastFailureIsCorrupt {}
-            if gapAfter == nil { gapAfter = .some(done) }
-            if let first = from, !read {
-                // The row found past the damage does not read either: given up, as its page.
-                done = first
-            }
-            from = nil
-            let next = try firstReachableKey(of: table, column: column, type: key.type, after: done)
-            // The rows between the damage and `next`, from `next` down.
-            var below: [SQLiteArgument] = []
+            // From the end, down to the damage.
+            do {
+                try run("SELECT NULL, * FROM \"\(table)\" ORDER BY \(order(" DESC"))", row: copy)
+            } catch  where lastFailureIsCorrupt {}
+            return unread + [UnreadRows(table: table)]
+        }
+        let key = keys.first ?? (name: "rowid", type: "INTEGER")
+        let column = "\"\(key.name)\""
+        // Reads rows from `start` (a key, read first) in one direction, strictly within the
+        // bounds and strictly in order (damage can make SQLite return rows out of order), up to
+        // damage or the end; returns the last key read and whether it reached the end.
+        func read(
+            from start: SQLiteProbe?, up: Bool, above low: SQLiteProbe?, below high: SQLiteProbe?
+        ) throws -> (last: SQLiteProbe?, isComplete: Bool) {
             var conditions: [String] = []
-            var bounds: [SQLiteArgument] = []
-            if let next {
-                conditions.append("\(column) < ?")
-                bounds.append(next)
+            var bounds: [SQLiteProbe] = []
+            if let start {
+                conditions.append("\(column) \(up ? ">=" : "<=") ?")
+                bounds.append(start)
             }
-            if let done {
+            if let low {
                 conditions.append("\(column) > ?")
-                bounds.append(done)
+                bounds.append(low)
             }
-            let bound = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            if let high {
+                conditions.append("\(column) < ?")
+                bounds.append(high)
+            }
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            var last: SQLiteProbe?
             do {
                 try run(
-                    "SELECT \(column), * FROM \"\(table)\"\(bound) ORDER BY \(column) DESC",
+                    "SELECT \(column), * FROM \"\(table)\"\(filter) ORDER BY \(column)\(up ? "" : " DESC")",
                     bind: { statement in
-                        for (index, value) in bounds.enumerated() {
-                            statement.bind(value, at: Int32(index + 1))
+                        for (index, bound) in bounds.enumerated() {
+                            bound.bind(to: statement, at: Int32(index + 1))
                         }
                     },
                     row: { row in
+                        let key = SQLiteProbe(column: 0, of: row)
+                        if let last, up ? !last.precedes(key) : !key.precedes(last) {
+                            throw OutOfOrder()
+                        }
                         try copy(row)
-                        below.append(row.argument(at: 0))
+                        last = key
                     })
-            } catch  where lastFailureIsCorrupt {
-                // Down to the damage (or to other damage before it).
+                return (last, true)
+            } catch  where lastFailureIsCorrupt || error is OutOfOrder {
+                return (last, false)
             }
-            if let lowest = below.last { copied(lowest) }
-            guard let next else {
-                if case .some(let after) = gapAfter {
-                    unread.append(UnreadRows(table: table, after: after, before: nil))
-                }
-                return unread
-            }
-            done = below.first ?? done
-            from = next
         }
+        let forward = try read(from: nil, up: true, above: nil, below: nil)
+        if forward.isComplete { return unread }
+        let backward = try read(from: nil, up: false, above: forward.last, below: nil)
+        // Ranges between rows read, where a search is still to find a row; a row found splits
+        // its range in two.
+        var ranges: [(low: SQLiteProbe?, high: SQLiteProbe?)] = []
+        if !backward.isComplete { ranges.append((forward.last, backward.last)) }
+        while let (low, high) = ranges.popLast() {
+            switch try firstRow(of: table, column: column, type: key.type, above: low, below: high)
+            {
+            case .empty: continue
+            case .unreachable:
+                unread.append(
+                    UnreadRows(table: table, after: low?.argument, before: high?.argument))
+            case .found(let found):
+                let up = try read(from: found, up: true, above: low, below: high)
+                guard let last = up.last else {
+                    // SQLite finds its key, and cannot read the rest of it.
+                    unread.append(UnreadRows(table: table, key: found.argument))
+                    ranges += [(low, found), (found, high)]
+                    continue
+                }
+                let down = try read(from: nil, up: false, above: low, below: found)
+                if !down.isComplete { ranges.append((low, down.last ?? found)) }
+                if !up.isComplete { ranges.append((last, high)) }
+            }
+        }
+        return unread
     }
 
-    /// The first key of `table` that SQLite's search reaches past `after` (nil: the start),
-    /// where a read in key order stopped at damage: the smallest key of the column's `type`
-    /// (integer, text or blob) from which a search no longer meets it, bisected, then the
-    /// first key from there. Nil when no search past it succeeds, or no key is there.
-    private func firstReachableKey(
-        of table: String, column: String, type: String, after: SQLiteArgument?
-    ) throws -> SQLiteArgument? {
-        // Whether a search from `probe` succeeds, and the key it finds.
-        func search(_ probe: SQLiteProbe) throws -> (reached: Bool, key: SQLiteArgument?) {
-            var key: SQLiteArgument?
+    /// A read that met a key not after the one before it: damage.
+    private struct OutOfOrder: Error {}
+
+    /// What a search of a range of keys found: a key SQLite reaches; no row there; or damage,
+    /// where SQLite's search found none.
+    private enum Search {
+        case found(SQLiteProbe)
+        case empty
+        case unreachable
+    }
+
+    /// A key of `table` strictly between `low` and `high` (nil: no bound) that SQLite's search
+    /// reaches: the range of keys of the column's `type` is searched from its middle, then
+    /// from the middles of its halves, the widest first, up to 2,000 searches. A search that
+    /// finds a key at or past `high`, or none, shows that no row is from there on: that half
+    /// is left out. `empty` when every search says so; `unreachable` when one met damage.
+    private func firstRow(
+        of table: String, column: String, type: String, above low: SQLiteProbe?,
+        below high: SQLiteProbe?
+    ) throws -> Search {
+        let least = low ?? SQLiteProbe.least(columnType: type)
+        var ranges = [(least, high ?? least.top)]
+        var next = 0
+        var metDamage = false
+        while next < ranges.count {
+            guard next < 2_000 else { return .unreachable }
+            let (from, to) = ranges[next]
+            next += 1
+            guard let middle = from.middle(to: to) else { continue }
+            var key: SQLiteProbe?
             do {
                 try run(
-                    "SELECT \(column) FROM \"\(table)\" WHERE \(column) >= ? ORDER BY \(column) LIMIT 1",
-                    bind: { probe.bind(to: $0, at: 1) }, row: { key = $0.argument(at: 0) })
-                return (true, key)
+                    """
+                    SELECT \(column) FROM "\(table)" WHERE \(column) >= ? ORDER BY \(column) LIMIT 1
+                    """,
+                    bind: { middle.bind(to: $0, at: 1) },
+                    row: { key = SQLiteProbe(column: 0, of: $0) })
             } catch  where lastFailureIsCorrupt {
-                return (false, nil)
+                // The search met damage: a row may be on either side.
+                metDamage = true
+                ranges += [(from, middle), (middle, to)]
+                continue
             }
+            if let key, low.map({ $0.precedes(key) }) ?? true,
+                high.map({ key.precedes($0) }) ?? true
+            {
+                return .found(key)
+            }
+            // Nothing from `middle` up to `high`.
+            ranges.append((from, middle))
         }
-        guard var low = SQLiteProbe(after: after, columnType: type) else { return nil }
-        var high = low.top
-        guard try search(high).reached else { return nil }
-        for _ in 0..<64 {
-            guard let middle = low.middle(to: high) else { break }
-            if try search(middle).reached { high = middle } else { low = middle }
-        }
-        // Strictly past `after`: a search from it again would meet the same damage.
-        guard let key = try search(high).key, after.map({ $0.sortsBefore(key) }) ?? true else {
-            return nil
-        }
-        return key
+        return metDamage ? .unreachable : .empty
     }
 
     /// Replaces the contents of `database` with this database's, page by page (SQLite's
@@ -2208,25 +2311,52 @@ nonisolated extension SQLiteDatabase {
     }
 }
 
-/// A key that ``SQLiteDatabase/rebuild(file:)`` searches a table from, in SQLite's order for
-/// the column's type: an integer, or the bytes of a text or a blob (which compare byte by byte,
-/// the shorter first when one begins the other).
+/// A key that ``SQLiteDatabase/rebuild(file:)`` reads and searches a table by, exactly as
+/// SQLite holds it and in SQLite's order: a number, then text, then a blob, text and blobs by
+/// their bytes (the shorter first when one begins the other).
 private nonisolated enum SQLiteProbe {
     case integer(Int64)
+    case real(Double)
     case text([UInt8])
     case blob([UInt8])
 
-    /// The key just past `after` (a key of that type), or the least of the column's type
-    /// when `after` is nil; nil when `after` is of another type.
-    init?(after: SQLiteArgument?, columnType: String) {
-        switch (after, columnType) {
-        case (.integer(let value)?, _): self = .integer(value)
-        case (.text(let value)?, _): self = .text(Array(value.utf8))
-        case (.blob(let value)?, _): self = .blob(Array(value))
-        case (nil, "TEXT"): self = .text([])
-        case (nil, "BLOB"): self = .blob([])
-        case (nil, _): self = .integer(.min)
-        default: return nil
+    /// The key in column `column` of `row`, with its bytes as stored.
+    init<Failure>(column: Int32, of row: SQLiteDatabase<Failure>.Statement) {
+        switch row.argument(at: column) {
+        case .integer(let value): self = .integer(value)
+        case .real(let value): self = .real(value)
+        case .text: self = .text(Array(row.data(at: column)))
+        case .blob(let value): self = .blob(Array(value))
+        case .null: self = .integer(.min)
+        }
+    }
+
+    /// The least key of the column's type.
+    static func least(columnType: String) -> SQLiteProbe {
+        switch columnType {
+        case "TEXT": .text([])
+        case "BLOB": .blob([])
+        default: .integer(.min)
+        }
+    }
+
+    /// The key for a report.
+    var argument: SQLiteArgument {
+        switch self {
+        case .integer(let value): .integer(value)
+        case .real(let value): .real(value)
+        case .text(let bytes): .text(String(decoding: bytes, as: UTF8.self))
+        case .blob(let bytes): .blob(Data(bytes))
+        }
+    }
+
+    /// Whether `self` sorts before `other` in SQLite's order.
+    func precedes(_ other: SQLiteProbe) -> Bool {
+        switch (self, other) {
+        case (.integer(let first), .integer(let second)): first < second
+        case (.text(let first), .text(let second)), (.blob(let first), .blob(let second)):
+            first.lexicographicallyPrecedes(second)
+        default: argument.sortsBefore(other.argument)
         }
     }
 
@@ -2234,28 +2364,45 @@ private nonisolated enum SQLiteProbe {
     /// text starts with; 17 bytes of `0xFF`, past every 16-byte id.
     var top: SQLiteProbe {
         switch self {
-        case .integer: .integer(.max)
+        case .integer, .real: .integer(.max)
         case .text: .text([0xFF])
         case .blob: .blob(Array(repeating: 0xFF, count: 17))
         }
     }
 
-    /// A key between `self` and `other` (above it), or nil when none is.
+    /// A key strictly between `self` and `other` (above it), or nil when none is (or they are
+    /// of different kinds).
     func middle(to other: SQLiteProbe) -> SQLiteProbe? {
         switch (self, other) {
         case (.integer(let low), .integer(let high)):
-            let half = (UInt64(bitPattern: high) &- UInt64(bitPattern: low)) / 2
-            return half == 0 ? nil : .integer(low &+ Int64(bitPattern: half))
-        case (.text(let low), .text(let high)): return .text(Self.middle(low, high))
-        case (.blob(let low), .blob(let high)): return .blob(Self.middle(low, high))
+            guard low < high else { return nil }
+            let width = UInt64(bitPattern: high) &- UInt64(bitPattern: low)
+            guard width > 1 else { return nil }
+            // Ids gather near zero, not across the whole range of 64 bits: a wide range is cut
+            // at zero, or where its scale grows (by the square root of its width, or doubling
+            // from its end nearer zero), so that a few searches reach every scale of key.
+            let bits = UInt64.bitWidth - width.leadingZeroBitCount
+            guard bits > 24 else { return .integer(low &+ Int64(bitPattern: width / 2)) }
+            if low < 0, high > 0 { return .integer(0) }
+            let root = UInt64(1) << UInt64(bits / 2)
+            let step = min(max(low >= 0 ? low.magnitude : high.magnitude, root), width / 2)
+            return .integer(
+                low >= 0 ? low &+ Int64(bitPattern: step) : high &- Int64(bitPattern: step))
+        case (.text(let low), .text(let high)):
+            guard low.lexicographicallyPrecedes(high) else { return nil }
+            return Self.middle(low, high).map { .text($0) }
+        case (.blob(let low), .blob(let high)):
+            guard low.lexicographicallyPrecedes(high) else { return nil }
+            return Self.middle(low, high).map { .blob($0) }
         default: return nil
         }
     }
 
     /// The bytes halfway between `low` and `high`, read as fractions in base 256 (one byte
-    /// longer than the longer of them, so always strictly between).
-    private static func middle(_ low: [UInt8], _ high: [UInt8]) -> [UInt8] {
+    /// longer than the longer of them, so strictly between), up to 64 bytes: nil past that.
+    private static func middle(_ low: [UInt8], _ high: [UInt8]) -> [UInt8]? {
         let length = max(low.count, high.count) + 1
+        guard length <= 64 else { return nil }
         let padded = { (bytes: [UInt8]) in bytes + Array(repeating: 0, count: length - bytes.count)
         }
         let (first, second) = (padded(low), padded(high))
@@ -2278,6 +2425,7 @@ private nonisolated enum SQLiteProbe {
     func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
         switch self {
         case .integer(let value): statement.bind(value, at: index)
+        case .real(let value): statement.bind(.real(value), at: index)
         case .text(let bytes): statement.bind(utf8: Data(bytes), at: index)
         case .blob(let bytes): statement.bind(Data(bytes), at: index)
         }

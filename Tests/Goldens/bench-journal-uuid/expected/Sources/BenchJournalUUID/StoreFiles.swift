@@ -736,36 +736,42 @@ nonisolated enum StoreFiles {
     }
 
     /// Copies `file` beside itself as it is, as `<name>.damaged` (or `.damaged-2`, … when that
-    /// exists: an earlier copy is never replaced), synced; returns the copy. With `companions`
-    /// (suffixes, such as SQLite's `-wal`), each file `<name><suffix>` that exists is copied
-    /// too, as `<copy><suffix>`, so that the copies open together as the files did.
+    /// exists: an earlier copy is never replaced), synced; returns the copy. (Never a SQLite
+    /// database that is open: closing a descriptor of it would drop SQLite's locks. See
+    /// `SQLiteDatabase.keepCopy()`.)
     static func keepCopy<Reported: Failure>(
-        of file: URL, companions: [String] = [], reporting _: Reported.Type
+        of file: URL, reporting _: Reported.Type
     ) throws -> URL {
-        let exists = { (file: URL) in FileManager.default.fileExists(atPath: file.path) }
-        let sources = [file] + companions.map { URL(fileURLWithPath: file.path + $0) }
         var number = 0
         while true {
             number += 1
             let copy = file.appendingPathExtension(number == 1 ? "damaged" : "damaged-\(number)")
-            let copies = [copy] + companions.map { URL(fileURLWithPath: copy.path + $0) }
-            guard !copies.contains(where: exists) else { continue }
-            var made: [URL] = []
+            guard !FileManager.default.fileExists(atPath: copy.path) else { continue }
             do {
-                for (source, target) in zip(sources, copies) where source == file || exists(source)
-                {
-                    try copyFile(source, to: target)
-                    made.append(target)
-                }
+                try copyFile(file, to: copy)
+            } catch is NameTaken {
+                // Another process made that name meanwhile.
+                continue
             } catch {
-                // Only the copies this call made: another process may have made that name.
-                for target in made { _ = unlink(target.path) }
-                if error is NameTaken { continue }
+                _ = unlink(copy.path)
                 throw Reported.unwritable(file: copy, reason: "\(error)")
             }
             syncFolder(file.deletingLastPathComponent())
             return copy
         }
+    }
+
+    /// Creates `file`, empty; false, and nothing made, when it exists.
+    static func createEmptyFile<Reported: Failure>(
+        _ file: URL, reporting _: Reported.Type
+    ) throws -> Bool {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST { return false }
+        guard descriptor >= 0 else {
+            throw Reported.unwritable(file: file, reason: lastError())
+        }
+        closeDescriptor(descriptor)
+        return true
     }
 
     /// A file with the name a copy was to have exists already.
