@@ -774,7 +774,6 @@ nonisolated enum StoreFiles {
                 // Another process made that name meanwhile.
                 continue
             } catch {
-                _ = unlink(copy.path)
                 throw Reported.unwritable(file: copy, reason: "\(error)")
             }
             syncFolder(file.deletingLastPathComponent())
@@ -805,13 +804,19 @@ nonisolated enum StoreFiles {
         if descriptor < 0, errno == EEXIST { throw NameTaken() }
         guard descriptor >= 0 else { throw POSIXFailure(lastError()) }
         defer { closeDescriptor(descriptor) }
-        if FileManager.default.fileExists(atPath: source.path) {
-            let reading = try openFile(source, forReading: true)
-            defer { closeDescriptor(reading) }
-            let size = Int(lseek(reading, 0, SEEK_END))
-            try copyBytes(from: reading, 0..<max(size, 0), to: descriptor, at: 0)
+        do {
+            if FileManager.default.fileExists(atPath: source.path) {
+                let reading = try openFile(source, forReading: true)
+                defer { closeDescriptor(reading) }
+                let size = Int(lseek(reading, 0, SEEK_END))
+                try copyBytes(from: reading, 0..<max(size, 0), to: descriptor, at: 0)
+            }
+            try sync(descriptor)
+        } catch {
+            // Only the file this call made.
+            _ = unlink(target.path)
+            throw error
         }
-        try sync(descriptor)
     }
 
     // MARK: - System calls

@@ -442,7 +442,8 @@ import Testing
 
     /// Book 2 cannot be read, and neither can the shelf, in another table: the check after the
     /// delete still finds the shelf's record malformed, so nothing is committed, and the copy
-    /// of the database is removed.
+    /// of the database is removed. The database would then be made again, but the tables are
+    /// still open here: `locked`, and nothing changed.
     @Test func aRepairThatAFinalCheckRefusesLeavesEverythingAsItWas() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try damaged(indexed: ["title"]) { bytes in
@@ -456,7 +457,10 @@ import Testing
             bytes[body - 3] = 0x82
         }
 
-        #expect(throws: ItemError.self) { try recoverBooks(indexed: ["title"]) }
+        #expect { try recoverBooks(indexed: ["title"]) } throws: { error in
+            guard case ItemError.locked = error else { return false }
+            return true
+        }
 
         #expect(!FileManager.default.fileExists(atPath: file.path + ".damaged"))
         var names: [String] = []
@@ -600,8 +604,6 @@ import Testing
             program.contains("SeekGE") || program.contains("NotFound") || program.contains("Found"))
     }
 
-    /// A damaged pointer in the books index (as in the test above) beside a row that fails its
-    /// checksum: nothing is written over damaged pages.
     /// 2,000 books, title indexed, written to the file; `pageSize` and each table's and
     /// index's root page, by name.
     func twoThousandBooks(
@@ -669,14 +671,10 @@ import Testing
         #expect(try tables.books.count() == 1_998)
     }
 
-    /// One byte of a page of the table's rows damaged (its type): SQLite reads none of that
-    /// page's rows. `recover` reads every other row, from both sides of the page, makes the
-    /// database again from them, and names the keys between which rows were lost; their bytes
-    /// are in the copy of the file as it was.
     /// The leaves of the books' table in `bytes` (the file), in key order, from its root's
     /// interior pages, each with how many rows it holds.
     func leavesOfBooks(
-        in bytes: Data, pageSize: Int, roots: [String: Int]
+        in bytes: Data, pageSize: Int, roots: [String: Int], table: String = "books"
     ) throws -> [(page: Int, cells: Int)] {
         let page = { (number: Int) in (number - 1) * pageSize }
         let number = { (offset: Int, count: Int) in
@@ -694,8 +692,45 @@ import Testing
             }
             walk(number(start + 8, 4))
         }
-        walk(try #require(roots["books"]))
+        walk(try #require(roots[table]))
         return leaves
+    }
+
+    /// Text ids longer than 64 bytes, all beginning alike: a damaged page of them is searched
+    /// past and named like any other.
+    @Test func aDamagedPageOfLongTextIdsIsNamed() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let prefix = "page-" + String(repeating: "x", count: 70) + "-"
+        let id = { (number: Int) in prefix + String(format: "%05d", number) }
+        var pageSize = 0
+        var roots: [String: Int] = [:]
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            let pages = try SQLiteTable<Page, ItemError>("pages", in: database)
+            try pages.commit(.saved((1...1_500).map { Page(id: id($0), bookID: $0) }))
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try database.run("PRAGMA page_size") { pageSize = Int($0.int64(at: 0)) }
+            try database.run("SELECT name, rootpage FROM sqlite_master") {
+                roots[$0.text(at: 0)] = Int($0.int64(at: 1))
+            }
+            database.close()
+        }
+        var bytes = try Data(contentsOf: file)
+        let leaves = try leavesOfBooks(
+            in: bytes, pageSize: pageSize, roots: roots, table: "pages")
+        let (damagedLeaf, cellsOnIt) = leaves[leaves.count / 2]
+        bytes[(damagedLeaf - 1) * pageSize] = 0x0D
+        try bytes.write(to: file)
+
+        let recovery = try SQLiteTable<Page, ItemError>.recover(
+            "pages", schema: SQLiteSchema(model: "Page"), file: file)
+
+        #expect(recovery.valuesKept == 1_500 - cellsOnIt)
+        #expect(recovery.setAside.count == 1)
+        #expect(
+            recovery.setAside.first?.reason.hasPrefix(
+                "the rows of pages with keys after \(prefix)")
+                == true)
     }
 
     /// Several pages of rows damaged (their type byte), apart, side by side, the first and the
@@ -731,6 +766,10 @@ import Testing
         }
     }
 
+    /// One byte of a page of the table's rows damaged (its type): SQLite reads none of that
+    /// page's rows. `recover` reads every other row, from both sides of the page, makes the
+    /// database again from them, and names the keys between which rows were lost; their bytes
+    /// are in the copy of the file as it was.
     @Test func aDamagedPageOfRowsLosesOnlyItsRowsAndTheCopyKeepsThem() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (pageSize, roots) = try twoThousandBooks()

@@ -212,7 +212,8 @@ public actor PinRepository {
     ///   the table first: `newerSchema`, `notMigrated`); `locked` when another connection holds
     ///   the write lock past the busy timeout, or has the database open while a damaged page
     ///   needs it made again; `corrupt`, with nothing written, when SQLite cannot read its list
-    ///   of tables.
+    ///   of tables, or the database made again fails SQLite's check; `unwritable` when there is
+    ///   no room for the copy or the database made again.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try SQLiteTable<Pin, PinRepositoryError>.recover(
             tableName, schema: schema, file: directory.appendingPathComponent(databaseFileName))

@@ -230,7 +230,8 @@ public actor MemoRepository {
     ///   the table first: `newerSchema`, `notMigrated`); `locked` when another connection holds
     ///   the write lock past the busy timeout, or has the database open while a damaged page
     ///   needs it made again; `corrupt`, with nothing written, when SQLite cannot read its list
-    ///   of tables.
+    ///   of tables, or the database made again fails SQLite's check; `unwritable` when there is
+    ///   no room for the copy or the database made again.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         // What the earlier storage left to import is taken back first, as its own recover
         // takes back a store, then imported, as an open imports it.

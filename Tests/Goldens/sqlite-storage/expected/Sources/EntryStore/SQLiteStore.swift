@@ -261,6 +261,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else {
                 link.lastFailure = status
+                if status & 0xFF == SQLITE_CORRUPT { link.hasMetDamage = true }
                 throw failure(status, reading: isRead(sql))
             }
             try row(statement)
@@ -292,11 +293,17 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         guard (try? run("PRAGMA quick_check", row: { check.append($0.text(at: 0)) })) != nil
         else { return false }
         let found = check.filter { !exceptNulls || !$0.hasPrefix("NULL value in ") }
-        return found == ["ok"] || (found.isEmpty && !check.isEmpty)
+        let isSound = found == ["ok"] || (found.isEmpty && !check.isEmpty)
+        if !isSound { link.hasMetDamage = true }
+        return isSound
     }
 
     /// Whether the last statement that failed did for damage SQLite found in the file.
     var lastFailureIsCorrupt: Bool { link.lastFailure & 0xFF == SQLITE_CORRUPT }
+
+    /// Whether a statement failed for damage SQLite found in the file, or ``isEveryPageSound(exceptNulls:)``
+    /// found pages damaged, since the connection opened.
+    var hasMetDamage: Bool { link.hasMetDamage }
 
     /// Whether the last statement that failed did for damage SQLite found in the file, or for
     /// a constraint that rows damaged on the disk break (two rows under one key).
@@ -579,6 +586,9 @@ private nonisolated final class SQLiteConnection {
     var isSuspended = false
     /// SQLite's result for the last statement that failed.
     var lastFailure = SQLITE_OK
+    /// Whether a statement on this connection failed for damage SQLite found in the file, or a
+    /// check found its pages damaged, since it opened.
+    var hasMetDamage = false
     /// How many ``SQLiteDatabase/transaction(_:)`` calls are running on the connection: more
     /// than 0 while SQLite has no transaction open means it rolled the transaction back itself.
     var transactionDepth = 0
@@ -1461,7 +1471,7 @@ where Value.ID: SQLiteKey {
 
     /// The table where ``setAsideDamagedRows()`` keeps the rows it takes out of a model's table:
     /// the table's name, the row's columns exactly as they were stored, and why.
-    static var setAsideTable: String { "store_damaged_rows" }
+    static var setAsideTable: String { SQLiteDatabase<Failure>.setAsideTable }
 
     /// Takes the rows whose checksum fails out of the table, in one transaction, so that every
     /// read reaches the other rows again. Each row is first copied, exactly as it was stored, to
@@ -1481,10 +1491,16 @@ where Value.ID: SQLiteKey {
     static func recover(
         _ name: String, schema: SQLiteSchema<Value>, file: URL
     ) throws -> StoreRecovery {
+        let database = try SQLiteDatabase<Failure>(file: file)
         do {
-            return try setAsideDamagedRows(name, schema: schema, file: file)
+            defer { database.close() }
+            return try SQLiteTable(name, in: database, schema: schema).setAsideDamagedRows()
         } catch {
-            guard !SQLiteDatabase<Failure>.isSound(file: file) else { throw error }
+            // Only damage SQLite found, where the pages are not all sound: any other failure
+            // (`notMigrated`, `locked`, a full disk) is the caller's to hear.
+            guard database.hasMetDamage, !SQLiteDatabase<Failure>.isSound(file: file) else {
+                throw error
+            }
         }
         let rebuilt = try SQLiteDatabase<Failure>.rebuild(file: file)
         let recovery = try setAsideDamagedRows(name, schema: schema, file: file)
@@ -1925,7 +1941,7 @@ nonisolated extension SQLiteDatabase {
     /// after `after` and before `before` (nil: from the table's start, to its end); or, with
     /// `key`, the one row with that key, which SQLite read but the table refused (a NULL where
     /// it needs a value, or a second row with that key).
-    struct UnreadRows: Equatable {
+    struct UnreadRows {
         let table: String
         var after: SQLiteArgument?
         var before: SQLiteArgument?
@@ -2076,7 +2092,7 @@ nonisolated extension SQLiteDatabase {
             try rebuilt.execute(setAsideTableSQL)
             for rows in unread {
                 try rebuilt.run(
-                    "INSERT INTO store_damaged_rows (name, id, reason) VALUES (?, ?, ?)",
+                    "INSERT INTO \(setAsideTable) (name, id, reason) VALUES (?, ?, ?)",
                     bind: { statement in
                         statement.bind(rows.table, at: 1)
                         statement.bind(rows.key ?? .null, at: 2)
@@ -2084,10 +2100,21 @@ nonisolated extension SQLiteDatabase {
                     }, row: { _ in })
             }
             // A repository that reopens (or resumes) reads those tables again: which rows went
-            // is not known.
+            // is not known. Past any number the log gave before (its last rows may be among
+            // those lost), so that an observer that read up to one of them hears of it.
             if objects.contains(where: { $0.isTable && $0.name == SQLiteChangeLog.table }) {
                 for table in Set(unread.map(\.table)).sorted() {
-                    try SQLiteChangeLog.recordEverything(in: table, database: rebuilt)
+                    try rebuilt.run(
+                        """
+                        INSERT INTO \(SQLiteChangeLog.table) (seq, name, keys, writer)
+                        VALUES ((SELECT coalesce(max(seq), 0) + ? FROM \(SQLiteChangeLog.table)),
+                            ?, 'null', ?)
+                        """,
+                        bind: { statement in
+                            statement.bind(SQLiteChangeLog.capacity, at: 1)
+                            statement.bind(table, at: 2)
+                            statement.bind(SQLiteChangeLog.writer, at: 3)
+                        }, row: { _ in })
                 }
             }
         }
@@ -2097,6 +2124,8 @@ nonisolated extension SQLiteDatabase {
                 reason: "the database made again from its readable rows fails PRAGMA "
                     + "quick_check: nothing was changed")
         }
+        // Its log back into the file: one copy of the database beside it, not two.
+        try rebuilt.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try rebuilt.copyContents(into: damaged)
         isCopiedOver = true
         return (copy, unread)
@@ -2104,9 +2133,12 @@ nonisolated extension SQLiteDatabase {
 
     /// The table in which a recovery keeps what it took out of a model's table: the table's
     /// name, the row's columns exactly as they were stored (NULL when unread), and why.
+    static var setAsideTable: String { "store_damaged_rows" }
+
+    /// The statement that makes ``setAsideTable``.
     static var setAsideTableSQL: String {
         """
-        CREATE TABLE IF NOT EXISTS store_damaged_rows (
+        CREATE TABLE IF NOT EXISTS \(setAsideTable) (
             seq INTEGER PRIMARY KEY,
             name TEXT NOT NULL,
             id, version, value, checksum,
@@ -2214,13 +2246,16 @@ nonisolated extension SQLiteDatabase {
         let backward = try read(from: nil, up: false, above: forward.last, below: nil)
         // Ranges between rows read, where a search is still to find a row; a row found splits
         // its range in two.
-        var ranges: [(low: SQLiteProbe?, high: SQLiteProbe?)] = []
-        if !backward.isComplete { ranges.append((forward.last, backward.last)) }
-        while let (low, high) = ranges.popLast() {
-            switch try firstRow(of: table, column: column, type: key.type, above: low, below: high)
+        // Ranges between rows read, where a search is still to find a row, and whether a read
+        // stopped at damage there (else the range lies beside a row SQLite cannot read, and
+        // may hold nothing); a row found splits its range in two.
+        var ranges: [(low: SQLiteProbe?, high: SQLiteProbe?, isDamaged: Bool)] = []
+        if !backward.isComplete { ranges.append((forward.last, backward.last, true)) }
+        while let (low, high, isDamaged) = ranges.popLast() {
+            switch try anyRow(of: table, column: column, type: key.type, above: low, below: high)
             {
-            case .empty: continue
-            case .unreachable:
+            case .empty where !isDamaged: continue
+            case .empty, .unreachable:
                 unread.append(
                     UnreadRows(table: table, after: low?.argument, before: high?.argument))
             case .found(let found):
@@ -2228,12 +2263,12 @@ nonisolated extension SQLiteDatabase {
                 guard let last = up.last else {
                     // SQLite finds its key, and cannot read the rest of it.
                     unread.append(UnreadRows(table: table, key: found.argument))
-                    ranges += [(low, found), (found, high)]
+                    ranges += [(low, found, false), (found, high, false)]
                     continue
                 }
                 let down = try read(from: nil, up: false, above: low, below: found)
-                if !down.isComplete { ranges.append((low, down.last ?? found)) }
-                if !up.isComplete { ranges.append((last, high)) }
+                if !down.isComplete { ranges.append((low, down.last ?? found, true)) }
+                if !up.isComplete { ranges.append((last, high, true)) }
             }
         }
         return unread
@@ -2255,11 +2290,14 @@ nonisolated extension SQLiteDatabase {
     /// from the middles of its halves, the widest first, up to 2,000 searches. A search that
     /// finds a key at or past `high`, or none, shows that no row is from there on: that half
     /// is left out. `empty` when every search says so; `unreachable` when one met damage.
-    private func firstRow(
+    private func anyRow(
         of table: String, column: String, type: String, above low: SQLiteProbe?,
         below high: SQLiteProbe?
     ) throws -> Search {
         let least = low ?? SQLiteProbe.least(columnType: type)
+        // Keys a few bytes longer than those around the range: a longer one would have to
+        // begin with all of one of them.
+        let longest = max(least.length, (high ?? least.top).length) + 8
         var ranges = [(least, high ?? least.top)]
         var next = 0
         var metDamage = false
@@ -2267,7 +2305,7 @@ nonisolated extension SQLiteDatabase {
             guard next < 2_000 else { return .unreachable }
             let (from, to) = ranges[next]
             next += 1
-            guard let middle = from.middle(to: to) else { continue }
+            guard let middle = from.middle(to: to, longest: longest) else { continue }
             var key: SQLiteProbe?
             do {
                 try run(
@@ -2370,9 +2408,17 @@ private nonisolated enum SQLiteProbe {
         }
     }
 
-    /// A key strictly between `self` and `other` (above it), or nil when none is (or they are
-    /// of different kinds).
-    func middle(to other: SQLiteProbe) -> SQLiteProbe? {
+    /// How many bytes the key has (none for a number).
+    var length: Int {
+        switch self {
+        case .integer, .real: 0
+        case .text(let bytes), .blob(let bytes): bytes.count
+        }
+    }
+
+    /// A key strictly between `self` and `other` (above it), of at most `longest` bytes, or nil
+    /// when none is (or they are of different kinds).
+    func middle(to other: SQLiteProbe, longest: Int) -> SQLiteProbe? {
         switch (self, other) {
         case (.integer(let low), .integer(let high)):
             guard low < high else { return nil }
@@ -2390,19 +2436,20 @@ private nonisolated enum SQLiteProbe {
                 low >= 0 ? low &+ Int64(bitPattern: step) : high &- Int64(bitPattern: step))
         case (.text(let low), .text(let high)):
             guard low.lexicographicallyPrecedes(high) else { return nil }
-            return Self.middle(low, high).map { .text($0) }
+            return Self.middle(low, high, longest: longest).map { .text($0) }
         case (.blob(let low), .blob(let high)):
             guard low.lexicographicallyPrecedes(high) else { return nil }
-            return Self.middle(low, high).map { .blob($0) }
+            return Self.middle(low, high, longest: longest).map { .blob($0) }
         default: return nil
         }
     }
 
-    /// The bytes halfway between `low` and `high`, read as fractions in base 256 (one byte
-    /// longer than the longer of them, so strictly between), up to 64 bytes: nil past that.
-    private static func middle(_ low: [UInt8], _ high: [UInt8]) -> [UInt8]? {
+    /// The bytes halfway between `low` and `high`, read as fractions in base 256, one byte
+    /// longer than the longer of them; nil when that is not strictly between them (it ends in
+    /// zeros), or longer than `longest`.
+    private static func middle(_ low: [UInt8], _ high: [UInt8], longest: Int) -> [UInt8]? {
         let length = max(low.count, high.count) + 1
-        guard length <= 64 else { return nil }
+        guard length <= longest else { return nil }
         let padded = { (bytes: [UInt8]) in bytes + Array(repeating: 0, count: length - bytes.count)
         }
         let (first, second) = (padded(low), padded(high))
@@ -2415,11 +2462,13 @@ private nonisolated enum SQLiteProbe {
         }
         // (carry, sum) / 2, digit by digit from the top.
         var remainder = carry
-        return sum.map { digit in
+        let middle = sum.map { digit in
             let value = remainder * 256 + digit
             remainder = value & 1
             return UInt8(value >> 1)
         }
+        return low.lexicographicallyPrecedes(middle) && middle.lexicographicallyPrecedes(high)
+            ? middle : nil
     }
 
     func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
