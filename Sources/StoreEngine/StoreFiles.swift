@@ -956,7 +956,9 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
     /// matches) and kept.
     public let repaired: [Damage]
     /// The damaged files as they were, copied beside them (`<name>.damaged`, `.damaged-2`, …)
-    /// before the store was written again. None for a database, which keeps its damaged rows.
+    /// before the store was written again. For a database, a copy of it when a row SQLite
+    /// cannot read was set aside or the database was made again; a row whose checksum fails is
+    /// kept in its table `store_damaged_rows` instead.
     public let copies: [URL]
 
     /// Whether the store was sound and nothing was written.
