@@ -2225,16 +2225,17 @@ nonisolated extension SQLiteDatabase {
         }
         let key = keys.first ?? (name: "rowid", type: "INTEGER")
         let column = "\"\(key.name)\""
-        // Reads rows from `start` (a key, read first) in one direction, strictly within the
-        // bounds and strictly in order (damage can make SQLite return rows out of order), up to
-        // damage or the end; returns the last key read and whether it reached the end.
+        // Reads rows in one direction (up, from `start` when given: a key, read first),
+        // strictly within the bounds and strictly in order (damage can make SQLite return rows
+        // out of order), up to damage or the end; returns the last key read and whether it
+        // reached the end.
         func read(
             from start: SQLiteProbe?, up: Bool, above low: SQLiteProbe?, below high: SQLiteProbe?
         ) throws -> (last: SQLiteProbe?, isComplete: Bool) {
             var conditions: [String] = []
             var bounds: [SQLiteProbe] = []
-            if let start {
-                conditions.append("\(column) \(up ? ">=" : "<=") ?")
+            if let start, up {
+                conditions.append("\(column) >= ?")
                 bounds.append(start)
             }
             if let low {

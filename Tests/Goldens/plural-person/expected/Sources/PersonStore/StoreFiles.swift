@@ -746,7 +746,6 @@ nonisolated enum StoreFiles {
         while true {
             number += 1
             let copy = file.appendingPathExtension(number == 1 ? "damaged" : "damaged-\(number)")
-            guard !FileManager.default.fileExists(atPath: copy.path) else { continue }
             do {
                 try copyFile(file, to: copy)
             } catch is NameTaken {
@@ -764,13 +763,23 @@ nonisolated enum StoreFiles {
     static func createEmptyFile<Reported: Failure>(
         _ file: URL, reporting _: Reported.Type
     ) throws -> Bool {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if descriptor < 0, errno == EEXIST { return false }
-        guard descriptor >= 0 else {
-            throw Reported.unwritable(file: file, reason: lastError())
+        do {
+            closeDescriptor(try createNew(file))
+            return true
+        } catch is NameTaken {
+            return false
+        } catch {
+            throw Reported.unwritable(file: file, reason: "\(error)")
         }
-        closeDescriptor(descriptor)
-        return true
+    }
+
+    /// Creates `file` for writing, and returns its descriptor; throws `NameTaken`, and makes
+    /// nothing, when it exists (another process may have made it).
+    private static func createNew(_ file: URL) throws -> Int32 {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST { throw NameTaken() }
+        guard descriptor >= 0 else { throw POSIXFailure(lastError()) }
+        return descriptor
     }
 
     /// A file with the name a copy was to have exists already.
@@ -779,9 +788,7 @@ nonisolated enum StoreFiles {
     /// Copies `source` (empty when it does not exist) to the new file `target`, a block at a
     /// time, and syncs it; throws `NameTaken`, and makes nothing, when `target` exists.
     private static func copyFile(_ source: URL, to target: URL) throws {
-        let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if descriptor < 0, errno == EEXIST { throw NameTaken() }
-        guard descriptor >= 0 else { throw POSIXFailure(lastError()) }
+        let descriptor = try createNew(target)
         defer { closeDescriptor(descriptor) }
         do {
             if FileManager.default.fileExists(atPath: source.path) {
