@@ -773,6 +773,11 @@ import Testing
     @Test func aDamagedPageOfRowsLosesOnlyItsRowsAndTheCopyKeepsThem() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (pageSize, roots) = try twoThousandBooks()
+        let logged = try {
+            let tables = try open(indexed: ["title"])
+            defer { tables.database.close() }
+            return try tables.books.lastLogged()
+        }()
         var bytes = try Data(contentsOf: file)
         let leaves = try leavesOfBooks(in: bytes, pageSize: pageSize, roots: roots)
         #expect(leaves.count > 10)
@@ -808,6 +813,8 @@ import Testing
             as: UTF8.self)
         #expect(lost.allSatisfy { copy.contains("\"title\":\"Book \(10_000 + $0)\"") })
         #expect(try integrity(tables.database) == "ok")
+        // A repository of this process, suspended meanwhile, reads the table again too.
+        #expect(try tables.books.idsChangedElsewhere(after: logged).ids == nil)
         try tables.books.commit(.saved([Book(id: first, shelfID: nil, title: "Saved again")]))
         #expect(try tables.books.find(first)?.title == "Saved again")
     }

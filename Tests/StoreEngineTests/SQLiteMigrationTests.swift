@@ -118,6 +118,43 @@ struct Counted: StoredValue {
         #expect(try table.count() == 2)
     }
 
+    /// The first byte of the table's last key damaged into one that no UTF-8 text starts with
+    /// (`zebra` read as `\u{FFFD}ebra`, which sorts before it): the migration's pages go on past
+    /// it rather than starting again at it for ever, and `recover` sets the row aside.
+    @Test func aKeyDamagedOutOfUTF8DoesNotHoldTheMigrationAtItsRow() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            _ = try SQLiteTable<Page, ItemError>("pages", in: database)
+            database.close()
+        }
+        let pages =
+            (1...1_000).map { Page(id: String(format: "page-%04d", $0), bookID: $0) }
+            + [Page(id: "zebra", bookID: 0)]
+        try StoredRows.insert(pages, ids: pages.map(\.id), version: 0, into: "pages", in: file)
+        try StoredRows.execute("UPDATE store_tables SET version = 0", in: file)
+        var bytes = try Data(contentsOf: file)
+        let key = try #require(bytes.range(of: Data(#"zebra{"bookID""#.utf8))).lowerBound
+        bytes[key] = 0xFA
+        try bytes.write(to: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+
+        let table = try SQLiteTable<Page, ItemError>("pages", in: database)
+
+        #expect(try table.find("page-1000")?.bookID == 1_000)
+        var versions: [Int64: Int64] = [:]
+        try database.run("SELECT version, count(*) FROM pages GROUP BY version") {
+            versions[$0.int64(at: 0)] = $0.int64(at: 1)
+        }
+        #expect(versions == [0: 1, 1: 1_000])
+        let recovery = try SQLiteTable<Page, ItemError>.recover(
+            "pages", schema: SQLiteSchema(model: "Page"), file: file)
+        #expect(recovery.valuesKept == 1_000 && recovery.setAside.count == 1)
+        #expect(try table.count() == 1_000)
+    }
+
     @Test func aDamagedRowIsLeftAsItIsAndTheOthersMigrate() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeVersion1((1...1_200).map { ($0, "\($0)") })

@@ -197,6 +197,40 @@ import Testing
         #expect(try items.idsChangedElsewhere(after: 9).ids == nil)
     }
 
+    /// A log that went back (made again by `recover` from rows a damaged page lost, or the
+    /// file replaced) is not the one the reader heard: any value may have changed.
+    @Test func aReaderPastTheLogsLastRowIsToldToReadEverything() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try logAsAnotherProcess("[1]", in: database)
+        let last = try items.lastLogged()
+
+        #expect(try items.idsChangedElsewhere(after: last) == ([], last))
+        #expect(try items.idsChangedElsewhere(after: last + 50) == (nil, last))
+    }
+
+    /// A `String` id is every byte of its UTF-8: one with a NUL inside is not the id before
+    /// the NUL (which SQLite's C strings would make it, writing over that value), and the
+    /// empty id is not NULL.
+    @Test func stringIdsWithANulInsideOrNoCharacterAreIdsOfTheirOwn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let pages = try SQLiteTable<Page, ItemError>("pages", in: database)
+        let ids = ["", "a", "a\u{0}b", "a\u{0}c"]
+
+        for (number, id) in ids.enumerated() {
+            try pages.commit(.saved([Page(id: id, bookID: number)]))
+        }
+
+        #expect(try pages.count() == 4)
+        #expect(try pages.page(after: nil, limit: 10).map(\.id) == ids)
+        #expect(try ids.map { try pages.find($0)?.bookID } == [0, 1, 2, 3])
+        #expect(try pages.page(after: "a\u{0}b", limit: 10).map(\.id) == ["a\u{0}c"])
+        try pages.commit(.deleted(["a"]))
+        #expect(try pages.find("a\u{0}b")?.bookID == 2)
+    }
+
     @Test func theCurrentRowsAreReadInChunksAndADamagedOneIsLeftOut() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try SQLiteDatabase<ItemError>(file: file)
@@ -214,6 +248,21 @@ import Testing
         #expect(damaged.saved.map(\.id) == [6, 8])
         #expect(damaged.deleted == [9_999])
         #expect(damaged.unread == [7])  // For a later read.
+    }
+
+    /// A repository that must read every value again (another process's log no longer reaches
+    /// back) is not kept from them all by one damaged row, which it hears once it is readable.
+    @Test func everyReadableValueIsReadPastADamagedRow() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        try database.transaction { try items.save((1...1_200).map(item)) }
+        try database.execute("UPDATE items SET checksum = checksum + 1 WHERE id = 7")
+
+        let (values, unread) = try items.everyReadableValue()
+
+        #expect(values.map(\.id) == Array(1...6) + Array(8...1_200))
+        #expect(unread == [7])
     }
 
     @Test func aSuspendedDatabaseHoldsNoConnectionAndResumesAsItWas() throws {

@@ -517,19 +517,31 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             sqlite3_bind_int64(pointer, index, value)
         }
 
+        /// Binds `text` as text, every byte of its UTF-8: a NUL inside it (a `String` id may
+        /// hold one) does not end it, as it would a C string.
         func bind(_ text: String, at index: Int32) {
-            sqlite3_bind_text(pointer, index, text, -1, transient)
+            bind(utf8: Data(text.utf8), at: index)
         }
 
+        /// Binds `data` as a blob; an empty one too (SQLite takes no bytes at all for NULL).
         func bind(_ data: Data, at index: Int32) {
+            guard !data.isEmpty else {
+                sqlite3_bind_zeroblob(pointer, index, 0)
+                return
+            }
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(
                     pointer, index, bytes.baseAddress, Int32(bytes.count), transient)
             }
         }
 
-        /// Binds UTF-8 `bytes` as text, which SQL's JSON functions read.
+        /// Binds UTF-8 `bytes` as text, which SQL's JSON functions read; empty text too
+        /// (SQLite takes no bytes at all for NULL).
         func bind(utf8 bytes: Data, at index: Int32) {
+            guard !bytes.isEmpty else {
+                sqlite3_bind_text(pointer, index, "", 0, transient)
+                return
+            }
             bytes.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_text(
                     pointer, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
@@ -569,8 +581,12 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             }
         }
 
+        /// The column as text, every byte of it (a NUL does not end it).
         func text(at column: Int32) -> String {
-            sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? ""
+            guard let text = sqlite3_column_text(pointer, column) else { return "" }
+            let bytes = UnsafeBufferPointer(
+                start: text, count: Int(sqlite3_column_bytes(pointer, column)))
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// The column's bytes, as stored: a blob's, or a text's UTF-8.
@@ -991,21 +1007,23 @@ where Value.ID: SQLiteKey {
     /// Rewrites every row of an earlier version as the current one, a page at a time, in the
     /// caller's transaction. Each page starts after the last one's id, so that no page reads
     /// again the rows migrated before it (a million rows would read them about 500 times). A
-    /// row whose checksum fails keeps its version and bytes, and a read of it reports it.
+    /// row whose checksum fails keeps its version and bytes, and a read of it reports it. A
+    /// page starts after the last key's bytes as stored: a damaged key that is not UTF-8, read
+    /// as a `String`, would sort before itself and start every page again at that row.
     private func migrateRows() throws {
-        var after: SQLiteArgument?
+        var after: SQLiteProbe?
         while true {
             var rows: [Value] = []
-            var last: SQLiteArgument?
+            var last: SQLiteProbe?
             try database.run(
                 "SELECT \(columns) FROM \"\(name)\" WHERE version < ?"
                     + (after == nil ? "" : " AND id > ?") + " ORDER BY id LIMIT 1000",
                 bind: { statement in
                     statement.bind(Int64(Value.schemaVersion), at: 1)
-                    if let after { statement.bind(after, at: 2) }
+                    after?.bind(to: statement, at: 2)
                 },
                 row: { row in
-                    last = row.argument(at: 0)
+                    last = SQLiteProbe(column: 0, of: row)
                     // A damaged row stays as it is, for a read to report: it must not keep
                     // every other row of the table from opening.
                     if isIntact(row) { rows.append(try decodedValue(of: row)) }
@@ -1043,20 +1061,21 @@ where Value.ID: SQLiteKey {
         // not yet updated opens the app's database): it is written back as it was.
         let known = Set(schema.storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 })
             .union(schema.renamed.keys)
-        var after: SQLiteArgument?
+        // Each page starts after the last key's bytes as stored (see ``migrateRows()``).
+        var after: SQLiteProbe?
         while true {
-            let last = try database.transaction { () throws -> SQLiteArgument? in
+            let last = try database.transaction { () throws -> SQLiteProbe? in
                 var rows: [Value] = []
                 var kept: [Value.ID: [Data]] = [:]
-                var last: SQLiteArgument?
+                var last: SQLiteProbe?
                 try database.run(
                     "SELECT \(columns) FROM \"\(name)\" WHERE \(after == nil ? "1" : "id > ?") "
                         + "AND \(condition) ORDER BY id LIMIT 1000",
                     bind: { statement in
-                        if let after { statement.bind(after, at: 1) }
+                        after?.bind(to: statement, at: 1)
                     },
                     row: { row in
-                        last = row.argument(at: 0)
+                        last = SQLiteProbe(column: 0, of: row)
                         guard let value = try? value(of: row),
                             let unknown = Self.members(of: row.data(at: 2), notIn: known)
                         else { return }
@@ -1245,6 +1264,22 @@ where Value.ID: SQLiteKey {
                 }
             }, row: { values.append(try value(of: $0)) })
         return values
+    }
+
+    /// Every value, in id order, in one read, and the ids of the rows that cannot be read now
+    /// (a checksum that fails, a value this code cannot decode): one such row does not keep a
+    /// reader that reads everything again from all the others.
+    func everyReadableValue() throws -> (values: [Value], unread: [Value.ID]) {
+        var values: [Value] = []
+        var unread: [Value.ID] = []
+        try database.run("SELECT \(columns) FROM \"\(name)\" ORDER BY id") { row in
+            if let value = try? value(of: row) {
+                values.append(value)
+            } else if let id = Value.ID(argument: row.argument(at: 0)) {
+                unread.append(id)
+            }
+        }
+        return (values, unread)
     }
 
     /// Calls `body` with every value, in id order, reading a row at a time (a scan).
@@ -2128,7 +2163,8 @@ nonisolated extension SQLiteDatabase {
             }
             // A repository that reopens (or resumes) reads those tables again: which rows went
             // is not known. Past any number the log gave before (its last rows may be among
-            // those lost), so that an observer that read up to one of them hears of it.
+            // those lost), so that an observer that read up to one of them hears of it, and as
+            // no process's write (writer 0), so that this process's suspended ones hear it too.
             if objects.contains(where: { $0.isTable && $0.name == SQLiteChangeLog.table }) {
                 for table in Set(unread.map(\.table)).sorted() {
                     try rebuilt.run(
@@ -2140,7 +2176,7 @@ nonisolated extension SQLiteDatabase {
                         bind: { statement in
                             statement.bind(SQLiteChangeLog.capacity, at: 1)
                             statement.bind(table, at: 2)
-                            statement.bind(SQLiteChangeLog.writer, at: 3)
+                            statement.bind(Int64(0), at: 3)
                         }, row: { _ in })
                 }
             }
@@ -2377,9 +2413,10 @@ nonisolated extension SQLiteDatabase {
     }
 }
 
-/// A key that ``SQLiteDatabase/rebuild(file:)`` reads and searches a table by, exactly as
-/// SQLite holds it and in SQLite's order: a number, then text, then a blob, text and blobs by
-/// their bytes (the shorter first when one begins the other).
+/// A key exactly as SQLite holds it, in SQLite's order: a number, then text, then a blob, text
+/// and blobs by their bytes (the shorter first when one begins the other). A read a page at a
+/// time starts after one (a damaged text key may not be UTF-8, which a `String` changes), and
+/// ``SQLiteDatabase/rebuild(file:)`` reads and searches a table by them.
 private nonisolated enum SQLiteProbe {
     case integer(Int64)
     case real(Double)
@@ -2638,7 +2675,7 @@ nonisolated extension SQLiteTable {
 
     /// The ids of the rows of this table that other processes changed after the log's row
     /// `seq`, each once, and the last row read; `ids` is nil when the log no longer reaches
-    /// back to `seq` (then any value may have changed).
+    /// back to `seq`, or no longer as far as `seq` (then any value may have changed).
     func idsChangedElsewhere(after seq: Int64) throws -> (ids: [Value.ID]?, last: Int64) {
         try database.reading {
             var (first, last): (Int64, Int64) = (0, 0)
@@ -2647,7 +2684,10 @@ nonisolated extension SQLiteTable {
             ) {
                 (first, last) = ($0.int64(at: 0), $0.int64(at: 1))
             }
-            guard last > seq else { return ([], max(last, seq)) }
+            // A log that went back is not the one `seq` was read from (`recover` made it again
+            // without the rows a damaged page lost, or the file was replaced).
+            guard last >= seq else { return (nil, last) }
+            guard last > seq else { return ([], seq) }
             guard first <= seq + 1 else { return (nil, last) }
             let decoder = JSONDecoder()
             var ids: [Value.ID] = []

@@ -241,19 +241,16 @@ extension MemoRepository {
 
     /// Publishes the rows other processes changed after the last log row heard, and every
     /// value again (after ``StoreChange/removedAll``) when the log no longer reaches that far.
+    /// A row that cannot be read now is published once it can be (after `recover`).
     private func hearWhatOtherProcessesChanged() throws {
         let (ids, last) = try table.idsChangedElsewhere(after: lastLogRowHeard)
         if let ids {
             hear(ids.map(\.argument))
         } else {
-            var values: [Memo] = []
-            while case let page = try table.page(after: values.last?.id, limit: 1_000),
-                !page.isEmpty
-            {
-                values += page
-            }
+            let (values, unread) = try table.everyReadableValue()
             observers.publish(.removedAll)
             if !values.isEmpty { observers.publish(.saved(values)) }
+            keysNotHeardYet += unread.map(\.argument)
         }
         lastLogRowHeard = last
     }

@@ -65,8 +65,10 @@ nonisolated enum StoredRows {
             sqlite3_bind_int64(statement, 1, Int64(id))
             return Array(String(id).utf8)
         case let id as String:
-            sqlite3_bind_text(statement, 1, id, -1, transient)
-            return Array(id.utf8)
+            // Every byte: a NUL inside the id does not end it.
+            let bytes = Array(id.utf8)
+            sqlite3_bind_text(statement, 1, id, Int32(bytes.count), transient)
+            return bytes
         case let id as UUID:
             let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
             sqlite3_bind_blob(statement, 1, bytes, Int32(bytes.count), transient)
