@@ -69,6 +69,7 @@ extension Identifier {
         "StoreQuery", "StoreQueryText", "StoredRows", "DeleteRule", "SQLiteChangeCenter",
         "SQLiteConnection", "SQLiteDatabaseSharing", "SQLiteEffects", "SQLiteFailure",
         "SQLiteReference", "SQLiteRowKey", "SQLiteSchema", "StoreTransaction", "SQLiteChangeLog",
+        "SQLiteWAL",
         // The in-memory indexes of :index and :unique fields (StoredValues.swift).
         "FieldIndexes",
         // Used unqualified by the engine, the model's synthesized Codable or the tests.

@@ -868,7 +868,8 @@ nonisolated enum StoreFiles {
         }
     }
 
-    private static func write(_ data: Data, to descriptor: Int32, at offset: Int) throws {
+    /// Writes all of `data` into the open file `descriptor` at `offset`.
+    static func write(_ data: Data, to descriptor: Int32, at offset: Int) throws {
         try data.withUnsafeBytes { buffer in
             var written = 0
             while written < buffer.count, let base = buffer.baseAddress {
@@ -885,7 +886,7 @@ nonisolated enum StoreFiles {
 
     /// Flushes to the storage device: `F_FULLFSYNC` on Apple platforms, where `fsync` only
     /// reaches the drive's cache; `fsync` elsewhere.
-    private static func sync(_ descriptor: Int32) throws {
+    static func sync(_ descriptor: Int32) throws {
         #if canImport(Darwin)
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
         #endif

@@ -110,6 +110,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         // One open of the file at a time in this process, so that none opens as usual on the
         // mapping that a read-only one is making.
         try link.whileOpening {
+            // The first connection of this process: the WAL is read by none of them yet.
+            if link.isFirstToOpen { SQLiteWAL.mendDamagedFrames(ofDatabase: path) }
+            defer { link.countAsOpen() }
             guard !link.othersAreReadOnly else { return try openReadOnly() }
             do {
                 try open(
@@ -627,9 +630,15 @@ private nonisolated final class SQLiteConnection {
     /// connections to a file: while one of these is open, a connection opened as usual would
     /// take that read-only mapping and fail every write. So it opens read-only too, and none
     /// opens as usual again until the others have closed.
-    private static let readOnlyCounts = ReadOnlyCounts()
+    private static let readOnlyCounts = FileCounts()
 
-    private final class ReadOnlyCounts: @unchecked Sendable {
+    /// How many connections of this process have each database file open: the first to open
+    /// one mends the WAL that a crash left (``SQLiteWAL``), which no other connection has read.
+    private static let openCounts = FileCounts()
+    /// The file as ``file`` names it, when this connection is counted among the open ones.
+    private var countedOpenAs: String?
+
+    private final class FileCounts: @unchecked Sendable {
         private let lock = NSLock()
         private var counts: [String: Int] = [:]
         private var opening: [String: NSLock] = [:]
@@ -663,6 +672,17 @@ private nonisolated final class SQLiteConnection {
         try Self.readOnlyCounts.openingLock(path).withLock(body)
     }
 
+    /// Whether no connection of this process has the file open.
+    var isFirstToOpen: Bool { Self.openCounts.count(file) == 0 }
+
+    /// Counts this connection, once open, among the process's open ones, until it closes.
+    func countAsOpen() {
+        guard countedOpenAs == nil, pointer != nil else { return }
+        let file = file
+        Self.openCounts.add(file, 1)
+        countedOpenAs = file
+    }
+
     /// Counts this open connection among the process's read-only ones, until it closes.
     func countAsReadOnly() {
         guard countedAs == nil, pointer != nil else { return }
@@ -684,6 +704,10 @@ private nonisolated final class SQLiteConnection {
         if let countedAs {
             Self.readOnlyCounts.add(countedAs, -1)
             self.countedAs = nil
+        }
+        if let countedOpenAs {
+            Self.openCounts.add(countedOpenAs, -1)
+            self.countedOpenAs = nil
         }
     }
 
@@ -2515,6 +2539,152 @@ private nonisolated enum SQLiteProbe {
         case .real(let value): statement.bind(.real(value), at: index)
         case .text(let bytes): statement.bind(utf8: Data(bytes), at: index)
         case .blob(let bytes): statement.bind(Data(bytes), at: index)
+        }
+    }
+}
+
+// MARK: - A WAL that a crash left
+
+/// The WAL that a crash left beside a database (an app killed in the background, a power loss),
+/// checked before the first connection of any process reads it.
+///
+/// SQLite reads a WAL's frames up to the first that fails its checksum (or bears other salts),
+/// taking it for the end of a write that a crash cut short, and drops the rest. One byte damaged
+/// on the disk in an earlier frame would drop every commit after it, acknowledged ones too. So
+/// when frames after a failing one verify against the checksums stored before them, and one of
+/// them commits a later transaction than the failing frame's own, the salts and checksums from
+/// the failing frame to that commit are written again. (Each commit is synced before the next
+/// transaction writes a frame, so the failing frame's transaction had been acknowledged: its
+/// frame was damaged afterwards, not cut short.) SQLite then reads every committed frame, and
+/// the damaged byte is in one page: a later frame of that page replaces it, or a row's checksum
+/// or `PRAGMA quick_check` finds it, and `recover` sets the row aside or makes the database
+/// again. A last transaction cut short was never acknowledged, and is left for SQLite to drop.
+nonisolated enum SQLiteWAL {
+    /// Mends the WAL of the database `path` as above, unless a connection of another process
+    /// has the database open (it read the WAL already: SQLite holds a read lock on byte 128 of
+    /// the `-shm` file while connected). Call it while no connection of this process has the
+    /// file open. One process of this engine checks at a time (`flock` on the WAL, on which
+    /// SQLite takes no lock of its own, so closing it drops none). Anything it cannot do (no
+    /// WAL, no permission, a failed write) leaves the WAL for SQLite as it was, or mended in
+    /// part, which the next open goes on with. Returns whether it mended frames.
+    @discardableResult
+    static func mendDamagedFrames(ofDatabase path: String) -> Bool {
+        let descriptor = open(path + "-wal", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        guard flock(descriptor, LOCK_EX) == 0, !isOpenInAnotherProcess(path + "-shm"),
+            let wal = try? FileHandle(fileDescriptor: descriptor).readToEnd(),
+            let patches = mendingPatches(for: [UInt8](wal))
+        else { return false }
+        do {
+            for patch in patches {
+                try StoreFiles.write(Data(patch.bytes), to: descriptor, at: patch.offset)
+            }
+            try StoreFiles.sync(descriptor)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether a process other than this one has a connection to the database whose `-shm`
+    /// file is `sharedMemory` (true when that cannot be told).
+    private static func isOpenInAnotherProcess(_ sharedMemory: String) -> Bool {
+        let descriptor = open(sharedMemory, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno != ENOENT }
+        defer { _ = close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// The bytes to write into the WAL `wal` (at their offsets) so that SQLite reads every frame
+    /// up to its last acknowledged commit; nil when it reads them all already, when the failing
+    /// frame may be a last transaction cut short, or when the WAL is not one SQLite wrote.
+    static func mendingPatches(for wal: [UInt8]) -> [(offset: Int, bytes: [UInt8])]? {
+        guard wal.count >= 32 else { return nil }
+        let magic = word(wal, at: 0)
+        guard magic & 0xFFFF_FFFE == 0x377F_0682, word(wal, at: 4) == 3_007_000 else { return nil }
+        let bigEndian = magic & 1 == 1
+        let pageSize = word(wal, at: 8) == 1 ? 65_536 : Int(word(wal, at: 8))
+        guard (512...65_536) ~= pageSize, pageSize & (pageSize - 1) == 0 else { return nil }
+        let frameSize = 24 + pageSize
+        let count = (wal.count - 32) / frameSize
+        let salts = Array(wal[16..<24])
+        let start = { (frame: Int) in 32 + frame * frameSize }
+        let stored = { (frame: Int) in
+            frame < 0
+                ? (word(wal, at: 24), word(wal, at: 28))
+                : (word(wal, at: start(frame) + 16), word(wal, at: start(frame) + 20))
+        }
+        let sum = { (frame: Int, from: (UInt32, UInt32)) in
+            checksum(
+                wal,
+                [start(frame)..<start(frame) + 8, start(frame) + 24..<start(frame) + frameSize],
+                from: from, bigEndian: bigEndian)
+        }
+        let isCommit = { (frame: Int) in word(wal, at: start(frame) + 4) != 0 }
+        // Each frame as checked from the checksum stored before it.
+        let verified = (0..<count).map { frame in
+            Array(wal[start(frame) + 8..<start(frame) + 16]) == salts
+                && word(wal, at: start(frame)) != 0
+                && sum(frame, stored(frame - 1)) == stored(frame)
+        }
+        let header = checksum(wal, [0..<24], from: (0, 0), bigEndian: bigEndian)
+        let isHeaderSound = header == stored(-1)
+        // The frame SQLite stops at.
+        let failing = isHeaderSound ? (verified.firstIndex(of: false) ?? count) : 0
+        guard failing < count,
+            let ownCommit = (failing..<count).first(where: isCommit),
+            let lastCommit = (ownCommit + 1..<count).last(where: { verified[$0] && isCommit($0) }),
+            (failing...lastCommit).allSatisfy({ word(wal, at: start($0)) != 0 })
+        else { return nil }
+        var patches: [(offset: Int, bytes: [UInt8])] = []
+        var running = isHeaderSound ? stored(failing - 1) : header
+        if !isHeaderSound { patches.append((24, bytes(running))) }
+        for frame in failing...lastCommit {
+            running = sum(frame, running)
+            patches.append((start(frame) + 8, salts + bytes(running)))
+        }
+        return patches
+    }
+
+    /// SQLite's WAL checksum of the bytes `ranges` of `wal`, from `start`: the bytes as 32-bit
+    /// words in the WAL's order, summed two at a time.
+    static func checksum(
+        _ wal: [UInt8], _ ranges: [Range<Int>], from start: (UInt32, UInt32), bigEndian: Bool
+    ) -> (UInt32, UInt32) {
+        var (first, second) = start
+        wal.withUnsafeBufferPointer { bytes in
+            let word = { (index: Int) -> UInt32 in
+                let value =
+                    UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16
+                    | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
+                return bigEndian ? value : value.byteSwapped
+            }
+            for range in ranges {
+                for index in stride(from: range.lowerBound, to: range.upperBound - 7, by: 8) {
+                    first = first &+ word(index) &+ second
+                    second = second &+ word(index + 4) &+ first
+                }
+            }
+        }
+        return (first, second)
+    }
+
+    /// The big-endian 32-bit number at `offset`.
+    private static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// `sum` as the WAL stores it: two big-endian 32-bit numbers.
+    private static func bytes(_ sum: (UInt32, UInt32)) -> [UInt8] {
+        [sum.0, sum.1].flatMap { number in
+            (0..<4).map { UInt8(truncatingIfNeeded: number >> (24 - 8 * $0)) }
         }
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@testable import StoreEngine
+
+/// The WAL that a crash left: SQLite reads it up to the first frame that fails its checksum,
+/// so the first connection mends a frame damaged after its commit was acknowledged, and leaves
+/// a last transaction cut short for SQLite to drop.
+@Suite struct SQLiteWALTests {
+    let folder: URL
+    var file: URL { folder.appendingPathComponent("Store.sqlite") }
+    var crashed: URL { folder.appendingPathComponent("crashed/Store.sqlite") }
+    var crashedWAL: URL { URL(fileURLWithPath: crashed.path + "-wal") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteWALTests-\(UUID().uuidString)")
+    }
+
+    /// One frame of the WAL: where it starts, and whether it commits a transaction.
+    struct Frame {
+        let offset: Int
+        let commits: Bool
+    }
+
+    /// Items 1, 2 and 3 saved in three transactions, with nothing else in the WAL, and the
+    /// database and its WAL copied to `crashed` while the connection is still open, as a crash
+    /// (an app killed in the background) leaves them: the WAL's frames, by transaction.
+    func threeCommitsACrashLeft() throws -> [[Frame]] {
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        let items = try SQLiteTable<Item, ItemError>("items", in: database)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for number in 1...3 {
+            try items.commit(.saved([Item(id: number, title: "Item \(number)", count: 7)]))
+        }
+        try FileManager.default.createDirectory(
+            at: crashed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: file, to: crashed)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: file.path + "-wal"), to: crashedWAL)
+        let wal = try Data(contentsOf: crashedWAL)
+        let pageSize = wal[8..<12].reduce(0) { $0 << 8 | Int($1) }
+        var transactions: [[Frame]] = [[]]
+        for offset in stride(from: 32, to: wal.count, by: 24 + pageSize) {
+            let commits = wal[offset + 4..<offset + 8].contains { $0 != 0 }
+            transactions[transactions.count - 1].append(Frame(offset: offset, commits: commits))
+            if commits { transactions.append([]) }
+        }
+        #expect(transactions.removeLast().isEmpty)
+        #expect(transactions.count == 3)
+        return transactions
+    }
+
+    /// The ids the crashed database holds, opened as the app opens it after the crash.
+    func idsAfterTheCrash() throws -> [Int] {
+        let database = try SQLiteDatabase<ItemError>(file: crashed)
+        defer { database.close() }
+        return try SQLiteTable<Item, ItemError>("items", in: database)
+            .page(after: nil, limit: 10).map(\.id)
+    }
+
+    func flip(_ offset: Int) throws {
+        var wal = try Data(contentsOf: crashedWAL)
+        wal[offset] ^= 0x01
+        try wal.write(to: crashedWAL)
+    }
+
+    /// A byte of the second transaction's first frame damaged after it was committed: in its
+    /// stored checksum, its salts, or its page of items (which the third transaction writes
+    /// again); or a byte of the WAL's header. SQLite alone would stop at that frame and drop
+    /// items 2 and 3 (at the header, and drop them all).
+    @Test(arguments: ["checksum", "salt", "page", "header"])
+    func aFrameDamagedAfterItsCommitLosesNoCommitAfterIt(_ place: String) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let transactions = try threeCommitsACrashLeft()
+        let wal = try Data(contentsOf: crashedWAL)
+        let damaged: Int
+        switch place {
+        case "checksum": damaged = transactions[1][0].offset + 18
+        case "salt": damaged = transactions[1][0].offset + 9
+        case "header": damaged = 15  // The checkpoint's number.
+        default:
+            let pageSize = wal[8..<12].reduce(0) { $0 << 8 | Int($1) }
+            let frames = transactions[1].map { $0.offset + 24..<$0.offset + 24 + pageSize }
+            damaged = try #require(
+                frames.lazy.compactMap { wal.range(of: Data("Item 2".utf8), in: $0) }.first
+            )
+            .lowerBound
+        }
+        try flip(damaged)
+        #expect(SQLiteWAL.mendingPatches(for: [UInt8](try Data(contentsOf: crashedWAL))) != nil)
+
+        #expect(try idsAfterTheCrash() == [1, 2, 3])
+    }
+
+    /// A byte of the last transaction's frame damaged: a write cut short by a power loss looks
+    /// the same, and it was never acknowledged, so SQLite drops it, and the WAL is left as it is.
+    @Test func aLastTransactionCutShortIsDroppedAsSQLiteDropsIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let transactions = try threeCommitsACrashLeft()
+        try flip(transactions[2][0].offset + 18)
+        let wal = try Data(contentsOf: crashedWAL)
+
+        #expect(SQLiteWAL.mendingPatches(for: [UInt8](wal)) == nil)
+        #expect(try idsAfterTheCrash() == [1, 2])
+    }
+
+    /// A sound WAL is not written: nothing to mend.
+    @Test func aSoundWALIsLeftAsItIs() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try threeCommitsACrashLeft()
+        let wal = try Data(contentsOf: crashedWAL)
+
+        #expect(SQLiteWAL.mendingPatches(for: [UInt8](wal)) == nil)
+        #expect(!SQLiteWAL.mendDamagedFrames(ofDatabase: crashed.path))
+        #expect(try Data(contentsOf: crashedWAL) == wal)
+        #expect(try idsAfterTheCrash() == [1, 2, 3])
+    }
+}
