@@ -197,6 +197,24 @@ import Testing
         #expect(try items.idsChangedElsewhere(after: 9).ids == nil)
     }
 
+    /// A connection's own commits leave its `data_version` as it was and add to the log: a
+    /// repository that sees the version unchanged takes the log's rows up to the last as heard
+    /// (so that the log dropping them does not make it read every value); another connection's
+    /// commit changes the version.
+    @Test func ownCommitsLeaveTheDataVersionAsItWasAndAddToTheLog() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let items = try table(database)
+        let (version, last) = try items.dataVersionAndLastLogged()
+
+        for number in 1...3 { try items.commit(.saved([item(number)])) }
+
+        #expect(try items.dataVersionAndLastLogged() == (version, last + 3))
+        let other = try SQLiteDatabase<ItemError>(file: file)
+        try logAsAnotherProcess("[9]", in: other)
+        #expect(try items.dataVersionAndLastLogged().version != version)
+    }
+
     /// A log that went back (made again by `recover` from rows a damaged page lost, or the
     /// file replaced) is not the one the reader heard: any value may have changed.
     @Test func aReaderPastTheLogsLastRowIsToldToReadEverything() throws {

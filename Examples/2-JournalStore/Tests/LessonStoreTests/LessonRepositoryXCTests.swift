@@ -710,6 +710,18 @@ nonisolated final class LessonRepositoryXCTests: XCTestCase {
         expectEqual(viewModel.lessons, expected)
         expectEqual(await repository.loadAll(), expected)
         expectNil(viewModel.error)
+
+        // What `onDelete(perform:)` calls (the synchronous form): the id at offset 0 is taken at
+        // once, so a value saved elsewhere at the top of the list before the delete's task runs
+        // is not the one deleted.
+        let onDelete: (IndexSet) -> Void = viewModel.delete(atOffsets:)
+        onDelete([0])
+        try await repository.save(Support.sample(0))
+        for _ in 0..<10_000 {
+            guard await repository.find(by: Support.sample(1).id) != nil else { break }
+            await Task.yield()
+        }
+        expectEqual(await repository.loadAll(), [Support.sample(0), Support.sample(3)])
     }
 
     @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {

@@ -243,6 +243,9 @@ public actor DeckRepository {
     /// (`async`, as in every storage: the journal's waits for a compaction to stop.)
     public func close() async {
         database.close()
+        // Other repositories' writes are no longer heard: a view-model that still holds this
+        // one would otherwise keep every key they post, to read from a closed database.
+        SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(self))
     }
 
     // Workshop: iOS ends an app that is suspended while it holds a lock on a file in a shared

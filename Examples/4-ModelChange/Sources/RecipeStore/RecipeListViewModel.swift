@@ -143,11 +143,27 @@ public final class RecipeListViewModel {
         }
     }
 
-    /// Deletes the values at these positions of ``recipes``, as a SwiftUI list's
-    /// `onDelete` gives them.
+    /// Deletes the values at these positions of ``recipes`` in a task, their ids taken
+    /// at once: what a SwiftUI list's `onDelete` gives (`.onDelete(perform:
+    /// model.delete(atOffsets:))`). A change from elsewhere that moves the values before the
+    /// task runs cannot turn an offset into another value's.
+    public func delete(atOffsets offsets: IndexSet) {
+        let ids = shownIDs(atOffsets: offsets)
+        Task { await self.delete(shownIDs: ids) }
+    }
+
+    /// Deletes the values at these positions of ``recipes`` as they are when it runs,
+    /// and returns once the list shows the change.
     public func delete(atOffsets offsets: IndexSet) async {
+        await delete(shownIDs: shownIDs(atOffsets: offsets))
+    }
+
+    private func shownIDs(atOffsets offsets: IndexSet) -> [UUID] {
         let shown = recipes
-        let ids = offsets.filter { shown.indices.contains($0) }.map { shown[$0].id }
+        return offsets.filter { shown.indices.contains($0) }.map { shown[$0].id }
+    }
+
+    private func delete(shownIDs ids: [UUID]) async {
         guard !ids.isEmpty else { return }
         await perform(.deleted(ids)) {
             try await $0.delete(ids: ids)

@@ -2805,6 +2805,13 @@ nonisolated extension SQLiteDatabase {
 }
 
 nonisolated extension SQLiteTable {
+    /// SQLite's `data_version` and the log's last row, read in one read transaction: when the
+    /// version is one read before, every row of the log up to `last` is this connection's own
+    /// or was read then.
+    func dataVersionAndLastLogged() throws -> (version: Int64, last: Int64) {
+        try database.reading { (try database.dataVersion(), try lastLogged()) }
+    }
+
     /// The last row of the log: where a reader that starts now begins.
     func lastLogged() throws -> Int64 {
         var last: Int64 = 0

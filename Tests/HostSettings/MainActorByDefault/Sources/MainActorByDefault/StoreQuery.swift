@@ -48,6 +48,8 @@ public nonisolated enum SQLiteArgument: Sendable, Hashable {
 
     /// -1, 0 or 1 as `integer` is less than, equal to or greater than `real`, exactly.
     private static func compare(_ integer: Int64, _ real: Double) -> Int {
+        // SQLite holds NaN as NULL, which every number follows (and `Int64(_:)` would trap on it).
+        if real.isNaN { return 1 }
         // 2^63 is exact as a Double; every Int64 is below it, and at or above -2^63.
         if real >= 9_223_372_036_854_775_808.0 { return -1 }
         if real < -9_223_372_036_854_775_808.0 { return 1 }
@@ -123,11 +125,12 @@ nonisolated extension URL: QueryableField {
 
 nonisolated extension Decimal: QueryableField {
     /// JSON holds the decimal as written: SQL reads a whole number as an integer (exactly, up to
-    /// 64 bits), and any other as a real.
+    /// 64 bits), and any other as a real. NaN is bound as SQL's NULL, as a Double's is.
     public var queryArgument: SQLiteArgument {
         let text = "\(self)"
         if let integer = Int64(text) { return .integer(integer) }
-        return Double(text).map { .real($0) } ?? .null
+        guard let real = Double(text), !real.isNaN else { return .null }
+        return .real(real)
     }
 }
 

@@ -231,7 +231,14 @@ extension MemoRepository {
             return false
         }
         if !keysNotHeardYet.isEmpty { hear([]) }
-        guard let version = try? database.dataVersion(), version != dataVersionHeard else {
+        guard let (version, lastLogged) = try? table.dataVersionAndLastLogged() else {
+            return true
+        }
+        guard version != dataVersionHeard else {
+            // No other connection committed since: the log's rows since are this one's own,
+            // heard already. Past them, so that once the log has dropped them (10,000 rows on),
+            // the next write elsewhere is read by its ids, not by reading every value again.
+            lastLogRowHeard = max(lastLogRowHeard, lastLogged)
             return true
         }
         // Read, or tried again at the next look.

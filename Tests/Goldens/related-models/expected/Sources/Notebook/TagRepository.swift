@@ -246,6 +246,9 @@ public actor TagRepository {
     /// (`async`, as in every storage: the journal's waits for a compaction to stop.)
     public func close() async {
         database.close()
+        // Other repositories' writes are no longer heard: a view-model that still holds this
+        // one would otherwise keep every key they post, to read from a closed database.
+        SQLiteChangeCenter.shared.stopListening(ObjectIdentifier(self))
     }
 
     /// Closes the database connection until ``resume()``, releasing every lock it holds on the
