@@ -170,6 +170,41 @@ struct Entry: StoredValue {
         #expect(window.values == expected)
     }
 
+    /// Values saved among those shown (another process saved 985) push the last ones out: the
+    /// window holds the pages loaded (15 values shown of 15 with pages of 20, or 10 of 15 with
+    /// pages of 10), not every value, and those pushed out come back a page at a time.
+    @Test(arguments: [10, 20])
+    func valuesSavedAmongThoseShownPushTheLastOnesOutOfTheWindow(pageSize: Int) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(
+            file: folder.appendingPathComponent("w.sqlite"))
+        let table = try SQLiteTable<Entry, ItemError>("entries", in: database)
+        let all = entries(1_000)
+        try database.transaction { try table.save(Array(all.prefix(15))) }
+        let query = StoreQuery<Entry>().sorted(by: Entry.Fields.score, descending: true)
+        var window = LiveWindow(query: query)
+        let first = try table.values(window.nextPage(size: pageSize))
+        window.show(first, isComplete: first.count < pageSize, pageSize: pageSize)
+        let shown = min(15, pageSize)
+        #expect(window.values.count == shown)
+
+        try database.transaction { try table.save(Array(all.dropFirst(15))) }
+        window.apply(.saved(Array(all.dropFirst(15))))
+
+        let expected = all.filter(query.matches).sorted(by: query.precedes)
+        #expect(window.values == Array(expected.prefix(pageSize)))
+        #expect(!window.isComplete)
+        window.apply(.removedAll)
+        window.apply(.saved(all))
+        #expect(window.values == Array(expected.prefix(pageSize)))
+        #expect(!window.isComplete)
+        while !window.isComplete {
+            let page = try table.values(window.nextPage(size: pageSize))
+            window.append(page, isComplete: page.count < pageSize, pageSize: pageSize)
+        }
+        #expect(window.values == expected)
+    }
+
     @Test func aChangeToTheLastValuesShownKeepsThemInTheWindow() throws {
         let all = entries(30)
         let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)

@@ -432,12 +432,16 @@ nonisolated extension SQLiteKey {
 /// What a view-model over a sqlite repository shows: the first values of a query, a page at a
 /// time, kept in order as committed changes arrive. A change beyond the values shown (while
 /// more remain to load) is left to the next page, so the window is always the start of the
-/// query's result and the next page starts right after it.
+/// query's result and the next page starts right after it. It holds at most the pages loaded:
+/// values saved among those shown push the last ones out (the next page reads them again), so
+/// that another process saving a million values does not bring them all into memory.
 nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
     private(set) var list: LiveList<Value>
     let query: StoreQuery<Value>
     /// Whether every value the query selects is shown (no page is left to load).
     private(set) var isComplete = true
+    /// How many values the window holds at most: the size of each page loaded, added up.
+    private(set) var capacity = Int.max
 
     init(query: StoreQuery<Value>) {
         self.query = query
@@ -454,44 +458,72 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         query.after(list.values.last).limit(size)
     }
 
-    /// Shows `page`, the first page of the query; `isComplete` when no more values follow.
-    mutating func show(_ page: [Value], isComplete: Bool) {
+    /// Shows `page`, the first page of the query, read `pageSize` at most; `isComplete` when no
+    /// more values follow.
+    mutating func show(_ page: [Value], isComplete: Bool, pageSize: Int = .max) {
         list.show(page, inIDOrder: false)
         self.isComplete = isComplete
+        capacity = max(pageSize, page.count)
     }
 
-    /// Adds `page`, read with ``nextPage(size:)``, after the values shown.
-    mutating func append(_ page: [Value], isComplete: Bool) {
+    /// Adds `page`, read with ``nextPage(size:)`` (`pageSize` at most), after the values shown.
+    mutating func append(_ page: [Value], isComplete: Bool, pageSize: Int = .max) {
         list.apply(.saved(page))
         self.isComplete = isComplete
+        let (sum, overflow) = capacity.addingReportingOverflow(max(pageSize, page.count))
+        capacity = overflow ? .max : sum
     }
 
     /// Whether `change` changes what is shown.
     func affects(_ change: StoreChange<Value>) -> Bool {
-        let (removed, placed) = split(change)
+        let (removed, placed, _) = split(change)
         return list.affects(.deleted(removed)) || (placed.map(list.affects) ?? false)
     }
 
-    /// Applies one committed change in place.
+    /// Applies one committed change in place; values pushed past ``capacity`` leave the window,
+    /// which then has more to load.
     mutating func apply(_ change: StoreChange<Value>) {
         if case .removedAll = change { isComplete = true }
-        let (removed, placed) = split(change)
+        let (removed, placed, isCut) = split(change)
+        if isCut { isComplete = false }
         if !removed.isEmpty { list.apply(.deleted(removed)) }
         if let placed { list.apply(placed) }
+        let extra = list.values.count - capacity
+        if extra > 0 {
+            list.apply(.deleted(list.values.suffix(extra).map(\.id)))
+            isComplete = false
+        }
     }
 
     /// `change` as what leaves the window (ids) and what enters or moves in it: while more
     /// values remain to load, a saved value that sorts after the last value shown before the
-    /// change leaves it (a later page holds it); one that sorts up to it stays or enters.
-    private func split(_ change: StoreChange<Value>) -> ([Value.ID], StoreChange<Value>?) {
-        guard case .saved(let saved) = change, !isComplete else { return ([], change) }
+    /// change leaves it (a later page holds it); one that sorts up to it stays or enters. Of
+    /// more values than the window holds, only the first ``capacity`` in the query's order can
+    /// enter it: the others leave it at once (`isCut`), so the list never holds them all.
+    private func split(
+        _ change: StoreChange<Value>
+    ) -> (removed: [Value.ID], placed: StoreChange<Value>?, isCut: Bool) {
+        guard case .saved(let saved) = change else { return ([], change, false) }
         // Of values with the same id, the last one saved is the one stored.
         var latest: [Value.ID: Value] = [:]
         for value in saved { latest[value.id] = value }
         let values = saved.filter { latest[$0.id] == $0 }
-        guard let boundary = list.values.last else { return (values.map(\.id), nil) }
-        let inside = values.filter { !query.precedes(boundary, $0) }
-        let outside = values.filter { query.precedes(boundary, $0) }.map(\.id)
-        return (outside, inside.isEmpty ? nil : .saved(inside))
+        var inside = values
+        var outside: [Value.ID] = []
+        if !isComplete {
+            guard let boundary = list.values.last else { return (values.map(\.id), nil, false) }
+            inside = values.filter { !query.precedes(boundary, $0) }
+            outside = values.filter { query.precedes(boundary, $0) }.map(\.id)
+        }
+        var isCut = false
+        if inside.count > capacity {
+            let matching = inside.filter(query.matches).sorted(by: query.precedes)
+            let shown = matching.prefix(capacity)
+            let entering = Set(shown.map(\.id))
+            outside += inside.lazy.map(\.id).filter { !entering.contains($0) }
+            inside = Array(shown)
+            isCut = matching.count > capacity
+        }
+        return (outside, inside.isEmpty ? nil : .saved(inside), isCut)
     }
 }

@@ -224,7 +224,7 @@ extension MemoRepository {
     /// Publishes what other processes committed since the last look, when `data_version` says
     /// another connection committed, and the rows that could not be read before. Returns
     /// false, ending the task, once nothing observes.
-    private func hearOtherProcesses() -> Bool {
+    private func hearOtherProcesses() async -> Bool {
         guard !database.isSuspended else { return true }
         guard observers.count > 0, !database.isClosed else {
             followsOtherProcesses = false
@@ -242,17 +242,28 @@ extension MemoRepository {
             return true
         }
         // Read, or tried again at the next look.
-        if (try? hearWhatOtherProcessesChanged()) != nil { dataVersionHeard = version }
+        guard let keys = try? readWhatOtherProcessesChanged() else { return true }
+        dataVersionHeard = version
+        // A thousand rows at a time, letting this repository's other calls (a save) run
+        // between: another process's write of a million values does not hold them up.
+        var start = 0
+        while start < keys.count {
+            if start > 0 { await Task.yield() }
+            hear(Array(keys[start..<min(keys.count, start + 1_000)]))
+            start += 1_000
+        }
         return true
     }
 
-    /// Publishes the rows other processes changed after the last log row heard, and every
-    /// value again (after ``StoreChange/removedAll``) when the log no longer reaches that far.
-    /// A row that cannot be read now is published once it can be (after `recover`).
-    private func hearWhatOtherProcessesChanged() throws {
+    /// The keys of the rows other processes changed after the last log row heard, for
+    /// ``hear(_:)``; or, when the log no longer reaches that far, none, every value published
+    /// again (after ``StoreChange/removedAll``). A row that cannot be read now is published
+    /// once it can be (after `recover`).
+    private func readWhatOtherProcessesChanged() throws -> [SQLiteArgument] {
         let (ids, last) = try table.idsChangedElsewhere(after: lastLogRowHeard)
+        var keys: [SQLiteArgument] = []
         if let ids {
-            hear(ids.map(\.argument))
+            keys = ids.map(\.argument)
         } else {
             let (values, unread) = try table.everyReadableValue()
             observers.publish(.removedAll)
@@ -260,6 +271,7 @@ extension MemoRepository {
             keysNotHeardYet += unread.map(\.argument)
         }
         lastLogRowHeard = last
+        return keys
     }
 
     /// After ``resume()``: what other repositories in this process wrote meanwhile, and what
@@ -269,7 +281,7 @@ extension MemoRepository {
         // The new connection counts `data_version` afresh.
         dataVersionHeard = nil
         guard observers.count > 0, !database.isInMemory else { return }
-        _ = try? hearWhatOtherProcessesChanged()
+        if let keys = try? readWhatOtherProcessesChanged() { hear(keys) }
         pollOtherProcesses()
     }
 

@@ -65,7 +65,8 @@ public final class EntryListViewModel {
             repository: .inMemory(values), query: query, pageSize: pageSize)
         let shown = values.filter { query.matches($0) }.sorted { query.precedes($0, $1) }
         viewModel.window.show(
-            Array(shown.prefix(viewModel.pageSize)), isComplete: shown.count <= viewModel.pageSize)
+            Array(shown.prefix(viewModel.pageSize)), isComplete: shown.count <= viewModel.pageSize,
+            pageSize: viewModel.pageSize)
         Task { await viewModel.load() }
         return viewModel
     }
@@ -83,7 +84,7 @@ public final class EntryListViewModel {
                 try await repository.firstPageAndChanges(window.query.after(nil), size: pageSize)
             guard load == loads else { return }  // A later load() shows its own values.
             stopFollowing()
-            window.show(values, isComplete: isComplete)
+            window.show(values, isComplete: isComplete, pageSize: pageSize)
             shownRevisions.revision = revision
             following = Task { [weak self] in
                 for await revised in changes {
@@ -121,7 +122,7 @@ public final class EntryListViewModel {
                 guard shownRevisions.revision == revision, window.values.last == last else {
                     continue
                 }
-                window.append(values, isComplete: isComplete)
+                window.append(values, isComplete: isComplete, pageSize: pageSize)
                 error = nil
                 return
             }
