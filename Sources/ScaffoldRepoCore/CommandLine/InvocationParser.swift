@@ -140,6 +140,7 @@ public enum InvocationParser {
             if !recorded {
                 try SpecParser.refuseDefaultsThatDoNotFitEveryPlatform(
                     spec, tokens: Array(operands.dropFirst()))
+                try SpecParser.refuseAPluralThatIsNotAVariableName(spec.plural)
             }
             if let renames = values["--rename"] {
                 try SpecParser.applyRenames(renames, to: &spec)

@@ -31,7 +31,8 @@ enum DestroyCommand {
         if !referrers.isEmpty {
             let names = referrers.map(\.name).joined(separator: ", ")
             throw UsageError(
-                "\(names) refers to \(name); destroy \(names) first, or generate it again "
+                "\(names) \(referrers.count == 1 ? "refers" : "refer") to \(name); destroy "
+                    + "\(names) first, or generate it again "
                     + "without the reference, then destroy \(name)")
         }
         let shown = { (path: String) in DiskPaths.shown(path, under: display) }

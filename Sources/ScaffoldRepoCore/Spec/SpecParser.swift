@@ -111,6 +111,17 @@ public enum SpecParser {
         }
     }
 
+    /// Refuses a command line's `--plural` that does not start with a lowercase letter: it
+    /// names the view-model's property (`public var notes`), its parameters and the journal's
+    /// files. A manifest's records are not held to it: they keep generating what they did.
+    static func refuseAPluralThatIsNotAVariableName(_ plural: String?) throws {
+        guard let plural, let first = plural.first, !first.isLowercase else { return }
+        throw SpecError(
+            "--plural '\(plural)' names a property (public var \(plural)) and files; start it "
+                + "with a lowercase letter, for example --plural \(first.lowercased() + plural.dropFirst())"
+        )
+    }
+
     public static func parse(
         modelName: String, fieldTokens: [String], plural: String? = nil
     ) throws -> ModelSpec {
@@ -476,6 +487,13 @@ public enum SpecParser {
                 to: String(text[..<open]), among: ["enum", "references"])
         {
             suggestion = " Did you mean \(word)\(text[open...])?"
+        }
+        // `[String`, `String]`, `enum(a,b`: a bracket or parenthesis left open or never opened.
+        let pairs: [(Character, Character)] = [("[", "]"), ("(", ")")]
+        if let (open, close) = pairs.first(where: { pair in
+            text.filter { $0 == pair.0 }.count != text.filter { $0 == pair.1 }.count
+        }) {
+            suggestion = " Its '\(open)' and '\(close)' do not pair up; close each one you open."
         }
         throw SpecError(
             "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "

@@ -47,6 +47,19 @@ import Testing
         #expect(run(sheep + ["age:Int?", "--plural", "flock"]).exitCode == 0)
     }
 
+    /// A plural names the view-model's property and the journal's files: a capitalized one
+    /// (`public var Notes`, `Notes.snapshot.json`) is refused, naming the spelling to give.
+    @Test func aPluralThatIsNotAVariableNameIsRefusedWithNothingWritten() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let refused = run(["Note", "id:UUID", "title", "--plural", "Notes"])
+
+        #expect(refused.exitCode == 2)
+        #expect(refused.standardError.contains("--plural 'Notes' names a property"))
+        #expect(refused.standardError.contains("for example --plural notes"))
+        #expect(try TestPaths.files(below: folder).isEmpty)
+    }
+
     @Test func aCompatibleChangeIsDescribedBeforeTheStatuses() {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)

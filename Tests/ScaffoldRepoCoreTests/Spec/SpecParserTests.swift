@@ -197,6 +197,8 @@ import Testing
         ),
         (["id:String", "text", "text:Int"], "field 'text' is given twice"),
         (["id:String", "x:Int??"], "optional twice"),
+        (["id:String", "tags:[String"], "Its '[' and ']' do not pair up"),
+        (["id:String", "s:enum(a,b"], "Its '(' and ')' do not pair up"),
     ])
     func badFieldsAreRefusedWithTheToken(tokens: [String], message: String) {
         #expect {
