@@ -205,6 +205,29 @@ struct Entry: StoredValue {
         #expect(window.values == expected)
     }
 
+    /// Ids that Swift orders otherwise than SQL (a decomposed "é" sorts before "f" by its bytes,
+    /// after it as a Swift String): the window orders them as SQL does, so each page starts
+    /// where the values shown end, and every value is reached.
+    @Test func aWindowOrdersIdsAsSQLDoesSoEveryPageFollowsTheLast() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(
+            file: folder.appendingPathComponent("w.sqlite"))
+        let table = try SQLiteTable<Page, ItemError>("pages", in: database)
+        let ids =
+            (0..<10).map { "a\($0)" } + ["e\u{301}clair"] + (0..<30).map { "f\(100 + $0)" }
+        try database.transaction { try table.save(ids.map { Page(id: $0, bookID: 1) }) }
+        var window = LiveWindow(query: StoreQuery<Page>())
+        let first = try table.values(window.nextPage(size: 5))
+        window.show(first, isComplete: false, pageSize: 5)
+
+        for _ in 0..<20 where !window.isComplete {
+            let page = try table.values(window.nextPage(size: 5))
+            window.append(page, isComplete: page.count < 5, pageSize: 5)
+        }
+
+        #expect(window.values.map(\.id) == ids)
+    }
+
     @Test func aChangeToTheLastValuesShownKeepsThemInTheWindow() throws {
         let all = entries(30)
         let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)

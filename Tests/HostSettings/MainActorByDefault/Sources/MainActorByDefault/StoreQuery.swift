@@ -404,11 +404,13 @@ nonisolated extension StoreQuery where Value: StoredValue, Value.ID: SQLiteKey {
         return ("(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")", arguments)
     }
 
-    /// Whether `first` comes before `second` in this query's order: its sorts, then the id.
+    /// Whether `first` comes before `second` in this query's order: its sorts, then the id as
+    /// SQL orders the table's keys (a `String` by its bytes, where Swift puts a decomposed "é"
+    /// after "f"), so that a page read after a value starts where the values shown end.
     func precedes(_ first: Value, _ second: Value) -> Bool {
         if sortsBefore(first, second) { return true }
         if sortsBefore(second, first) { return false }
-        return Value.precedes(first.id, second.id)
+        return first.id.keyArgument.sortsBefore(second.id.keyArgument)
     }
 }
 
@@ -439,7 +441,7 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
 
     init(query: StoreQuery<Value>) {
         self.query = query
-        var list = LiveList<Value>(order: ListOrdering { query.sortsBefore($0, $1) })
+        var list = LiveList<Value>(order: ListOrdering { query.precedes($0, $1) })
         list.filter = { query.matches($0) }
         self.list = list
     }
