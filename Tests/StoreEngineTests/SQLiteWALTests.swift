@@ -106,6 +106,27 @@ import Testing
         #expect(try idsAfterTheCrash() == [1, 2])
     }
 
+    /// A frame that is more than one field damaged (its salts and its page: a frame left from
+    /// another write, where a power loss kept the new one from landing), or whose page number
+    /// points past the database its transaction left, is left to SQLite, which stops at it: a
+    /// mend would put a page that no commit wrote into the database.
+    @Test(arguments: ["salt and page", "page number"])
+    func aFrameThatIsNotDamagedInOneFieldIsLeftToSQLite(_ damage: String) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let transactions = try threeCommitsACrashLeft()
+        let frame = transactions[1][0].offset
+        if damage == "page number" {
+            try flip(frame + 1)  // Page 65,536 more.
+        } else {
+            try flip(frame + 9)
+            try flip(frame + 24 + 100)
+        }
+        let wal = try Data(contentsOf: crashedWAL)
+
+        #expect(SQLiteWAL.mendingPatches(for: [UInt8](wal)) == nil)
+        #expect(try idsAfterTheCrash() == [1])
+    }
+
     /// A sound WAL is not written: nothing to mend.
     @Test func aSoundWALIsLeftAsItIs() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -113,7 +134,7 @@ import Testing
         let wal = try Data(contentsOf: crashedWAL)
 
         #expect(SQLiteWAL.mendingPatches(for: [UInt8](wal)) == nil)
-        #expect(!SQLiteWAL.mendDamagedFrames(ofDatabase: crashed.path))
+        #expect(!SQLiteWAL.mendDamagedFrames(ofDatabase: crashed.path).mended)
         #expect(try Data(contentsOf: crashedWAL) == wal)
         #expect(try idsAfterTheCrash() == [1, 2, 3])
     }

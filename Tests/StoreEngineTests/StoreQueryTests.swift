@@ -205,6 +205,24 @@ struct Entry: StoredValue {
         #expect(window.values == expected)
     }
 
+    /// A value the user adds to a window that holds all it may, sorting last, is shown: the
+    /// window takes in a change of up to a page, as a page loaded.
+    @Test func aValueAddedToAFullWindowIsShown() {
+        let all = entries(10)
+        let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)
+        var window = LiveWindow(query: query)
+        window.show(all.sorted(by: query.precedes), isComplete: true, pageSize: 10)
+        var added = all[0]
+        added.id = UUID()
+        added.rank = 100
+
+        window.apply(.saved([added]))
+
+        #expect(window.values.count == 11)
+        #expect(window.values.last == added)
+        #expect(window.isComplete)
+    }
+
     /// Ids that Swift orders otherwise than SQL (a decomposed "é" sorts before "f" by its bytes,
     /// after it as a Swift String): the window orders them as SQL does, so each page starts
     /// where the values shown end, and every value is reached.

@@ -444,6 +444,8 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
     private(set) var isComplete = true
     /// How many values the window holds at most: the size of each page loaded, added up.
     private(set) var capacity = Int.max
+    /// The size of the pages loaded.
+    private var pageSize = Int.max
 
     init(query: StoreQuery<Value>) {
         self.query = query
@@ -466,13 +468,18 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         list.show(page, inIDOrder: false)
         self.isComplete = isComplete
         capacity = max(pageSize, page.count)
+        self.pageSize = max(pageSize, 1)
     }
 
     /// Adds `page`, read with ``nextPage(size:)`` (`pageSize` at most), after the values shown.
     mutating func append(_ page: [Value], isComplete: Bool, pageSize: Int = .max) {
         list.apply(.saved(page))
         self.isComplete = isComplete
-        let (sum, overflow) = capacity.addingReportingOverflow(max(pageSize, page.count))
+        grow(by: max(pageSize, page.count))
+    }
+
+    private mutating func grow(by count: Int) {
+        let (sum, overflow) = capacity.addingReportingOverflow(count)
         capacity = overflow ? .max : sum
     }
 
@@ -482,8 +489,9 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         return list.affects(.deleted(removed)) || (placed.map(list.affects) ?? false)
     }
 
-    /// Applies one committed change in place; values pushed past ``capacity`` leave the window,
-    /// which then has more to load.
+    /// Applies one committed change in place. A change of more values than a page that takes
+    /// the window past ``capacity`` pushes the last ones out, and the window then has more to
+    /// load; a smaller one (a value the user adds) is taken in, as a page loaded would be.
     mutating func apply(_ change: StoreChange<Value>) {
         if case .removedAll = change { isComplete = true }
         let (removed, placed, isCut) = split(change)
@@ -491,7 +499,10 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         if !removed.isEmpty { list.apply(.deleted(removed)) }
         if let placed { list.apply(placed) }
         let extra = list.values.count - capacity
-        if extra > 0 {
+        guard extra > 0 else { return }
+        if case .saved(let values) = change, values.count <= pageSize {
+            grow(by: pageSize)
+        } else {
             list.apply(.deleted(list.values.suffix(extra).map(\.id)))
             isComplete = false
         }

@@ -269,6 +269,11 @@ extension AttachmentRepository {
         var start = 0
         while start < keys.count {
             if start > 0 { await Task.yield() }
+            // Closed meanwhile: nothing is read again, nor kept to read.
+            guard !database.isClosed else {
+                followsOtherProcesses = false
+                return false
+            }
             hear(Array(keys[start..<min(keys.count, start + 1_000)]))
             start += 1_000
         }

@@ -65,7 +65,10 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Opens the file in WAL mode, each commit synced: by ``init(file:busyTimeout:)``, and by
     /// ``resume()`` after ``suspend()``.
     private func connect() throws {
-        try open(fileURL.path, busyTimeout: link.busyTimeout)
+        let walCheck = try open(fileURL.path, busyTimeout: link.busyTimeout)
+        // Until the connection has read the database (its first statement, below), and so holds
+        // SQLite's lock on the `-shm` file, no other process of this engine checks the WAL.
+        defer { walCheck?.release() }
         do {
             try execute("PRAGMA journal_mode=WAL")
             // The WAL is cut back to this size after a checkpoint, and to nothing at the last
@@ -86,11 +89,16 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         fileURL = URL(fileURLWithPath: "/dev/null")
         link = SQLiteConnection()
         // An in-memory database always opens.
-        try? open(":memory:", busyTimeout: 0)
+        _ = try? open(":memory:", busyTimeout: 0)
     }
 
-    private func open(_ path: String, busyTimeout: Int32) throws {
+    /// Opens `path` (a file, or `:memory:`); for the first connection of this process to a
+    /// file, after ``SQLiteWAL`` has checked the WAL a crash may have left, which stays locked
+    /// until the check returned is released.
+    @discardableResult
+    private func open(_ path: String, busyTimeout: Int32) throws -> SQLiteWAL.Check? {
         link.isReadOnlyForLackOfSpace = false
+        var walCheck: SQLiteWAL.Check?
         // No room for SQLite's `-shm` file (a full disk: the first connection truncates it and
         // writes it again, and a filesystem may not give back the space at once). A read-only
         // connection that does not write it still reads every value; the next write tries the
@@ -110,8 +118,11 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         // One open of the file at a time in this process, so that none opens as usual on the
         // mapping that a read-only one is making.
         try link.whileOpening {
-            // The first connection of this process: the WAL is read by none of them yet.
-            if link.isFirstToOpen { SQLiteWAL.mendDamagedFrames(ofDatabase: path) }
+            // The first connection of this process: the WAL is read by none of them yet. (The
+            // path with links resolved: SQLite keeps the WAL beside the file itself.)
+            if path != ":memory:", link.isFirstToOpen {
+                walCheck = SQLiteWAL.mendDamagedFrames(ofDatabase: link.path).check
+            }
             defer { link.countAsOpen() }
             guard !link.othersAreReadOnly else { return try openReadOnly() }
             do {
@@ -122,6 +133,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
                 try openReadOnly()
             }
         }
+        return walCheck
     }
 
     /// Whether SQLite's extended result `code` says that the `-shm` file could not be opened,
@@ -667,9 +679,14 @@ private nonisolated final class SQLiteConnection {
         return "\(info.st_dev):\(info.st_ino)"
     }
 
-    /// Runs `body`, an open of the file, while no other connection of this process opens it.
+    /// Runs `body`, an open of the file, while no other connection of this process opens it:
+    /// by its path, and by any of its names (its device and inode, once it exists).
     func whileOpening(_ body: () throws -> Void) throws {
-        try Self.readOnlyCounts.openingLock(path).withLock(body)
+        let file = file
+        try Self.readOnlyCounts.openingLock(path).withLock {
+            guard file != path else { return try body() }
+            try Self.readOnlyCounts.openingLock(file).withLock(body)
+        }
     }
 
     /// Whether no connection of this process has the file open.
@@ -2551,39 +2568,69 @@ private nonisolated enum SQLiteProbe {
 /// SQLite reads a WAL's frames up to the first that fails its checksum (or bears other salts),
 /// taking it for the end of a write that a crash cut short, and drops the rest. One byte damaged
 /// on the disk in an earlier frame would drop every commit after it, acknowledged ones too. So
-/// when frames after a failing one verify against the checksums stored before them, and one of
-/// them commits a later transaction than the failing frame's own, the salts and checksums from
-/// the failing frame to that commit are written again. (Each commit is synced before the next
-/// transaction writes a frame, so the failing frame's transaction had been acknowledged: its
-/// frame was damaged afterwards, not cut short.) SQLite then reads every committed frame, and
-/// the damaged byte is in one page: a later frame of that page replaces it, or a row's checksum
-/// or `PRAGMA quick_check` finds it, and `recover` sets the row aside or makes the database
-/// again. A last transaction cut short was never acknowledged, and is left for SQLite to drop.
+/// when the failing frame is damaged in one field only (its salts, its checksum, or its page
+/// and header, which the checksum covers), every frame after it verifies against the checksum
+/// stored before it, and one of them commits a later transaction than the failing frame's own,
+/// the salts and checksums from the failing frame to that commit are written again. (Each
+/// commit is synced before the next transaction writes a frame, so the failing frame's
+/// transaction had been acknowledged: its frame was damaged afterwards, not cut short.) SQLite
+/// then reads every committed frame, and the damaged byte is in one page: a later frame of that
+/// page replaces it, or a row's checksum or `PRAGMA quick_check` finds it, and `recover` sets
+/// the row aside or makes the database again. A last transaction cut short was never
+/// acknowledged, and is left for SQLite to drop; so is a frame left from another write (other
+/// salts and another checksum), and a damaged frame of page 1, the database's header and
+/// schema, which the database cannot open without.
 nonisolated enum SQLiteWAL {
+    /// The WAL of a database, locked (`flock`) from its check until the connection that opens
+    /// the database after it has read it, and so holds SQLite's lock on the `-shm` file: another
+    /// process of this engine then finds that lock and leaves the WAL alone.
+    final class Check {
+        private var descriptor: Int32
+
+        fileprivate init(descriptor: Int32) { self.descriptor = descriptor }
+
+        /// Unlocks the WAL (closing it: SQLite takes no lock of its own on the WAL, so this
+        /// drops none of its locks).
+        func release() {
+            guard descriptor >= 0 else { return }
+            _ = close(descriptor)
+            descriptor = -1
+        }
+
+        deinit { release() }
+    }
+
     /// Mends the WAL of the database `path` as above, unless a connection of another process
     /// has the database open (it read the WAL already: SQLite holds a read lock on byte 128 of
     /// the `-shm` file while connected). Call it while no connection of this process has the
-    /// file open. One process of this engine checks at a time (`flock` on the WAL, on which
-    /// SQLite takes no lock of its own, so closing it drops none). Anything it cannot do (no
-    /// WAL, no permission, a failed write) leaves the WAL for SQLite as it was, or mended in
-    /// part, which the next open goes on with. Returns whether it mended frames.
-    @discardableResult
-    static func mendDamagedFrames(ofDatabase path: String) -> Bool {
+    /// file open, and ``Check/release()`` the result once the connection has read the database.
+    /// Anything it cannot do (no WAL, no permission, a failed write) leaves the WAL for SQLite
+    /// as it was, or mended in part, which the next open goes on with. `mended` says whether
+    /// frames were written.
+    static func mendDamagedFrames(ofDatabase path: String) -> (check: Check?, mended: Bool) {
         let descriptor = open(path + "-wal", O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { _ = close(descriptor) }
-        guard flock(descriptor, LOCK_EX) == 0, !isOpenInAnotherProcess(path + "-shm"),
-            let wal = try? FileHandle(fileDescriptor: descriptor).readToEnd(),
-            let patches = mendingPatches(for: [UInt8](wal))
-        else { return false }
+        guard descriptor >= 0 else { return (nil, false) }
+        let check = Check(descriptor: descriptor)
+        guard flock(descriptor, LOCK_EX) == 0, !isOpenInAnotherProcess(path + "-shm") else {
+            return (check, false)
+        }
+        let size = Int(lseek(descriptor, 0, SEEK_END))
+        let read = { (offset: Int, count: Int) -> [UInt8]? in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let done = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress, count, off_t(offset))
+            }
+            return done == count ? bytes : nil
+        }
+        guard let patches = mendingPatches(size: size, read: read) else { return (check, false) }
         do {
             for patch in patches {
                 try StoreFiles.write(Data(patch.bytes), to: descriptor, at: patch.offset)
             }
             try StoreFiles.sync(descriptor)
-            return true
+            return (check, true)
         } catch {
-            return false
+            return (check, false)
         }
     }
 
@@ -2602,64 +2649,103 @@ nonisolated enum SQLiteWAL {
         return lock.l_type != Int16(F_UNLCK)
     }
 
-    /// The bytes to write into the WAL `wal` (at their offsets) so that SQLite reads every frame
-    /// up to its last acknowledged commit; nil when it reads them all already, when the failing
-    /// frame may be a last transaction cut short, or when the WAL is not one SQLite wrote.
+    /// ``mendingPatches(size:read:)`` of the WAL `wal`, held in memory.
     static func mendingPatches(for wal: [UInt8]) -> [(offset: Int, bytes: [UInt8])]? {
-        guard wal.count >= 32 else { return nil }
-        let magic = word(wal, at: 0)
-        guard magic & 0xFFFF_FFFE == 0x377F_0682, word(wal, at: 4) == 3_007_000 else { return nil }
+        mendingPatches(size: wal.count) { offset, count in
+            offset + count <= wal.count ? Array(wal[offset..<offset + count]) : nil
+        }
+    }
+
+    /// The bytes to write into a WAL of `size` bytes, which `read` reads (`count` bytes at an
+    /// offset), so that SQLite reads every frame up to its last acknowledged commit; nil when
+    /// it reads them all already, or when the rule above does not hold. It reads a frame at a
+    /// time, twice at most, so a large WAL is never in memory.
+    static func mendingPatches(
+        size: Int, read: (_ offset: Int, _ count: Int) -> [UInt8]?
+    ) -> [(offset: Int, bytes: [UInt8])]? {
+        guard size >= 32, let header = read(0, 32) else { return nil }
+        let magic = word(header, at: 0)
+        guard magic & 0xFFFF_FFFE == 0x377F_0682, word(header, at: 4) == 3_007_000 else {
+            return nil
+        }
         let bigEndian = magic & 1 == 1
-        let pageSize = word(wal, at: 8) == 1 ? 65_536 : Int(word(wal, at: 8))
+        let pageSize = word(header, at: 8) == 1 ? 65_536 : Int(word(header, at: 8))
         guard (512...65_536) ~= pageSize, pageSize & (pageSize - 1) == 0 else { return nil }
         let frameSize = 24 + pageSize
-        let count = (wal.count - 32) / frameSize
-        let salts = Array(wal[16..<24])
+        let count = (size - 32) / frameSize
+        let salts = Array(header[16..<24])
         let start = { (frame: Int) in 32 + frame * frameSize }
-        let stored = { (frame: Int) in
-            frame < 0
-                ? (word(wal, at: 24), word(wal, at: 28))
-                : (word(wal, at: start(frame) + 16), word(wal, at: start(frame) + 20))
+        let sum = { (frame: [UInt8], from: (UInt32, UInt32)) in
+            checksum(frame, [0..<8, 24..<frameSize], from: from, bigEndian: bigEndian)
         }
-        let sum = { (frame: Int, from: (UInt32, UInt32)) in
-            checksum(
-                wal,
-                [start(frame)..<start(frame) + 8, start(frame) + 24..<start(frame) + frameSize],
-                from: from, bigEndian: bigEndian)
+        let headerSum = checksum(header, [0..<24], from: (0, 0), bigEndian: bigEndian)
+        let headerStored = (word(header, at: 24), word(header, at: 28))
+        // Each frame's page, commit, salts and stored checksum, and whether it verifies against
+        // the checksum stored before it.
+        var frames: [(page: UInt32, commit: UInt32, hasSalts: Bool, stored: (UInt32, UInt32))] = []
+        var verified: [Bool] = []
+        var before = headerStored
+        for index in 0..<count {
+            guard let frame = read(start(index), frameSize) else { return nil }
+            let stored = (word(frame, at: 16), word(frame, at: 20))
+            let hasSalts = Array(frame[8..<16]) == salts
+            frames.append((word(frame, at: 0), word(frame, at: 4), hasSalts, stored))
+            verified.append(hasSalts && frames[index].page != 0 && sum(frame, before) == stored)
+            before = stored
         }
-        let isCommit = { (frame: Int) in word(wal, at: start(frame) + 4) != 0 }
-        // Each frame as checked from the checksum stored before it.
-        let verified = (0..<count).map { frame in
-            Array(wal[start(frame) + 8..<start(frame) + 16]) == salts
-                && word(wal, at: start(frame)) != 0
-                && sum(frame, stored(frame - 1)) == stored(frame)
-        }
-        let header = checksum(wal, [0..<24], from: (0, 0), bigEndian: bigEndian)
-        let isHeaderSound = header == stored(-1)
-        // The frame SQLite stops at.
+        let storedBefore = { (index: Int) in index == 0 ? headerStored : frames[index - 1].stored }
+        let isHeaderSound = headerSum == headerStored
+        // The frame SQLite stops at; with a damaged header, it reads none.
         let failing = isHeaderSound ? (verified.firstIndex(of: false) ?? count) : 0
         guard failing < count,
-            let ownCommit = (failing..<count).first(where: isCommit),
-            let lastCommit = (ownCommit + 1..<count).last(where: { verified[$0] && isCommit($0) }),
-            (failing...lastCommit).allSatisfy({ word(wal, at: start($0)) != 0 })
+            let ownCommit = (failing..<count).first(where: { frames[$0].commit != 0 }),
+            let lastCommit = (ownCommit + 1..<count).last(where: {
+                verified[$0] && frames[$0].commit != 0
+            }),
+            (failing + 1...lastCommit).dropFirst().allSatisfy({ verified[$0] }),
+            let failingFrame = read(start(failing), frameSize),
+            let next = read(start(failing + 1), frameSize)
         else { return nil }
+        let failingSum = sum(failingFrame, isHeaderSound ? storedBefore(failing) : headerSum)
+        let isDamagedInOneField: Bool
+        if !isHeaderSound {
+            // The header's own bytes, or its checksum: the frames verify from one of them.
+            isDamagedInOneField =
+                (verified[failing] || failingSum == frames[failing].stored)
+                && verified[failing + 1]
+        } else if !frames[failing].hasSalts {
+            // Its salts: its checksum holds.
+            isDamagedInOneField = failingSum == frames[failing].stored && verified[failing + 1]
+        } else if verified[failing + 1] {
+            // Its page, or its header's page number or commit (the next frame verifies from
+            // the checksum it stores): the page must be neither the database's header and
+            // schema nor past the database its transaction left.
+            let page = frames[failing].page
+            isDamagedInOneField = page > 1 && page <= frames[ownCommit].commit
+        } else {
+            // Its stored checksum: the next frame verifies from the checksum of its bytes.
+            isDamagedInOneField =
+                frames[failing + 1].hasSalts && sum(next, failingSum) == frames[failing + 1].stored
+        }
+        guard isDamagedInOneField else { return nil }
         var patches: [(offset: Int, bytes: [UInt8])] = []
-        var running = isHeaderSound ? stored(failing - 1) : header
+        var running = isHeaderSound ? storedBefore(failing) : headerSum
         if !isHeaderSound { patches.append((24, bytes(running))) }
-        for frame in failing...lastCommit {
+        for index in failing...lastCommit {
+            guard let frame = read(start(index), frameSize) else { return nil }
             running = sum(frame, running)
-            patches.append((start(frame) + 8, salts + bytes(running)))
+            patches.append((start(index) + 8, salts + bytes(running)))
         }
         return patches
     }
 
-    /// SQLite's WAL checksum of the bytes `ranges` of `wal`, from `start`: the bytes as 32-bit
+    /// SQLite's WAL checksum of the bytes `ranges` of `bytes`, from `start`: the bytes as 32-bit
     /// words in the WAL's order, summed two at a time.
     static func checksum(
-        _ wal: [UInt8], _ ranges: [Range<Int>], from start: (UInt32, UInt32), bigEndian: Bool
+        _ bytes: [UInt8], _ ranges: [Range<Int>], from start: (UInt32, UInt32), bigEndian: Bool
     ) -> (UInt32, UInt32) {
         var (first, second) = start
-        wal.withUnsafeBufferPointer { bytes in
+        bytes.withUnsafeBufferPointer { bytes in
             let word = { (index: Int) -> UInt32 in
                 let value =
                     UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16
