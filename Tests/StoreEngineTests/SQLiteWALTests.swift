@@ -106,21 +106,35 @@ import Testing
         #expect(try idsAfterTheCrash() == [1, 2])
     }
 
-    /// A frame that is more than one field damaged (its salts and its page: a frame left from
-    /// another write, where a power loss kept the new one from landing), or whose page number
-    /// points past the database its transaction left, is left to SQLite, which stops at it: a
-    /// mend would put a page that no commit wrote into the database.
-    @Test(arguments: ["salt and page", "page number"])
-    func aFrameThatIsNotDamagedInOneFieldIsLeftToSQLite(_ damage: String) throws {
+    /// A byte of a frame's page number or commit damaged: that byte is put back (the one value
+    /// that makes the frame verify), and nothing else is written. Rechained instead, the page
+    /// would land on another page and its own keep an older version, which nothing notices.
+    @Test(arguments: [1, 3, 7])
+    func aDamagedByteOfAFramesPageNumberOrCommitIsPutBack(_ byte: Int) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let transactions = try threeCommitsACrashLeft()
         let frame = transactions[1][0].offset
-        if damage == "page number" {
-            try flip(frame + 1)  // Page 65,536 more.
-        } else {
-            try flip(frame + 9)
-            try flip(frame + 24 + 100)
-        }
+        let sound = try Data(contentsOf: crashedWAL)
+        try flip(frame + byte)
+        let wal = try Data(contentsOf: crashedWAL)
+
+        let patches = try #require(SQLiteWAL.mendingPatches(for: [UInt8](wal)))
+
+        #expect(patches.count == 1)
+        #expect(patches.first?.offset == frame + byte)
+        #expect(patches.first?.bytes == [sound[frame + byte]])
+        #expect(try idsAfterTheCrash() == [1, 2, 3])
+    }
+
+    /// A frame that is more than one field damaged (its salts and its page: a frame left from
+    /// another write, where a power loss kept the new one from landing) is left to SQLite,
+    /// which stops at it: a mend would put a page that no commit wrote into the database.
+    @Test func aFrameDamagedInTwoFieldsIsLeftToSQLite() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let transactions = try threeCommitsACrashLeft()
+        let frame = transactions[1][0].offset
+        try flip(frame + 9)
+        try flip(frame + 24 + 100)
         let wal = try Data(contentsOf: crashedWAL)
 
         #expect(SQLiteWAL.mendingPatches(for: [UInt8](wal)) == nil)

@@ -2576,10 +2576,12 @@ private nonisolated enum SQLiteProbe {
 /// transaction had been acknowledged: its frame was damaged afterwards, not cut short.) SQLite
 /// then reads every committed frame, and the damaged byte is in one page: a later frame of that
 /// page replaces it, or a row's checksum or `PRAGMA quick_check` finds it, and `recover` sets
-/// the row aside or makes the database again. A last transaction cut short was never
-/// acknowledged, and is left for SQLite to drop; so is a frame left from another write (other
-/// salts and another checksum), and a damaged frame of page 1, the database's header and
-/// schema, which the database cannot open without.
+/// the row aside or makes the database again. A damaged byte of the frame's page number or
+/// commit is put back instead (the one value that makes the frame verify), as rechained, the
+/// page would land on another. A last transaction cut short was never acknowledged, and is
+/// left for SQLite to drop; so is a frame left from another write (other salts and another
+/// checksum), and a damaged frame of page 1, the database's header and schema, which the
+/// database cannot open without.
 nonisolated enum SQLiteWAL {
     /// The WAL of a database, locked (`flock`) from its check until the connection that opens
     /// the database after it has read it, and so holds SQLite's lock on the `-shm` file: another
@@ -2717,9 +2719,18 @@ nonisolated enum SQLiteWAL {
             // Its salts: its checksum holds.
             isDamagedInOneField = failingSum == frames[failing].stored && verified[failing + 1]
         } else if verified[failing + 1] {
-            // Its page, or its header's page number or commit (the next frame verifies from
-            // the checksum it stores): the page must be neither the database's header and
-            // schema nor past the database its transaction left.
+            // Its page number or commit, or its page (the next frame verifies from the checksum
+            // it stores). A byte of the number or commit is put back, the one value that makes
+            // the frame verify, and nothing else is written: rechained, the page would land on
+            // another page, and its own keep an older version, both unseen.
+            if let byte = headerByteThatVerifies(
+                failingFrame, from: storedBefore(failing), stored: frames[failing].stored,
+                pageSize: pageSize, bigEndian: bigEndian)
+            {
+                return [(start(failing) + byte.offset, [byte.value])]
+            }
+            // Its page: neither the database's header and schema nor past the database its
+            // transaction left.
             let page = frames[failing].page
             isDamagedInOneField = page > 1 && page <= frames[ownCommit].commit
         } else {
@@ -2737,6 +2748,37 @@ nonisolated enum SQLiteWAL {
             patches.append((start(index) + 8, salts + bytes(running)))
         }
         return patches
+    }
+
+    /// The byte of `frame`'s page number or commit (its first 8 bytes) whose other value makes
+    /// the frame's checksum from `start` equal `stored`, with that value; nil when none does.
+    static func headerByteThatVerifies(
+        _ frame: [UInt8], from start: (UInt32, UInt32), stored: (UInt32, UInt32), pageSize: Int,
+        bigEndian: Bool
+    ) -> (offset: Int, value: UInt8)? {
+        // The page's words change the sum before them by a map that is affine modulo 2^32 (each
+        // step adds the two sums and a word): found once, from three starts, for 2,040 trials.
+        let page = [24..<24 + pageSize]
+        let zero = checksum(frame, page, from: (0, 0), bigEndian: bigEndian)
+        let first = checksum(frame, page, from: (1, 0), bigEndian: bigEndian)
+        let second = checksum(frame, page, from: (0, 1), bigEndian: bigEndian)
+        let throughPage = { (sum: (UInt32, UInt32)) -> (UInt32, UInt32) in
+            (
+                zero.0 &+ sum.0 &* (first.0 &- zero.0) &+ sum.1 &* (second.0 &- zero.0),
+                zero.1 &+ sum.0 &* (first.1 &- zero.1) &+ sum.1 &* (second.1 &- zero.1)
+            )
+        }
+        var header = Array(frame[0..<8])
+        for offset in 0..<8 {
+            let original = header[offset]
+            for value in UInt8.min...UInt8.max where value != original {
+                header[offset] = value
+                let sum = checksum(header, [0..<8], from: start, bigEndian: bigEndian)
+                if throughPage(sum) == stored { return (offset, value) }
+            }
+            header[offset] = original
+        }
+        return nil
     }
 
     /// SQLite's WAL checksum of the bytes `ranges` of `bytes`, from `start`: the bytes as 32-bit
