@@ -124,14 +124,15 @@ nonisolated enum StoreFiles {
     /// What tells a file replaced by a rename, or rewritten, from the one read before: its
     /// inode, size and modification time; nil when there is no file.
     nonisolated struct Stamp: Equatable {
-        let inode: Int
-        let size: Int
+        // UInt64, not Int: on a watch (32-bit Int) an inode past 2^31 would make no stamp.
+        let inode: UInt64
+        let size: UInt64
         let modified: Date
 
         init?(_ file: URL) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-                let inode = attributes[.systemFileNumber] as? Int,
-                let size = attributes[.size] as? Int,
+                let inode = attributes[.systemFileNumber] as? UInt64,
+                let size = attributes[.size] as? UInt64,
                 let modified = attributes[.modificationDate] as? Date
             else { return nil }
             (self.inode, self.size, self.modified) = (inode, size, modified)
@@ -196,6 +197,109 @@ nonisolated enum StoreFiles {
             return error.localizedDescription
         }
         return String(cString: strerror(posix.code.rawValue))
+    }
+
+    /// `url`'s path with every link resolved (`realpath`), the same for every spelling of one
+    /// file, whether it exists yet or not: its nearest folder that exists is resolved, and the
+    /// rest appended. Foundation's `resolvingSymlinksInPath()` leaves `/private/var/…` as it is
+    /// on Apple platforms until the file exists, and strips `/private` from then on.
+    static func canonicalPath(_ url: URL) -> String {
+        var existing = url.standardizedFileURL
+        var missing: [String] = []
+        while true {
+            if let resolved = realpath(existing.path, nil) {
+                defer { free(resolved) }
+                var path = String(cString: resolved)
+                for component in missing.reversed() {
+                    path += (path.hasSuffix("/") ? "" : "/") + component
+                }
+                return path
+            }
+            guard existing.pathComponents.count > 1 else { return url.standardizedFileURL.path }
+            missing.append(existing.lastPathComponent)
+            existing = existing.deletingLastPathComponent()
+        }
+    }
+
+    // Workshop: the safe way to replace a whole file: write a temporary file, sync it to the
+    // drive, rename it over the old one, then sync the folder, so that the rename itself
+    // survives a power cut. A crash at any point leaves the old file or the new one.
+    /// Replaces `url`'s contents with `data`: written to `<url>.tmp`, synced to the drive
+    /// (`F_FULLFSYNC` on Apple platforms, where `fsync` only reaches the drive's cache), renamed
+    /// over `url`, and the folder synced. A call that returns has its bytes on disk.
+    static func replaceWhole<Reported: Failure>(
+        _ url: URL, with data: Data, reporting _: Reported.Type
+    ) throws {
+        let temporary = url.appendingPathExtension("tmp")
+        do {
+            let descriptor = try openFile(temporary, truncating: true)
+            defer { closeDescriptor(descriptor) }
+            try write(data, to: descriptor, at: 0)
+            try sync(descriptor)
+            guard rename(temporary.path, url.path) == 0 else { throw POSIXFailure(lastError()) }
+        } catch {
+            // On a full disk, the temporary file would hold on to the very space that ran out.
+            _ = unlink(temporary.path)
+            throw Reported.unwritable(file: url, reason: "\(error)")
+        }
+        guard syncFolder(url.deletingLastPathComponent()) else {
+            throw Reported.unwritable(
+                file: url, reason: "its folder could not be synced after the file was replaced")
+        }
+    }
+
+    /// `json`, as `JSONEncoder` wrote it, when a JSON reader can read it back. The encoder
+    /// writes a `Decimal`'s NaN (`Decimal(1) / 0`) as a bare `NaN`, which is no JSON (a
+    /// `Double`'s NaN it refuses): stored, the value could never be read, and would keep every
+    /// other value of its store from opening.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for such JSON, as the encoder does for a Double.
+    static func readableJSON(_ json: Data) throws -> Data {
+        guard json.withUnsafeBytes(holdsABareNaN) else { return json }
+        throw EncodingError.invalidValue(
+            Decimal.nan,
+            EncodingError.Context(
+                codingPath: [],
+                debugDescription: "a Decimal is NaN (a division by zero?), which JSON cannot "
+                    + "hold: save a number, or nil in an optional field"))
+    }
+
+    /// Whether `bytes`, JSON as `JSONEncoder` writes it, hold `NaN` outside a string: the only
+    /// capital letter JSON allows there is none, so the encoder's bare NaN is the only one.
+    private static func holdsABareNaN(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let start = bytes.baseAddress else { return false }
+        // `memchr` first: most JSON holds no "NaN" at all, and is passed over at its speed.
+        var offset = 0
+        var found = false
+        while offset + 2 < bytes.count,
+            let hit = memchr(start + offset, Int32(UInt8(ascii: "N")), bytes.count - offset - 2)
+        {
+            offset = start.distance(to: UnsafeRawPointer(hit))
+            if bytes[offset + 1] == UInt8(ascii: "a"), bytes[offset + 2] == UInt8(ascii: "N") {
+                found = true
+                break
+            }
+            offset += 1
+        }
+        guard found else { return false }
+        var isInString = false
+        var isEscaped = false
+        for byte in bytes {
+            if isInString {
+                if isEscaped {
+                    isEscaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    isEscaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    isInString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                isInString = true
+            } else if byte == UInt8(ascii: "N") {
+                return true
+            }
+        }
+        return false
     }
 
     /// Syncs `folder`, so that files created or renamed in it stay after a crash; false when it
@@ -756,6 +860,146 @@ nonisolated enum StoreFiles {
         return !contents.isChecked && CRC32.unchecked(data).json.count != data.count
     }
 
+    // Workshop: one damaged byte in a snapshot must not cost every value in it. Each value is
+    // an object in the `items` array: they are found by their bytes, and read one stretch at a
+    // time, so only the values whose bytes hold the damage are set aside.
+    /// The values of a damaged snapshot (`json`, `{…"items":[…],"schemaVersion":N}` without its
+    /// checksum line, the file `file`) that still decode, when the whole does not: each object
+    /// of the `items` array is found by its bytes (a `{` after `[` or `,`, before `"`: inside a
+    /// JSON string a quote is escaped) and decoded with its neighbours, 256 at a time, then on
+    /// its own where those fail. `decode` decodes `{"items":[…],"schemaVersion":N}`. Returns
+    /// nil when the schema version does not read; else the values (of an id read twice, the
+    /// first), and a damage entry for each stretch of bytes that did not decode.
+    static func salvagedValues<Value: StoredValue>(
+        of json: Data, file: URL, decode: (Data) throws -> [Value]
+    ) -> (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? {
+        let bytes = [UInt8](json)
+        let versionKey = Array(#""schemaVersion""#.utf8)
+        guard let versionAt = lastRange(of: versionKey, in: bytes),
+            let version = number(after: versionAt.upperBound, in: bytes),
+            var end = bytes[..<versionAt.lowerBound].lastIndex(where: { !isSpace($0) })
+        else { return nil }
+        // The array's `]`, before the `,` before the version; when it is the damaged byte, the
+        // last value ends before it (and does not decode).
+        if bytes[end] == UInt8(ascii: ","),
+            let bracket = bytes[..<end].lastIndex(where: { !isSpace($0) }),
+            bytes[bracket] == UInt8(ascii: "]")
+        {
+            end = bracket
+        }
+        let starts = objectStarts(in: bytes, before: end)
+        /// The bytes from the object at `starts[first]` to the one at `starts[last]`, or the
+        /// array's end, as a snapshot of their own.
+        func decoded(_ first: Int, _ last: Int) -> [Value]? {
+            var stop = last < starts.count ? starts[last] : end
+            if last < starts.count {
+                // Back over the spaces and the comma before the next object.
+                stop -= 1
+                while stop > starts[first], isSpace(bytes[stop]) { stop -= 1 }
+            }
+            var snapshot = Data(#"{"items":["#.utf8)
+            snapshot.append(contentsOf: bytes[starts[first]..<stop])
+            snapshot.append(contentsOf: #"],"schemaVersion":\#(version)}"#.utf8)
+            return try? decode(snapshot)
+        }
+        var kept: [Value] = []
+        var damaged: [Range<Int>] = []
+        // Before the first object found: the file's own `{` alone, unless the damage hides a
+        // value's start there.
+        let before = starts.first ?? end
+        if bytes[..<before].count(where: { $0 == UInt8(ascii: "{") }) > 1 {
+            damaged.append(0..<before)
+        }
+        var index = 0
+        while index < starts.count {
+            // A stretch of 256 objects, or more when its end falls on an object inside a value
+            // (a field's array of structs); then one object, or a few that belong together.
+            let stretch =
+                [min(index + 256, starts.count)] + (index + 1...min(index + 64, starts.count))
+            var next: Int?
+            for last in stretch {
+                if let values = decoded(index, last) {
+                    kept += values
+                    next = last
+                    break
+                }
+            }
+            guard let next else {
+                let range = starts[index]..<(index + 1 < starts.count ? starts[index + 1] : end)
+                if let previous = damaged.last, previous.upperBound == range.lowerBound {
+                    damaged[damaged.count - 1] = previous.lowerBound..<range.upperBound
+                } else {
+                    damaged.append(range)
+                }
+                index += 1
+                continue
+            }
+            index = next
+        }
+        // A damaged id may equal another's: the first is kept, the other set aside.
+        var seen: Set<Value.ID> = []
+        var repeated: [Value.ID] = []
+        kept = kept.filter { value in
+            if seen.insert(value.id).inserted { return true }
+            repeated.append(value.id)
+            return false
+        }
+        guard let values = try? StoredValues(kept) else { return nil }
+        let setAside =
+            damaged.map {
+                StoreRecovery.Damage(
+                    file: file, offset: $0.lowerBound,
+                    reason: "bytes \($0.lowerBound)..<\($0.upperBound) do not decode as values")
+            }
+            + repeated.map {
+                StoreRecovery.Damage(
+                    file: file, offset: 0, reason: "a second value with the id \($0)")
+            }
+        return (values, setAside)
+    }
+
+    /// Where each object that starts a value of an array begins, before `end`: a `{` whose
+    /// previous byte but spaces is `[` or `,`, and whose next is `"`.
+    private static func objectStarts(in bytes: [UInt8], before end: Int) -> [Int] {
+        var starts: [Int] = []
+        var previous: UInt8 = 0
+        for index in 0..<end where !isSpace(bytes[index]) {
+            defer { previous = bytes[index] }
+            guard bytes[index] == UInt8(ascii: "{"),
+                previous == UInt8(ascii: "[") || previous == UInt8(ascii: ",")
+            else { continue }
+            var next = index + 1
+            while next < end, isSpace(bytes[next]) { next += 1 }
+            if next < end, bytes[next] == UInt8(ascii: "\"") { starts.append(index) }
+        }
+        return starts
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private static func lastRange(of pattern: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
+        guard bytes.count >= pattern.count else { return nil }
+        for start in stride(from: bytes.count - pattern.count, through: 0, by: -1)
+        where bytes[start..<start + pattern.count].elementsEqual(pattern) {
+            return start..<start + pattern.count
+        }
+        return nil
+    }
+
+    /// The whole number after `:` (spaces around it) from `index` on.
+    private static func number(after index: Int, in bytes: [UInt8]) -> Int? {
+        var index = index
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+        index += 1
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard (1...9).contains(digits.count) else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
     /// Copies `file` beside itself as it is, as `<name>.damaged` (or `.damaged-2`, … when that
     /// exists: an earlier copy is never replaced), synced; returns the copy. (Never a SQLite
     /// database that is open: closing a descriptor of it would drop SQLite's locks. See
@@ -957,8 +1201,8 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
     /// back; a row's value is gone). A file's bytes are in ``copies``; a row's, in the
     /// database's table `store_damaged_rows`.
     public let setAside: [Damage]
-    /// The files whose checksum failed but whose values all decoded: kept as read, so one of
-    /// those values may hold the damaged byte. Their bytes as they were are in ``copies``.
+    /// The files whose checksum failed but whose values decoded (all of them, or all but those
+    /// in ``setAside``): kept as read, so one of those values may hold the damaged byte. Their bytes as they were are in ``copies``.
     public let keptUnverified: [URL]
     /// Damage that lost nothing: a journal record whose newline was damaged, read (its checksum
     /// matches) and kept.

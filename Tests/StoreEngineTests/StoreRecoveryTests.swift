@@ -133,7 +133,8 @@ import Testing
         try store.commit(.saved((1...5).map { item($0) }))
         try store.commit(.saved([item(6)]))
         store.close()
-        _ = try damage(snapshot, replacing: "\"items\":[", with: "\"items\":{")
+        // Without its schema version, no value can be read as the version that wrote it.
+        _ = try damage(snapshot, replacing: "\"schemaVersion\"", with: "\"schemaVersiom\"")
 
         let recovery = try recover()
 
@@ -148,6 +149,42 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
                 "items.journal", "items.json", "items.json.damaged", "items.lock",
             ])
+    }
+
+    /// One damaged byte in one value's bytes costs that value, not the snapshot's others.
+    @Test func aSnapshotValueThatNoLongerDecodesIsSetAsideAndTheOthersKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...600).map { item($0) }))
+        try store.commit(.saved([item(601)]))
+        store.close()
+        let offset = try damage(
+            snapshot, replacing: "\"title\":\"Item 300\"", with: "\"tItle\":\"Item 300\"")
+
+        let recovery = try recover()
+
+        let start = try #require(
+            Data(contentsOf: snapshot.appendingPathExtension("damaged"))[..<offset]
+                .lastIndex(of: UInt8(ascii: "{")))
+        #expect(recovery.setAside.map(\.offset) == [start])
+        #expect(recovery.keptUnverified == [snapshot])
+        #expect(recovery.valuesKept == 600)
+        #expect(try open().values.items == (1...601).filter { $0 != 300 }.map { item($0) })
+    }
+
+    /// A damaged `[` hides the first value's start: it is reported, and the rest are kept.
+    @Test func aSnapshotWhoseArrayIsDamagedKeepsTheValuesAfterIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...5).map { item($0) }))
+        try store.commit(.saved([item(6)]))
+        store.close()
+        _ = try damage(snapshot, replacing: "\"items\":[", with: "\"items\":{")
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.map(\.offset) == [0])
+        #expect(try open().values.items.map(\.id) == [2, 3, 4, 5, 6])
     }
 
     @Test func aSnapshotWhoseChecksumLineIsDamagedIsKeptAsRead() throws {
@@ -265,7 +302,7 @@ import Testing
 
     @Test func aFileThatNoLongerDecodesIsSetAsideAndTheStoreOpensEmpty() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let damaged = try storeDamaged(replacing: "\"items\"", with: "\"itemz\"")
+        let damaged = try storeDamaged(replacing: "\"schemaVersion\"", with: "\"schemaVersiom\"")
 
         let recovery = try recover()
 
@@ -273,5 +310,17 @@ import Testing
         #expect(recovery.valuesKept == 0)
         #expect(try Data(contentsOf: copy) == damaged)
         #expect(try open().values.items.isEmpty)
+    }
+
+    @Test func aValueThatNoLongerDecodesIsSetAsideAndTheOthersKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = try storeDamaged(replacing: "\"id\" : 2", with: "\"id\" : X")
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.count == 1)
+        #expect(recovery.keptUnverified == [file])
+        #expect(try Data(contentsOf: copy) == damaged)
+        #expect(try open().values.items == [item(1), item(3)])
     }
 }

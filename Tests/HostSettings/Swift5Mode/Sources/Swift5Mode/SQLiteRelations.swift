@@ -566,7 +566,7 @@ nonisolated final class SQLiteChangeCenter: @unchecked Sendable {
 
     /// The file's path with links resolved: `/var/…` and `/private/var/…` are one database.
     private static func path(_ file: URL) -> String {
-        file.standardizedFileURL.resolvingSymlinksInPath().path
+        StoreFiles.canonicalPath(file)
     }
 
     /// Tells every listener of a table in `effects` but `origin`'s own table, which its

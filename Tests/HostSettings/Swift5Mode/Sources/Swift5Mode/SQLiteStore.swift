@@ -58,7 +58,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
                 file: file, reason: "it is a symbolic link to a file that does not exist")
         }
         link.busyTimeout = busyTimeout
-        link.path = file.standardizedFileURL.resolvingSymlinksInPath().path
+        link.path = StoreFiles.canonicalPath(file)
         try connect()
     }
 
@@ -1383,7 +1383,7 @@ where Value.ID: SQLiteKey {
         for value in values {
             var json: Data
             do {
-                json = try encoder.encode(value)
+                json = try StoreFiles.readableJSON(encoder.encode(value))
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }

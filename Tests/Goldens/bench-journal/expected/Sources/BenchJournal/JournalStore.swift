@@ -656,7 +656,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         mutating func append(_ values: [Value]) throws {
             let json: Data
             do {
-                json = try encoder.encode(values)
+                json = try StoreFiles.readableJSON(encoder.encode(values))
             } catch {
                 throw Failure.unwritable(file: file.url, reason: "\(error)")
             }
@@ -733,8 +733,15 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return (
             values, data.count,
             contents.isChecked && snapshot.schemaVersion == Value.schemaVersion,
-            snapshot.generation ?? 0
+            Self.generation(snapshot.generation)
         )
+    }
+
+    /// A generation as read: none is 0, and one past 2^53, which a store never reaches (one
+    /// per compaction) but a damaged byte under an intact checksum could write, is 2^53, so
+    /// that taking the next one cannot overflow.
+    private static func generation(_ read: Int?) -> Int {
+        min(max(read ?? 0, 0), 1 << 53)
     }
 
     /// Applies the journal's records of `generation` (the snapshot's) or later to `values`,
@@ -771,8 +778,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         func apply(_ payload: Data, at position: Int) throws {
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
-                if record.generation ?? 0 >= generation { changes += record.changes }
-                latestGeneration = max(latestGeneration, record.generation ?? 0)
+                let recorded = Self.generation(record.generation)
+                if recorded >= generation { changes += record.changes }
+                latestGeneration = max(latestGeneration, recorded)
             } catch let newer as NewerSchema {
                 throw Failure.newerSchema(
                     file: file, found: newer.found, supported: Value.schemaVersion)
@@ -832,8 +840,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``), keeping every
     /// value that can still be read: journal records whose checksum fails are set aside (the
     /// values they saved stay as the records before them left them), a snapshot whose checksum
-    /// fails is kept as read when it still decodes (reported as unverified) and set aside whole
-    /// when it does not. The damaged files are copied beside them first, as they were, and the
+    /// fails is kept as read when it still decodes (reported as unverified); when it does not,
+    /// the values that still decode are kept (unverified) and the others set aside
+    /// (``StoreFiles/salvagedValues(of:file:decode:)``), or the whole file when none do. The damaged files are copied beside them first, as they were, and the
     /// values are written as a new snapshot, of a later generation than any record, and the
     /// journal emptied. A sound store is left as it is. Takes the folder's lock, or uses `held`.
     static func recover(
@@ -862,6 +871,18 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             // leaves each value as its last record did.
             values = read.values
             unverified.append(files.snapshotURL)
+        } else if let data = try StoreFiles.readIfPresent(
+            files.snapshotURL, reporting: Failure.self),
+            let salvaged = StoreFiles.salvagedValues(
+                of: CRC32.unchecked(data).json, file: files.snapshotURL,
+                decode: { try JSONDecoder().decode(SnapshotFile.self, from: $0).items }),
+            !salvaged.values.isEmpty
+        {
+            // The values whose bytes hold the damage are set aside; every record is replayed
+            // over the others, as above.
+            values = salvaged.values
+            unverified.append(files.snapshotURL)
+            setAside += salvaged.setAside
         } else {
             setAside.append(
                 StoreRecovery.Damage(
@@ -997,7 +1018,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
         /// `<JSON> <CRC-32 of the JSON, 8 hex digits>\n`; the JSON has no newline in it.
         func encodedLine() throws -> Data {
-            var line = try JournalStore.encoder().encode(self)
+            var line = try StoreFiles.readableJSON(JournalStore.encoder().encode(self))
             line.append(contentsOf: Array(" \(CRC32.format(CRC32.checksum(line)))\n".utf8))
             return line
         }

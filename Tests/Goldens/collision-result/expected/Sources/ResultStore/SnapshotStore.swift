@@ -167,28 +167,27 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
 
     private typealias CRC32 = StoreFiles.CRC32
 
-    // `.atomic` writes a temporary file and renames it over the old one, so a crash leaves the
-    // old file or the new one, never half of one. The price: every save encodes and writes
-    // every value, so saves get slower as the store grows. The journal store does not.
     private static func write(_ values: StoredValues<Value>, to fileURL: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
         do {
             let stored = StoredFile(schemaVersion: Value.schemaVersion, items: values.items)
-            let data = CRC32.sealed(try encoder.encode(stored))
-            try FileManager.default.createDirectory(
-                at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: fileURL, options: .atomic)
+            data = CRC32.sealed(try StoreFiles.readableJSON(encoder.encode(stored)))
         } catch {
-            throw Failure.unwritable(file: fileURL, reason: StoreFiles.systemReason(error))
+            // A value JSON cannot hold (a Double's or a Decimal's NaN): nothing is written.
+            throw Failure.unwritable(file: fileURL, reason: "\(error)")
         }
+        try StoreFiles.replaceWhole(fileURL, with: data, reporting: Failure.self)
     }
 
     // MARK: - Recovering a damaged store
 
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``): a file whose
-    /// checksum fails is kept as read when it still decodes (reported as unverified), and set
-    /// aside when it does not (the store is then empty). The file is first copied beside itself
+    /// checksum fails is kept as read when it still decodes (reported as unverified); when it
+    /// does not, the values that still decode are kept (unverified) and the others set aside
+    /// (``StoreFiles/salvagedValues(of:file:decode:)``), or the whole file when none do (the
+    /// store is then empty). The file is first copied beside itself
     /// as it was. A sound store is left as it is. Takes the folder's lock, or uses `held`.
     static func recover(
         directory: URL, file: String, lock: String, holding held: StoreFiles.Lock? = nil
@@ -210,15 +209,20 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                 // opening throws it.
                 _ = try readFile(fileURL)
             }
-            let read = try? readFile(fileURL, checked: false).values
+            // Kept as read when it still decodes; else the values that still do.
+            let read: (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? =
+                (try? readFile(fileURL, checked: false).values).map { ($0, []) }
+                ?? StoreFiles.salvagedValues(
+                    of: CRC32.unchecked(data).json, file: fileURL,
+                    decode: { try JSONDecoder().decode(StoredFile.self, from: $0).items }
+                ).flatMap { $0.values.isEmpty ? nil : $0 }
             let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
-            let values = read ?? StoredValues()
+            let values = read?.values ?? StoredValues()
             try write(values, to: fileURL)
             return StoreRecovery(
                 valuesKept: values.count,
-                setAside: read != nil
-                    ? []
-                    : [
+                setAside: read?.setAside
+                    ?? [
                         StoreRecovery.Damage(
                             file: fileURL, offset: 0,
                             reason: StoreRecovery.Damage.undecodable)

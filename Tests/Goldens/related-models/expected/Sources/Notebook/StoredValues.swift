@@ -121,7 +121,7 @@ actor OpenRepositories<Repository: SharedRepository> {
     /// The open repository for `directory`, or a new one. Paths are compared with symlinks
     /// resolved, so two spellings of one folder give one repository.
     func repository(in directory: URL) async throws -> Repository {
-        let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
+        let key = StoreFiles.canonicalPath(directory)
         while let open = entries[key]?.repository {
             if await !open.isClosed { return open }
             // Closed, but perhaps still waiting for a compaction to end before it releases
