@@ -284,12 +284,15 @@ import Testing
                 lock: "items.lock"))
 
         let importing = folder.appendingPathComponent(name + ".importing")
-        #expect(recovery.setAside.map(\.file) == [importing])
+        // The damaged record still decodes: it is kept as read, and reported.
+        #expect(recovery.keptUnverified == [importing])
         #expect(recovery.copies == [importing.appendingPathExtension("damaged")])
         #expect(recovery.valuesKept == 4)
         #expect(try importJournal(into: items))
-        // The damaged record's change is set aside; every other value moved in.
-        #expect(try items.page(after: nil, limit: 10) == [1, 3, 4, 5].map(item))
+        // Every value moved in, the damaged one as read.
+        #expect(
+            try items.page(after: nil, limit: 10)
+                == [item(1), Item(id: 3, title: "bhanged", count: 1), item(4), item(5)])
     }
 
     @Test func aFormerFileNotYetMovedIsRecoveredAsTheImportWouldMoveIt() throws {

@@ -46,8 +46,9 @@ import Testing
         return (data[..<offset].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
     }
 
-    @Test func aDamagedRecordIsSetAsideAndEveryOtherValueOpensAgain() throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// Writes items 1 to 4 as a snapshot, then item 5, item 1 again and the deletion of item
+    /// 2 as journal records.
+    func writeStore() throws {
         var store = try open()
         // A batch as large as the store is written as a snapshot; the rest go to the journal.
         try store.commit(.saved((1...4).map { item($0) }))
@@ -55,7 +56,13 @@ import Testing
         try store.commit(.saved([item(1, "Item 1 again")]))
         try store.commit(.deleted([2]))
         store.close()
-        let byte = try damage(journal, replacing: "Item 5", with: "Item #")
+    }
+
+    @Test func aDamagedRecordThatNoLongerDecodesIsSetAsideAndEveryOtherValueOpensAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeStore()
+        let byte = try damage(
+            journal, replacing: "{\"count\":7,\"id\":5", with: "{\"count\":7,\"id\":%")
         let damaged = try Data(contentsOf: journal)
         #expect(throws: ItemError.self) { _ = try open() }
 
@@ -72,6 +79,77 @@ import Testing
         #expect(recovery.valuesKept == 3)
         let reopened = try open()
         #expect(reopened.values.items == [item(1, "Item 1 again"), item(3), item(4)])
+    }
+
+    /// A record whose checksum fails but whose JSON still decodes is kept, as a snapshot's
+    /// values are: the damaged byte is in its checksum, or in a value, shown as read.
+    @Test func aDamagedRecordThatStillDecodesIsKeptUnverified() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeStore()
+        _ = try damage(journal, replacing: "Item 5", with: "Item #")
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.isEmpty)
+        #expect(recovery.keptUnverified == [journal])
+        #expect(recovery.copies == [journal.appendingPathExtension("damaged")])
+        #expect(
+            try open().values.items == [
+                item(1, "Item 1 again"), item(3), item(4), item(5, "Item #"),
+            ])
+    }
+
+    /// A record's generation whose key is damaged would read as none, and the record be
+    /// skipped unreported: it is set aside.
+    @Test func aDamagedRecordWhoseGenerationDoesNotReadIsSetAside() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeStore()
+        let byte = try damage(journal, replacing: "\"generation\"", with: "\"generatioN\"")
+
+        let recovery = try recover()
+
+        let record = try lineStart(journal.appendingPathExtension("damaged"), holding: byte)
+        #expect(recovery.setAside.map(\.offset) == [record])
+        #expect(try open().values.items == [item(1, "Item 1 again"), item(3), item(4)])
+    }
+
+    /// A damaged newline makes one line of two records: neither is taken for the other's, so
+    /// the deletion in the second is not lost behind the first's values.
+    @Test func twoRecordsOnOneDamagedLineAreBothSetAside() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeStore()
+        var data = try Data(contentsOf: journal)
+        let newlines = data.indices.filter { data[$0] == UInt8(ascii: "\n") }
+        data[newlines[1]] = UInt8(ascii: "X")  // The end of item 1's record, before the delete.
+        try data.write(to: journal)
+
+        let recovery = try recover()
+
+        #expect(recovery.setAside.map(\.offset) == [newlines[0] + 1])
+        #expect(recovery.keptUnverified.isEmpty)
+        #expect(try open().values.items == [item(1), item(2), item(3), item(4), item(5)])
+    }
+
+    /// One damaged value of a batch costs that value, not the batch.
+    @Test func aDamagedValueOfABatchIsSetAsideAndTheBatchsOthersKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...700).map { item($0) }))
+        try store.commit(.saved((1...600).map { item($0, "New \($0)") }))
+        store.close()
+        let byte = try damage(
+            journal, replacing: "\"title\":\"New 300\"", with: "\"tItle\":\"New 300\"")
+
+        let recovery = try recover()
+
+        let value = try #require(
+            Data(contentsOf: journal.appendingPathExtension("damaged"))[..<byte]
+                .lastIndex(of: UInt8(ascii: "{")))
+        #expect(recovery.setAside.map(\.offset) == [value])
+        #expect(recovery.keptUnverified == [journal])
+        #expect(
+            try open().values.items
+                == (1...700).map { $0 <= 600 && $0 != 300 ? item($0, "New \($0)") : item($0) })
     }
 
     @Test func aRecordWhoseNewlineIsDamagedIsKeptAndTheJournalWrittenAgain() throws {

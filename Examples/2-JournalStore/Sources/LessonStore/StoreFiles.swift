@@ -864,18 +864,53 @@ nonisolated enum StoreFiles {
     // an object in the `items` array: they are found by their bytes, and read one stretch at a
     // time, so only the values whose bytes hold the damage are set aside.
     /// The values of a damaged snapshot (`json`, `{…"items":[…],"schemaVersion":N}` without its
-    /// checksum line, the file `file`) that still decode, when the whole does not: each object
-    /// of the `items` array is found by its bytes (a `{` after `[` or `,`, before `"`: inside a
-    /// JSON string a quote is escaped) and decoded with its neighbours, 256 at a time, then on
-    /// its own where those fail. `decode` decodes `{"items":[…],"schemaVersion":N}`. Returns
-    /// nil when the schema version does not read; else the values (of an id read twice, the
-    /// first), and a damage entry for each stretch of bytes that did not decode.
-    static func salvagedValues<Value: StoredValue>(
+    /// checksum line, the file `file`) that still decode, when the whole does not
+    /// (``salvagedValues(of:file:at:versionKey:decode:)``); of an id read twice, the first.
+    /// `decode` decodes `{"items":[…],"schemaVersion":N}`. Nil when the schema version does not
+    /// read, or no value does.
+    static func salvagedSnapshot<Value: StoredValue>(
         of json: Data, file: URL, decode: (Data) throws -> [Value]
     ) -> (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? {
+        let salvaged = salvagedValues(of: json, file: file) { items, version in
+            var snapshot = Data(#"{"items":"#.utf8)
+            snapshot.append(items)
+            snapshot.append(contentsOf: #","schemaVersion":\#(version)}"#.utf8)
+            return try decode(snapshot)
+        }
+        guard let salvaged, !salvaged.values.isEmpty else { return nil }
+        // A damaged id may equal another's: the first is kept, the other set aside.
+        var seen: Set<Value.ID> = []
+        var repeated: [Value.ID] = []
+        let kept = salvaged.values.filter { value in
+            if seen.insert(value.id).inserted { return true }
+            repeated.append(value.id)
+            return false
+        }
+        guard let values = try? StoredValues(kept) else { return nil }
+        return (
+            values,
+            salvaged.setAside
+                + repeated.map {
+                    StoreRecovery.Damage(
+                        file: file, offset: 0, reason: "a second value with the id \($0)")
+                }
+        )
+    }
+
+    /// The values of a damaged JSON object (`json`, at byte `offset` of `file`) whose array of
+    /// values comes last but for its schema version (`versionKey`), that still decode when
+    /// the whole does not: each object of the array is found by its bytes (a `{` after `[` or
+    /// `,`, before `"`: inside a JSON string a quote is escaped) and decoded with its
+    /// neighbours, 256 at a time, then on its own where those fail. `decode` decodes an array
+    /// of such objects, `[…]`, written by the schema version given. Returns nil when the
+    /// version does not read; else the values, in order, and a damage entry for each stretch of
+    /// bytes that did not decode.
+    static func salvagedValues<Value>(
+        of json: Data, file: URL, at offset: Int = 0, versionKey: String = "schemaVersion",
+        decode: (_ items: Data, _ version: Int) throws -> [Value]
+    ) -> (values: [Value], setAside: [StoreRecovery.Damage])? {
         let bytes = [UInt8](json)
-        let versionKey = Array(#""schemaVersion""#.utf8)
-        guard let versionAt = lastRange(of: versionKey, in: bytes),
+        guard let versionAt = lastRange(of: Array("\"\(versionKey)\"".utf8), in: bytes),
             let version = number(after: versionAt.upperBound, in: bytes),
             var end = bytes[..<versionAt.lowerBound].lastIndex(where: { !isSpace($0) })
         else { return nil }
@@ -889,7 +924,7 @@ nonisolated enum StoreFiles {
         }
         let starts = objectStarts(in: bytes, before: end)
         /// The bytes from the object at `starts[first]` to the one at `starts[last]`, or the
-        /// array's end, as a snapshot of their own.
+        /// array's end, as an array of their own.
         func decoded(_ first: Int, _ last: Int) -> [Value]? {
             var stop = last < starts.count ? starts[last] : end
             if last < starts.count {
@@ -897,14 +932,14 @@ nonisolated enum StoreFiles {
                 stop -= 1
                 while stop > starts[first], isSpace(bytes[stop]) { stop -= 1 }
             }
-            var snapshot = Data(#"{"items":["#.utf8)
-            snapshot.append(contentsOf: bytes[starts[first]..<stop])
-            snapshot.append(contentsOf: #"],"schemaVersion":\#(version)}"#.utf8)
-            return try? decode(snapshot)
+            var items = Data([UInt8(ascii: "[")])
+            items.append(contentsOf: bytes[starts[first]..<stop])
+            items.append(UInt8(ascii: "]"))
+            return try? decode(items, version)
         }
         var kept: [Value] = []
         var damaged: [Range<Int>] = []
-        // Before the first object found: the file's own `{` alone, unless the damage hides a
+        // Before the first object found: the JSON's own `{` alone, unless the damage hides a
         // value's start there.
         let before = starts.first ?? end
         if bytes[..<before].count(where: { $0 == UInt8(ascii: "{") }) > 1 {
@@ -912,8 +947,8 @@ nonisolated enum StoreFiles {
         }
         var index = 0
         while index < starts.count {
-            // A stretch of 256 objects, or more when its end falls on an object inside a value
-            // (a field's array of structs); then one object, or a few that belong together.
+            // A stretch of 256 objects; else one object, or a few that belong together (a
+            // field's array of structs holds objects too).
             let stretch =
                 [min(index + 256, starts.count)] + (index + 1...min(index + 64, starts.count))
             var next: Int?
@@ -936,26 +971,13 @@ nonisolated enum StoreFiles {
             }
             index = next
         }
-        // A damaged id may equal another's: the first is kept, the other set aside.
-        var seen: Set<Value.ID> = []
-        var repeated: [Value.ID] = []
-        kept = kept.filter { value in
-            if seen.insert(value.id).inserted { return true }
-            repeated.append(value.id)
-            return false
+        let setAside = damaged.map {
+            StoreRecovery.Damage(
+                file: file, offset: offset + $0.lowerBound,
+                reason: "bytes \(offset + $0.lowerBound)..<\(offset + $0.upperBound) do not "
+                    + "decode as values")
         }
-        guard let values = try? StoredValues(kept) else { return nil }
-        let setAside =
-            damaged.map {
-                StoreRecovery.Damage(
-                    file: file, offset: $0.lowerBound,
-                    reason: "bytes \($0.lowerBound)..<\($0.upperBound) do not decode as values")
-            }
-            + repeated.map {
-                StoreRecovery.Damage(
-                    file: file, offset: 0, reason: "a second value with the id \($0)")
-            }
-        return (values, setAside)
+        return (kept, setAside)
     }
 
     /// Where each object that starts a value of an array begins, before `end`: a `{` whose
@@ -989,7 +1011,7 @@ nonisolated enum StoreFiles {
     }
 
     /// The whole number after `:` (spaces around it) from `index` on.
-    private static func number(after index: Int, in bytes: [UInt8]) -> Int? {
+    static func number(after index: Int, in bytes: [UInt8]) -> Int? {
         var index = index
         while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
@@ -1196,13 +1218,14 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
 
     /// How many values the store holds now.
     public let valuesKept: Int
-    /// The records (or whole files, or database rows) that could not be read: what they did is
-    /// not in the store (the values a record saved are as before it, those it deleted are
-    /// back; a row's value is gone). A file's bytes are in ``copies``; a row's, in the
-    /// database's table `store_damaged_rows`.
+    /// The records (or whole files, or the bytes of a snapshot's or a record's values, or database
+    /// rows) that could not be read: what they did is not in the store (the values a record saved
+    /// are as before it, those it deleted are back; a row's value is gone). A file's bytes are in
+    /// ``copies``; a row's, in the database's table `store_damaged_rows`.
     public let setAside: [Damage]
-    /// The files whose checksum failed but whose values decoded (all of them, or all but those
-    /// in ``setAside``): kept as read, so one of those values may hold the damaged byte. Their bytes as they were are in ``copies``.
+    /// The files with a snapshot or journal records whose checksum failed but whose values
+    /// decoded (all of them, or all but those in ``setAside``): kept as read, so one of those
+    /// values may hold the damaged byte. Their bytes as they were are in ``copies``.
     public let keptUnverified: [URL]
     /// Damage that lost nothing: a journal record whose newline was damaged, read (its checksum
     /// matches) and kept.

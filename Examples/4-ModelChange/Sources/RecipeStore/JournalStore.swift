@@ -786,7 +786,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// ``recover(directory:snapshot:journal:lock:holding:)``; without, either throws.
     private static func records(
         in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false,
-        setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil
+        setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil,
+        keptUnverified: ((Int) -> Void)? = nil
     ) throws -> (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int) {
         let decoder = JSONDecoder()
         var changes: [StoreChange<Value>] = []
@@ -818,7 +819,14 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 guard let setAside else {
                     throw Failure.corrupt(file: file, offset: position, reason: reason)
                 }
-                setAside(position, reason)
+                guard let salvaged = salvagedRecord(line, of: file, at: position) else {
+                    setAside(position, reason)
+                    continue
+                }
+                if salvaged.generation >= generation { changes += salvaged.changes }
+                latestGeneration = max(latestGeneration, salvaged.generation)
+                for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
+                keptUnverified?(position)
             case .intact(let payload):
                 try apply(payload, at: position)
             }
@@ -835,6 +843,50 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             try apply(payload, at: position)
         }
         return (changes, offset - data.startIndex, latestGeneration)
+    }
+
+    /// What a damaged journal line (`line`, at byte `position` of `file`) still holds, for
+    /// ``recover(directory:snapshot:journal:lock:holding:)``: its record when its JSON decodes
+    /// (the damaged byte is in its checksum, or in a value, which is kept unverified, as a
+    /// snapshot's); else, for a line that is one record saving values, the values that still
+    /// decode (``StoreFiles/salvagedValues(of:file:at:versionKey:decode:)``), the others set
+    /// aside. Nil when nothing decodes, or its generation or version does not read.
+    private static func salvagedRecord(
+        _ line: Data.SubSequence, of file: URL, at position: Int
+    ) -> (changes: [StoreChange<Value>], generation: Int, setAside: [StoreRecovery.Damage])? {
+        let decoder = JSONDecoder()
+        // Without its checksum, when the line still ends in one.
+        var payload = Data(line)
+        if let space = line.lastIndex(of: UInt8(ascii: " ")), line.endIndex - space == 9 {
+            payload = Data(line[..<space])
+        }
+        // Its generation and version as written: a damaged key would read as none (an older
+        // record's 0 and 1), and skip the record or misread its values, unreported.
+        let key = Array(#""generation""#.utf8)
+        guard
+            let keyAt = payload.firstRange(of: key).map({ $0.upperBound - payload.startIndex }),
+            let recorded = StoreFiles.number(after: keyAt, in: [UInt8](payload))
+        else { return nil }
+        if let record = try? decoder.decode(JournalRecord.self, from: payload) {
+            guard record.generation == recorded, record.version != nil else { return nil }
+            return (record.changes, generation(recorded), [])
+        }
+        // Value by value, only a record that saves, and only one: a damaged newline makes one
+        // line of two records, and the other's change (a deletion) would be lost unreported.
+        let head = Array(#"{"generation":\#(recorded),"save":["#.utf8)
+        guard payload.starts(with: head),
+            payload.ranges(of: key).count == 1,
+            let salvaged = StoreFiles.salvagedValues(
+                of: payload, file: file, at: position, versionKey: "version",
+                decode: { items, version in
+                    var record = Data(#"{"generation":\#(recorded),"save":"#.utf8)
+                    record.append(items)
+                    record.append(contentsOf: #","version":\#(version)}"#.utf8)
+                    return try decoder.decode(JournalRecord.self, from: record).save ?? []
+                }),
+            !salvaged.values.isEmpty
+        else { return nil }
+        return ([.saved(salvaged.values)], generation(recorded), salvaged.setAside)
     }
 
     /// A journal line without its newline: its record's JSON when its checksum matches.
@@ -858,13 +910,15 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     // from its user. Recovering reads what its checksums still vouch for, copies the damaged
     // files aside as they were, and writes the rest as a new snapshot.
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``), keeping every
-    /// value that can still be read: journal records whose checksum fails are set aside (the
-    /// values they saved stay as the records before them left them), a snapshot whose checksum
-    /// fails is kept as read when it still decodes (reported as unverified); when it does not,
-    /// the values that still decode are kept (unverified) and the others set aside
-    /// (``StoreFiles/salvagedValues(of:file:decode:)``), or the whole file when none do. The damaged files are copied beside them first, as they were, and the
-    /// values are written as a new snapshot, of a later generation than any record, and the
-    /// journal emptied. A sound store is left as it is. Takes the folder's lock, or uses `held`.
+    /// value that can still be read: journal records whose checksum fails and of which nothing
+    /// decodes are set aside (the values they saved stay as the records before them left them), a
+    /// snapshot whose checksum fails is kept as read when it still decodes (reported as
+    /// unverified); when it does not, the values that still decode are kept (unverified) and the
+    /// others set aside (``StoreFiles/salvagedSnapshot(of:file:decode:)``), or the whole file when
+    /// none do; a damaged record is treated alike (``salvagedRecord(_:of:at:)``). The damaged files
+    /// are copied beside them first, as they were, and the values are written as a new snapshot, of
+    /// a later generation than any record, and the journal emptied. A sound store is left as it is.
+    /// Takes the folder's lock, or uses `held`.
     static func recover(
         directory: URL, snapshot: String, journal: String, lock: String,
         holding held: StoreFiles.Lock? = nil
@@ -893,10 +947,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             unverified.append(files.snapshotURL)
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
-            let salvaged = StoreFiles.salvagedValues(
+            let salvaged = StoreFiles.salvagedSnapshot(
                 of: CRC32.unchecked(data).json, file: files.snapshotURL,
-                decode: { try JSONDecoder().decode(SnapshotFile.self, from: $0).items }),
-            !salvaged.values.isEmpty
+                decode: { try JSONDecoder().decode(SnapshotFile.self, from: $0).items })
         {
             // The values whose bytes hold the damage are set aside; every record is replayed
             // over the others, as above.
@@ -920,6 +973,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             repaired: {
                 repaired.append(
                     StoreRecovery.Damage(file: files.journalURL, offset: $0, reason: $1))
+            },
+            keptUnverified: { _ in
+                if unverified.last != files.journalURL { unverified.append(files.journalURL) }
             })
         values.apply(contentsOf: replayed.changes)
         let damaged = Set(setAside.map(\.file) + repaired.map(\.file) + unverified)

@@ -186,7 +186,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``): a file whose
     /// checksum fails is kept as read when it still decodes (reported as unverified); when it
     /// does not, the values that still decode are kept (unverified) and the others set aside
-    /// (``StoreFiles/salvagedValues(of:file:decode:)``), or the whole file when none do (the
+    /// (``StoreFiles/salvagedSnapshot(of:file:decode:)``), or the whole file when none do (the
     /// store is then empty). The file is first copied beside itself
     /// as it was. A sound store is left as it is. Takes the folder's lock, or uses `held`.
     static func recover(
@@ -212,10 +212,9 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
             // Kept as read when it still decodes; else the values that still do.
             let read: (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? =
                 (try? readFile(fileURL, checked: false).values).map { ($0, []) }
-                ?? StoreFiles.salvagedValues(
+                ?? StoreFiles.salvagedSnapshot(
                     of: CRC32.unchecked(data).json, file: fileURL,
-                    decode: { try JSONDecoder().decode(StoredFile.self, from: $0).items }
-                ).flatMap { $0.values.isEmpty ? nil : $0 }
+                    decode: { try JSONDecoder().decode(StoredFile.self, from: $0).items })
             let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
             let values = read?.values ?? StoredValues()
             try write(values, to: fileURL)
