@@ -14,6 +14,119 @@ struct Priced: StoredValue {
     static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
 }
 
+/// A model whose values hold objects, some of them its own kind.
+struct Node: StoredValue {
+    var id: Int
+    var title: String
+    var children: [Node]
+
+    static let schemaVersion = 1
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+}
+
+/// Salvaging a damaged snapshot: every value whose bytes still decode is kept, the others are
+/// set aside and reported, and nothing is kept that was not a value of the snapshot.
+@Suite struct SnapshotSalvageTests {
+    let folder: URL
+    var snapshot: URL { folder.appendingPathComponent("nodes.json") }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SnapshotSalvageTests-\(UUID().uuidString)")
+    }
+
+    func node(_ id: Int, children: Int = 0) -> Node {
+        Node(
+            id: id, title: "Node \(id)",
+            children: (0..<children).map { Node(id: $0, title: "old copy of \($0)", children: []) })
+    }
+
+    /// Writes `nodes` as the store's snapshot, replaces the first `old` in it with `new`, and
+    /// recovers the store: what recover reports, and the values it kept.
+    func recovered(_ nodes: [Node], replacing old: String, with new: String) throws
+        -> (StoreRecovery, [Node])
+    {
+        var store = try JournalStore<Node, ItemError>(
+            directory: folder, snapshot: "nodes.json", journal: "nodes.journal",
+            lock: "nodes.lock", compactionFloor: 1 << 30)
+        try store.commit(.saved(nodes))
+        _ = store.close()
+        var data = try Data(contentsOf: snapshot)
+        let range = try #require(data.range(of: Data(old.utf8)))
+        data.replaceSubrange(range, with: Data(new.utf8))
+        try data.write(to: snapshot)
+        let recovery = try JournalStore<Node, ItemError>.recover(
+            directory: folder, snapshot: "nodes.json", journal: "nodes.journal", lock: "nodes.lock")
+        let reopened = try JournalStore<Node, ItemError>(
+            directory: folder, snapshot: "nodes.json", journal: "nodes.journal",
+            lock: "nodes.lock", compactionFloor: 1 << 30)
+        return (recovery, reopened.values.items)
+    }
+
+    @Test func aValuesOwnObjectsAreNeverKeptAsValues() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nodes = [node(1), node(2, children: 3)] + (3...8).map { node($0) }
+        let (recovery, kept) = try recovered(
+            nodes, replacing: #""title":"Node 2""#, with: #""titlE":"Node 2""#)
+        #expect(kept == nodes.filter { $0.id != 2 })
+        #expect(recovery.setAside.count == 1)
+    }
+
+    @Test func aValueHoldingManyObjectsCostsOnlyItself() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nodes = (1...200).map { node($0, children: 300) }
+        let (recovery, kept) = try recovered(
+            nodes, replacing: #""title":"Node 7""#, with: #""titlE":"Node 7""#)
+        #expect(kept == nodes.filter { $0.id != 7 })
+        #expect(recovery.setAside.count == 1)
+    }
+
+    @Test func aDamagedBracketLosesOnlyItsValueAndSaysSo() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nodes = (1...6).map { node($0) }
+        for (old, new) in [
+            (#""items":[{"#, #""items":[z"#),  // The first value's start.
+            (#""Node 3"},{"#, #""Node 3"}-{"#),  // Between two values.
+            (#""Node 4"}"#, #""Node 4#}"#),  // A quote that ends a string.
+        ] {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (recovery, kept) = try recovered(nodes, replacing: old, with: new)
+            let lost = nodes.count - kept.count
+            #expect(lost >= 1 && lost <= 2, "\(old)")
+            #expect(!recovery.setAside.isEmpty, "\(old)")
+            #expect(kept.allSatisfy(nodes.contains), "\(old)")
+        }
+    }
+
+    @Test func aDamagedIdThatEqualsAnotherKeepsTheValueThatHoldsIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nodes = (1...1000).map { node($0) }
+        let (recovery, kept) = try recovered(nodes, replacing: #""id":300,"#, with: #""id":700,"#)
+        #expect(kept == nodes.filter { $0.id != 300 })
+        #expect(
+            recovery.setAside.map(\.reason).contains { $0.contains("out of the snapshot's order") })
+    }
+
+    /// The version is read from the end: a value's own `schemaVersion` key is not taken for
+    /// it, and a version that no longer reads, or reads newer, sets the snapshot aside whole.
+    @Test func aSchemaVersionThatDoesNotReadSetsTheSnapshotAsideWhole() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nodes = (1...8).map { Node(id: $0, title: #"{"schemaVersion":1}"#, children: []) }
+        for (old, new) in [
+            (#"],"schemaVersion":1}"#, #"],"schemaVersiom":1}"#),
+            (#"],"schemaVersion":1}"#, #"],"schemaVersion":3}"#),
+        ] {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var damaged = nodes
+            damaged[2].title = "x"
+            let (recovery, kept) = try recovered(damaged, replacing: old, with: new)
+            #expect(kept.isEmpty, "\(new)")
+            #expect(recovery.setAside.map(\.reason) == [StoreRecovery.Damage.undecodable])
+        }
+    }
+}
+
 @Suite struct StoreFilesTests {
     let folder: URL
 
@@ -153,9 +266,19 @@ struct Priced: StoredValue {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("values.json")
         try Data("old".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         try StoreFiles.replaceWhole(file, with: Data("new".utf8), reporting: ItemError.self)
         #expect(try Data(contentsOf: file) == Data("new".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["values.json"])
+        // The permissions of the file it replaces, as Foundation's atomic write keeps them.
+        let permissions =
+            try FileManager.default.attributesOfItem(atPath: file.path)[
+                .posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        // A folder removed while the store is open is made again.
+        try FileManager.default.removeItem(at: folder)
+        try StoreFiles.replaceWhole(file, with: Data("again".utf8), reporting: ItemError.self)
+        #expect(try Data(contentsOf: file) == Data("again".utf8))
 
         // A folder where the file should be: the replacement fails, and leaves nothing behind.
         let blocked = folder.appendingPathComponent("blocked")

@@ -44,6 +44,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         lockURL = directory.appendingPathComponent(lockName)
         lock = try StoreFiles.Lock(
             directory.appendingPathComponent(lockName), reporting: Failure.self)
+        // What a save cut short by a crash left: the file it would have replaced is whole.
+        try? FileManager.default.removeItem(at: fileURL.appendingPathExtension("tmp"))
         let file = try Self.readFile(fileURL)
         values = file.values
         // A file written before files had a checksum, or by an earlier schema version, is
@@ -183,12 +185,12 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
 
     // MARK: - Recovering a damaged store
 
-    /// Takes back a store that opening refuses as damaged (``Failure/corrupt``): a file whose
-    /// checksum fails is kept as read when it still decodes (reported as unverified); when it
-    /// does not, the values that still decode are kept (unverified) and the others set aside
-    /// (``StoreFiles/salvagedSnapshot(of:file:decode:)``), or the whole file when none do (the
-    /// store is then empty). The file is first copied beside itself
-    /// as it was. A sound store is left as it is. Takes the folder's lock, or uses `held`.
+    /// Takes back a store that opening refuses as damaged (``Failure/corrupt``): of a file whose
+    /// checksum fails, the values that still decode, in id order, are kept (unverified) and the
+    /// others set aside (``StoreFiles/salvagedSnapshot(of:file:decode:)``), or the whole file
+    /// when none do (the store is then empty); a file of an older layout is kept as read when
+    /// it still decodes. The file is first copied beside itself as it was. A sound store is
+    /// left as it is. Takes the folder's lock, or uses `held`.
     static func recover(
         directory: URL, file: String, lock: String, holding held: StoreFiles.Lock? = nil
     ) throws -> StoreRecovery {
@@ -209,12 +211,14 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                 // opening throws it.
                 _ = try readFile(fileURL)
             }
-            // Kept as read when it still decodes; else the values that still do.
+            // Value by value, in the order it was written (a value whose bytes hold the damage,
+            // or whose id is out of that order, is set aside); a file of an older layout (a
+            // bare array) is kept as read when it still decodes.
             let read: (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? =
-                (try? readFile(fileURL, checked: false).values).map { ($0, []) }
-                ?? StoreFiles.salvagedSnapshot(
+                StoreFiles.salvagedSnapshot(
                     of: CRC32.unchecked(data).json, file: fileURL,
                     decode: { try JSONDecoder().decode(StoredFile.self, from: $0).items })
+                ?? (try? readFile(fileURL, checked: false).values).map { ($0, []) }
             let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
             let values = read?.values ?? StoredValues()
             try write(values, to: fileURL)

@@ -832,8 +832,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// ``recover(directory:snapshot:journal:lock:holding:)``: its record when its JSON decodes
     /// (the damaged byte is in its checksum, or in a value, which is kept unverified, as a
     /// snapshot's); else, for a line that is one record saving values, the values that still
-    /// decode (``StoreFiles/salvagedValues(of:file:at:versionKey:decode:)``), the others set
-    /// aside. Nil when nothing decodes, or its generation or version does not read.
+    /// decode (``StoreFiles/salvagedValues(of:file:at:arrayKey:versionKey:decode:)``), the
+    /// others set aside. Nil when nothing decodes, or its generation or version does not read.
     private static func salvagedRecord(
         _ line: Data.SubSequence, of file: URL, at position: Int
     ) -> (changes: [StoreChange<Value>], generation: Int, setAside: [StoreRecovery.Damage])? {
@@ -845,22 +845,23 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         }
         // Its generation and version as written: a damaged key would read as none (an older
         // record's 0 and 1), and skip the record or misread its values, unreported.
-        let key = Array(#""generation""#.utf8)
-        guard
-            let keyAt = payload.firstRange(of: key).map({ $0.upperBound - payload.startIndex }),
-            let recorded = StoreFiles.number(after: keyAt, in: [UInt8](payload))
-        else { return nil }
         if let record = try? decoder.decode(JournalRecord.self, from: payload) {
-            guard record.generation == recorded, record.version != nil else { return nil }
+            guard let recorded = record.generation, record.version != nil else { return nil }
             return (record.changes, generation(recorded), [])
         }
         // Value by value, only a record that saves, and only one: a damaged newline makes one
         // line of two records, and the other's change (a deletion) would be lost unreported.
-        let head = Array(#"{"generation":\#(recorded),"save":["#.utf8)
-        guard payload.starts(with: head),
-            payload.ranges(of: key).count == 1,
+        let bytes = [UInt8](payload)
+        let head = Array(#"{"generation":"#.utf8)
+        let digits = bytes.dropFirst(head.count).prefix {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
+        guard bytes.starts(with: head), (1...18).contains(digits.count),
+            let recorded = Int(String(decoding: digits, as: UTF8.self)),
+            bytes[(head.count + digits.count)...].starts(with: #","save":["#.utf8),
+            payload.ranges(of: Data(#""generation""#.utf8)).count == 1,
             let salvaged = StoreFiles.salvagedValues(
-                of: payload, file: file, at: position, versionKey: "version",
+                of: payload, file: file, at: position, arrayKey: "save", versionKey: "version",
                 decode: { items, version in
                     var record = Data(#"{"generation":\#(recorded),"save":"#.utf8)
                     record.append(items)
@@ -869,7 +870,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 }),
             !salvaged.values.isEmpty
         else { return nil }
-        return ([.saved(salvaged.values)], generation(recorded), salvaged.setAside)
+        return (
+            [.saved(salvaged.values.map(\.value))], generation(recorded), salvaged.setAside
+        )
     }
 
     /// A journal line without its newline: its record's JSON when its checksum matches.
@@ -891,11 +894,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``), keeping every
     /// value that can still be read: journal records whose checksum fails and of which nothing
-    /// decodes are set aside (the values they saved stay as the records before them left them), a
-    /// snapshot whose checksum fails is kept as read when it still decodes (reported as
-    /// unverified); when it does not, the values that still decode are kept (unverified) and the
-    /// others set aside (``StoreFiles/salvagedSnapshot(of:file:decode:)``), or the whole file when
-    /// none do; a damaged record is treated alike (``salvagedRecord(_:of:at:)``). The damaged files
+    /// decodes are set aside (the values they saved stay as the records before them left them);
+    /// of a snapshot whose checksum fails, the values that still decode, in id order, are kept
+    /// (unverified) and the others set aside (``StoreFiles/salvagedSnapshot(of:file:decode:)``),
+    /// or the whole file when none do; a damaged record is treated alike
+    /// (``salvagedRecord(_:of:at:)``). The damaged files
     /// are copied beside them first, as they were, and the values are written as a new snapshot, of
     /// a later generation than any record, and the journal emptied. A sound store is left as it is.
     /// Takes the folder's lock, or uses `held`.
@@ -920,22 +923,23 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             // Its checksum matches, or it has none: what fails is not damage. Thrown as
             // opening throws it.
             (values, _, _, generation) = try readSnapshot(files.snapshotURL)
-        } else if let read = try? readSnapshot(files.snapshotURL, checked: false) {
-            // Its generation may hold the damaged byte: every record is replayed over it, which
-            // leaves each value as its last record did.
-            values = read.values
-            unverified.append(files.snapshotURL)
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             let salvaged = StoreFiles.salvagedSnapshot(
                 of: CRC32.unchecked(data).json, file: files.snapshotURL,
                 decode: { try JSONDecoder().decode(SnapshotFile.self, from: $0).items })
         {
-            // The values whose bytes hold the damage are set aside; every record is replayed
-            // over the others, as above.
+            // Value by value, in the order it was written: a value whose bytes hold the damage,
+            // or whose id is out of that order, is set aside. Its generation may hold the
+            // damaged byte too: every record is replayed over it, which leaves each value as
+            // its last record did.
             values = salvaged.values
             unverified.append(files.snapshotURL)
             setAside += salvaged.setAside
+        } else if let read = try? readSnapshot(files.snapshotURL, checked: false) {
+            // An older layout (no schema version at its end): kept as read, as above.
+            values = read.values
+            unverified.append(files.snapshotURL)
         } else {
             setAside.append(
                 StoreRecovery.Damage(

@@ -215,28 +215,36 @@ nonisolated enum StoreFiles {
         }
     }
 
-    /// Replaces `url`'s contents with `data`: written to `<url>.tmp`, synced to the drive
+    /// Replaces `url`'s contents with `data`: written to `<url>.tmp` (in its folder, made again
+    /// if it was removed; with the permissions of the file it replaces), synced to the drive
     /// (`F_FULLFSYNC` on Apple platforms, where `fsync` only reaches the drive's cache), renamed
-    /// over `url`, and the folder synced. A call that returns has its bytes on disk.
+    /// over `url`, and the folder synced. Throws only when `url` is as it was; once the rename
+    /// is done, the new file is in place, and a folder that cannot be synced (the rename could
+    /// be lost in a crash, never half of it) is not thrown, so that the caller's memory
+    /// matches the disk.
     static func replaceWhole<Reported: Failure>(
         _ url: URL, with data: Data, reporting _: Reported.Type
     ) throws {
+        let folder = url.deletingLastPathComponent()
         let temporary = url.appendingPathExtension("tmp")
         do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let descriptor = try openFile(temporary, truncating: true)
             defer { closeDescriptor(descriptor) }
+            var replaced = stat()
+            if stat(url.path, &replaced) == 0 {
+                _ = fchmod(descriptor, replaced.st_mode & 0o7777)
+            }
             try write(data, to: descriptor, at: 0)
             try sync(descriptor)
             guard rename(temporary.path, url.path) == 0 else { throw POSIXFailure(lastError()) }
         } catch {
             // On a full disk, the temporary file would hold on to the very space that ran out.
             _ = unlink(temporary.path)
-            throw Reported.unwritable(file: url, reason: "\(error)")
-        }
-        guard syncFolder(url.deletingLastPathComponent()) else {
             throw Reported.unwritable(
-                file: url, reason: "its folder could not be synced after the file was replaced")
+                file: url, reason: error is POSIXFailure ? "\(error)" : systemReason(error))
         }
+        syncFolder(folder)
     }
 
     /// `json`, as `JSONEncoder` wrote it, when a JSON reader can read it back. The encoder
@@ -838,112 +846,129 @@ nonisolated enum StoreFiles {
 
     /// The values of a damaged snapshot (`json`, `{…"items":[…],"schemaVersion":N}` without its
     /// checksum line, the file `file`) that still decode, when the whole does not
-    /// (``salvagedValues(of:file:at:versionKey:decode:)``); of an id read twice, the first.
+    /// (``salvagedValues(of:file:at:arrayKey:versionKey:decode:)``). A snapshot holds its values
+    /// in id order, so a value out of that order has a damaged id (which may equal another's):
+    /// of the values read, the longest run in id order is kept, and the others are set aside.
     /// `decode` decodes `{"items":[…],"schemaVersion":N}`. Nil when the schema version does not
-    /// read, or no value does.
+    /// read, is newer than the model's, or no value reads.
     static func salvagedSnapshot<Value: StoredValue>(
         of json: Data, file: URL, decode: (Data) throws -> [Value]
     ) -> (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? {
-        let salvaged = salvagedValues(of: json, file: file) { items, version in
+        let salvaged = salvagedValues(
+            of: json, file: file, arrayKey: "items", versionKey: "schemaVersion"
+        ) { items, version in
             var snapshot = Data(#"{"items":"#.utf8)
             snapshot.append(items)
             snapshot.append(contentsOf: #","schemaVersion":\#(version)}"#.utf8)
             return try decode(snapshot)
         }
         guard let salvaged, !salvaged.values.isEmpty else { return nil }
-        // A damaged id may equal another's: the first is kept, the other set aside.
-        var seen: Set<Value.ID> = []
-        var repeated: [Value.ID] = []
-        let kept = salvaged.values.filter { value in
-            if seen.insert(value.id).inserted { return true }
-            repeated.append(value.id)
-            return false
+        let inOrder = longestRunInOrder(salvaged.values.map(\.value.id), by: Value.precedes)
+        var kept: [Value] = []
+        var setAside = salvaged.setAside
+        for (index, read) in salvaged.values.enumerated() {
+            if inOrder.contains(index) {
+                kept.append(read.value)
+            } else {
+                setAside.append(
+                    StoreRecovery.Damage(
+                        file: file, offset: read.bytes.lowerBound,
+                        reason: "bytes \(read.bytes.lowerBound)..<\(read.bytes.upperBound) read as "
+                            + "the id \(read.value.id), out of the snapshot's order: a damaged id"))
+            }
         }
         guard let values = try? StoredValues(kept) else { return nil }
-        return (
-            values,
-            salvaged.setAside
-                + repeated.map {
-                    StoreRecovery.Damage(
-                        file: file, offset: 0, reason: "a second value with the id \($0)")
-                }
-        )
+        return (values, setAside.sorted { $0.offset < $1.offset })
     }
 
-    /// The values of a damaged JSON object (`json`, at byte `offset` of `file`) whose array of
-    /// values comes last but for its schema version (`versionKey`), that still decode when
-    /// the whole does not: each object of the array is found by its bytes (a `{` after `[` or
-    /// `,`, before `"`: inside a JSON string a quote is escaped) and decoded with its
-    /// neighbours, 256 at a time, then on its own where those fail. `decode` decodes an array
-    /// of such objects, `[…]`, written by the schema version given. Returns nil when the
-    /// version does not read; else the values, in order, and a damage entry for each stretch of
-    /// bytes that did not decode.
+    /// The values of the array `arrayKey` of a damaged JSON object (`json`, at byte `offset` of
+    /// `file`), that still decode when the whole does not, each with its bytes. The object
+    /// ends with the array, then its schema version (`versionKey`), read from the end. The
+    /// array's elements are found as a JSON reader finds them (strings, nesting), from the
+    /// start; where damage hides their ends (an element that is not JSON), from the end, down
+    /// to it; and decoded with `decode` (an array of them, `[…]`, written by that version), 256
+    /// at a time, then one by one where those fail. An element that is JSON but does not decode
+    /// is set aside; so are the bytes between what the two reads reached. Nil when the version
+    /// does not read, or is newer than the model's (every element would fail).
     static func salvagedValues<Value>(
-        of json: Data, file: URL, at offset: Int = 0, versionKey: String = "schemaVersion",
+        of json: Data, file: URL, at offset: Int = 0, arrayKey: String, versionKey: String,
         decode: (_ items: Data, _ version: Int) throws -> [Value]
-    ) -> (values: [Value], setAside: [StoreRecovery.Damage])? {
+    ) -> (values: [(value: Value, bytes: Range<Int>)], setAside: [StoreRecovery.Damage])? {
         let bytes = [UInt8](json)
-        guard let versionAt = lastRange(of: Array("\"\(versionKey)\"".utf8), in: bytes),
-            let version = number(after: versionAt.upperBound, in: bytes),
-            var end = bytes[..<versionAt.lowerBound].lastIndex(where: { !isSpace($0) })
-        else { return nil }
-        // The array's `]`, before the `,` before the version; when it is the damaged byte, the
-        // last value ends before it (and does not decode).
-        if bytes[end] == UInt8(ascii: ","),
-            let bracket = bytes[..<end].lastIndex(where: { !isSpace($0) }),
-            bytes[bracket] == UInt8(ascii: "]")
-        {
-            end = bracket
+        guard let (close, version) = JSONBytes.arrayEnd(in: bytes, before: versionKey) else {
+            return nil
         }
-        let starts = objectStarts(in: bytes, before: end)
-        /// The bytes from the object at `starts[first]` to the one at `starts[last]`, or the
-        /// array's end, as an array of their own.
-        func decoded(_ first: Int, _ last: Int) -> [Value]? {
-            var stop = last < starts.count ? starts[last] : end
-            if last < starts.count {
-                // Back over the spaces and the comma before the next object.
-                stop -= 1
-                while stop > starts[first], isSpace(bytes[stop]) { stop -= 1 }
-            }
+        var isNewer = false
+        /// The elements `ranges` decoded as one array, one value each; nil when they are not.
+        func decoded(_ ranges: ArraySlice<Range<Int>>) -> [Value]? {
             var items = Data([UInt8(ascii: "[")])
-            items.append(contentsOf: bytes[starts[first]..<stop])
+            for (index, range) in ranges.enumerated() {
+                if index > 0 { items.append(UInt8(ascii: ",")) }
+                items.append(contentsOf: bytes[range])
+            }
             items.append(UInt8(ascii: "]"))
-            return try? decode(items, version)
+            do {
+                let values = try decode(items, version)
+                return values.count == ranges.count ? values : nil
+            } catch is NewerSchema {
+                isNewer = true
+                return nil
+            } catch {
+                return nil
+            }
         }
-        var kept: [Value] = []
+        var kept: [(value: Value, bytes: Range<Int>)] = []
         var damaged: [Range<Int>] = []
-        // Before the first object found: the JSON's own `{` alone, unless the damage hides a
-        // value's start there.
-        let before = starts.first ?? end
-        if bytes[..<before].count(where: { $0 == UInt8(ascii: "{") }) > 1 {
-            damaged.append(0..<before)
-        }
-        var index = 0
-        while index < starts.count {
-            // A stretch of 256 objects; else one object, or a few that belong together (a
-            // field's array of structs holds objects too).
-            let stretch =
-                [min(index + 256, starts.count)] + (index + 1...min(index + 64, starts.count))
-            var next: Int?
-            for last in stretch {
-                if let values = decoded(index, last) {
-                    kept += values
-                    next = last
-                    break
+        /// Decodes `ranges` in order; returns the index of the first that is not JSON (where
+        /// the read lost its way), or nil.
+        func take(_ ranges: [Range<Int>]) -> Int? {
+            var index = 0
+            while index < ranges.count {
+                let stretch = ranges[index..<min(index + 256, ranges.count)]
+                if let values = decoded(stretch) {
+                    kept += zip(values, stretch).map { ($0, $1) }
+                    index = stretch.endIndex
+                    continue
                 }
-            }
-            guard let next else {
-                let range = starts[index]..<(index + 1 < starts.count ? starts[index + 1] : end)
-                if let previous = damaged.last, previous.upperBound == range.lowerBound {
-                    damaged[damaged.count - 1] = previous.lowerBound..<range.upperBound
-                } else {
-                    damaged.append(range)
+                for single in stretch.indices {
+                    if let value = decoded(ranges[single...single])?.first {
+                        kept.append((value, ranges[single]))
+                    } else if JSONBytes.isJSON(bytes[ranges[single]]) {
+                        damaged.append(ranges[single])
+                    } else {
+                        return single
+                    }
                 }
-                index += 1
-                continue
+                index = stretch.endIndex
             }
-            index = next
+            return nil
         }
+        let opening = JSONBytes.arrayStart(in: bytes, key: arrayKey)
+        let forward = opening.map { JSONBytes.elements(in: bytes, from: $0, to: close) }
+        var lost: Int? = opening == nil ? 0 : nil
+        if let forward {
+            if let notJSON = take(forward.ranges) {
+                lost = forward.ranges[notJSON].lowerBound
+            } else {
+                lost = forward.lostAt
+            }
+        }
+        if let lost {
+            // From the end, down to where the read from the start lost its way.
+            let backward = JSONBytes.elementsBackward(in: bytes, from: lost, to: close)
+            let before = kept.count
+            let notJSON = take(backward.ranges)
+            let reached = backward.ranges[..<(notJSON ?? backward.ranges.count)]
+            // What the read from the end reached is in order after what the first read kept.
+            kept[before...].reverse()
+            damaged[...].sort { $0.lowerBound < $1.lowerBound }
+            let gapEnd =
+                notJSON.map { backward.ranges[$0].upperBound }
+                ?? reached.last?.lowerBound ?? backward.lostAt ?? close
+            if lost < gapEnd { damaged.append(lost..<gapEnd) }
+        }
+        guard !isNewer else { return nil }
+        damaged.sort { $0.lowerBound < $1.lowerBound }
         let setAside = damaged.map {
             StoreRecovery.Damage(
                 file: file, offset: offset + $0.lowerBound,
@@ -953,46 +978,205 @@ nonisolated enum StoreFiles {
         return (kept, setAside)
     }
 
-    /// Where each object that starts a value of an array begins, before `end`: a `{` whose
-    /// previous byte but spaces is `[` or `,`, and whose next is `"`.
-    private static func objectStarts(in bytes: [UInt8], before end: Int) -> [Int] {
-        var starts: [Int] = []
-        var previous: UInt8 = 0
-        for index in 0..<end where !isSpace(bytes[index]) {
-            defer { previous = bytes[index] }
-            guard bytes[index] == UInt8(ascii: "{"),
-                previous == UInt8(ascii: "[") || previous == UInt8(ascii: ",")
-            else { continue }
-            var next = index + 1
-            while next < end, isSpace(bytes[next]) { next += 1 }
-            if next < end, bytes[next] == UInt8(ascii: "\"") { starts.append(index) }
+    /// The indices of a longest run of `ids` in `precedes` order (each strictly after the one
+    /// before it): patience sorting, n log n.
+    static func longestRunInOrder<ID>(_ ids: [ID], by precedes: (ID, ID) -> Bool) -> Set<Int> {
+        var tails: [Int] = []  // For each run length, the index of the smallest last id.
+        var previous = [Int](repeating: -1, count: ids.count)
+        for index in ids.indices {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(ids[tails[middle]], ids[index]) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
         }
-        return starts
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    private static func lastRange(of pattern: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
-        guard bytes.count >= pattern.count else { return nil }
-        for start in stride(from: bytes.count - pattern.count, through: 0, by: -1)
-        where bytes[start..<start + pattern.count].elementsEqual(pattern) {
-            return start..<start + pattern.count
+        var run: Set<Int> = []
+        var index = tails.last ?? -1
+        while index >= 0 {
+            run.insert(index)
+            index = previous[index]
         }
-        return nil
+        return run
     }
 
-    /// The whole number after `:` (spaces around it) from `index` on.
-    static func number(after index: Int, in bytes: [UInt8]) -> Int? {
-        var index = index
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-        index += 1
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-        let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        guard (1...9).contains(digits.count) else { return nil }
-        return Int(String(decoding: digits, as: UTF8.self))
+    /// JSON as bytes, read as a JSON reader reads it (strings and their escapes, nesting), to
+    /// find the values of a damaged file.
+    enum JSONBytes {
+        static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+
+        /// Whether `bytes` are one JSON value.
+        static func isJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+            (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+                != nil
+        }
+
+        /// The index of the array's `]` and the version, read from the end of an object that
+        /// ends `…],"<versionKey>":N}` (spaces allowed around each); nil when it does not.
+        static func arrayEnd(in bytes: [UInt8], before versionKey: String) -> (Int, Int)? {
+            var index = bytes.count - 1
+            func back(over byte: UInt8) -> Bool {
+                while index >= 0, isSpace(bytes[index]) { index -= 1 }
+                guard index >= 0, bytes[index] == byte else { return false }
+                index -= 1
+                return true
+            }
+            guard back(over: UInt8(ascii: "}")) else { return nil }
+            while index >= 0, isSpace(bytes[index]) { index -= 1 }
+            let digitsEnd = index + 1
+            while index >= 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                index -= 1
+            }
+            guard (1...9).contains(digitsEnd - index - 1),
+                let version = Int(String(decoding: bytes[(index + 1)..<digitsEnd], as: UTF8.self)),
+                back(over: UInt8(ascii: ":"))
+            else { return nil }
+            let key = Array("\"\(versionKey)\"".utf8)
+            while index >= 0, isSpace(bytes[index]) { index -= 1 }
+            guard index + 1 >= key.count,
+                bytes[(index + 1 - key.count)...index].elementsEqual(key)
+            else { return nil }
+            index -= key.count
+            guard back(over: UInt8(ascii: ",")), back(over: UInt8(ascii: "]")) else { return nil }
+            return (index + 1, version)
+        }
+
+        /// The index after the `[` of the array `key` of the object that `bytes` start, whose
+        /// members before it are numbers; nil when they do not read so.
+        static func arrayStart(in bytes: [UInt8], key: String) -> Int? {
+            var index = 0
+            func skipSpaces() {
+                while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            }
+            func over(_ byte: UInt8) -> Bool {
+                skipSpaces()
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+                return true
+            }
+            guard over(UInt8(ascii: "{")) else { return nil }
+            while over(UInt8(ascii: "\"")) {
+                let nameStart = index
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }
+                let name = bytes[nameStart..<min(index, bytes.count)]
+                guard over(UInt8(ascii: "\"")), over(UInt8(ascii: ":")) else { return nil }
+                if name.elementsEqual(key.utf8) {
+                    return over(UInt8(ascii: "[")) ? index : nil
+                }
+                // A number (a generation): up to the comma.
+                while index < bytes.count, bytes[index] != UInt8(ascii: ","),
+                    bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "{")
+                {
+                    index += 1
+                }
+                guard over(UInt8(ascii: ",")) else { return nil }
+            }
+            return nil
+        }
+
+        /// The elements of an array from `start` (after its `[`) to `end` (its `]`), each
+        /// without the spaces around it; `lostAt`, the start of the first element whose end
+        /// could not be found (a bracket closing more than it opened, a string or a bracket
+        /// left open), after which nothing is read.
+        static func elements(in bytes: [UInt8], from start: Int, to end: Int)
+            -> (ranges: [Range<Int>], lostAt: Int?)
+        {
+            var ranges: [Range<Int>] = []
+            var index = start
+            while true {
+                while index < end, isSpace(bytes[index]) { index += 1 }
+                guard index < end else { return (ranges, nil) }
+                let first = index
+                var depth = 0
+                var isInString = false
+                var isEscaped = false
+                while index < end {
+                    let byte = bytes[index]
+                    if isInString {
+                        if isEscaped {
+                            isEscaped = false
+                        } else if byte == UInt8(ascii: "\\") {
+                            isEscaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            isInString = false
+                        }
+                    } else if byte == UInt8(ascii: "\"") {
+                        isInString = true
+                    } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth < 0 { return (ranges, first) }
+                    } else if byte == UInt8(ascii: ","), depth == 0 {
+                        break
+                    }
+                    index += 1
+                }
+                var last = index
+                while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+                guard !isInString, depth == 0, last > first else { return (ranges, first) }
+                ranges.append(first..<last)
+                guard index < end else { return (ranges, nil) }
+                index += 1
+            }
+        }
+
+        /// The elements of an array that ends at `end` (its `]`), read from the end down to
+        /// `start`, last first, as ``elements(in:from:to:)`` reads them; `lostAt`, the end of
+        /// the first element whose start could not be found.
+        static func elementsBackward(in bytes: [UInt8], from start: Int, to end: Int)
+            -> (ranges: [Range<Int>], lostAt: Int?)
+        {
+            /// Whether the quote at `index` is escaped: an odd number of backslashes before it.
+            func isEscaped(_ index: Int) -> Bool {
+                var count = 0
+                var before = index - 1
+                while before >= start, bytes[before] == UInt8(ascii: "\\") {
+                    count += 1
+                    before -= 1
+                }
+                return count % 2 == 1
+            }
+            var ranges: [Range<Int>] = []
+            var index = end - 1
+            while true {
+                while index >= start, isSpace(bytes[index]) { index -= 1 }
+                guard index >= start else { return (ranges, nil) }
+                let last = index + 1
+                var depth = 0
+                var isInString = false
+                while index >= start {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\""), !isEscaped(index) {
+                        isInString.toggle()
+                    } else if !isInString {
+                        if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                            depth += 1
+                        } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                            depth -= 1
+                            if depth < 0 { return (ranges, last) }
+                        } else if byte == UInt8(ascii: ","), depth == 0 {
+                            break
+                        }
+                    }
+                    index -= 1
+                }
+                var first = index + 1
+                while first < last, isSpace(bytes[first]) { first += 1 }
+                guard !isInString, depth == 0, first < last else { return (ranges, last) }
+                ranges.append(first..<last)
+                guard index >= start else { return (ranges, nil) }
+                index -= 1
+            }
+        }
     }
 
     /// Copies `file` beside itself as it is, as `<name>.damaged` (or `.damaged-2`, … when that
