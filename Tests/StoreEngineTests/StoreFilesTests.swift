@@ -215,6 +215,55 @@ struct Node: StoredValue {
         database.close()
     }
 
+    /// A store that an earlier release wrote with a Decimal's NaN (intact checksums) is
+    /// damaged, not a model to change: recover sets that value aside and keeps the others.
+    @Test func aNaNAnEarlierReleaseSavedIsSetAsideAndTheOtherValuesKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func json(_ id: Int, _ price: String) -> String {
+            #"{"id":\#(id),"name":"NaN \#(id)","price":\#(price)}"#
+        }
+        let snapshot =
+            #"{"generation":1,"items":["# + json(1, "1") + "," + json(2, "NaN") + ","
+            + json(3, "3") + #"],"schemaVersion":1}"#
+        try StoreFiles.CRC32.sealed(Data(snapshot.utf8)).write(
+            to: folder.appendingPathComponent("priced.snapshot.json"))
+        let record =
+            #"{"generation":1,"save":["# + json(4, "NaN") + "," + json(5, "5")
+            + #"],"version":1}"#
+        let line =
+            record + " " + StoreFiles.CRC32.format(StoreFiles.CRC32.checksum(Data(record.utf8)))
+        try Data((line + "\n").utf8).write(to: folder.appendingPathComponent("priced.journal"))
+        func open() throws -> JournalStore<Priced, ItemError> {
+            try JournalStore(
+                directory: folder, snapshot: "priced.snapshot.json", journal: "priced.journal",
+                lock: "priced.lock", compactionFloor: 1 << 20)
+        }
+        #expect {
+            _ = try open()
+        } throws: {
+            guard case ItemError.corrupt(_, _, let reason)? = $0 as? ItemError else { return false }
+            return reason == StoreFiles.bareNaN
+        }
+
+        let recovery = try JournalStore<Priced, ItemError>.recover(
+            directory: folder, snapshot: "priced.snapshot.json", journal: "priced.journal",
+            lock: "priced.lock")
+
+        #expect(recovery.setAside.count == 2)
+        #expect(try open().values.items.map(\.id) == [1, 3, 5])
+
+        // The snapshot store's file alike.
+        let file = #"{"items":["# + json(1, "1") + "," + json(2, "NaN") + #"],"schemaVersion":1}"#
+        try StoreFiles.CRC32.sealed(Data(file.utf8)).write(
+            to: folder.appendingPathComponent("priced.json"))
+        _ = try SnapshotStore<Priced, ItemError>.recover(
+            directory: folder, file: "priced.json", lock: "priced-snapshot.lock")
+        let store = try SnapshotStore<Priced, ItemError>(
+            directory: folder, file: "priced.json", lock: "priced-snapshot.lock")
+        #expect(store.values.items.map(\.id) == [1])
+    }
+
     @Test func aGenerationNoStoreReachesOpensAndSavesWithoutOverflow() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -206,9 +206,9 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                     valuesKept: intact.values.count, setAside: [], keptUnverified: [],
                     repaired: [], copies: [])
             }
-            if !StoreFiles.isDamaged(data) {
-                // Its checksum matches, or it has none: what fails is not damage. Thrown as
-                // opening throws it.
+            if !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(CRC32.unchecked(data).json) {
+                // Its checksum matches, or it has none, and it is JSON: what fails is not
+                // damage. Thrown as opening throws it.
                 _ = try readFile(fileURL)
             }
             // Value by value, in the order it was written (a value whose bytes hold the damage,
@@ -273,7 +273,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                 file: file, found: newer.found, supported: Value.schemaVersion)
         } catch {
             throw StoreFiles.misfit(
-                error, file: file, isChecked: contents.isChecked, reporting: Failure.self)
+                error, file: file, json: contents.json, isChecked: contents.isChecked,
+                reporting: Failure.self)
         }
         do {
             let values = try StoredValues(stored.items)

@@ -37,11 +37,12 @@ nonisolated enum StoreFiles {
     /// in an older file without a checksum, whose broken JSON is damage. A value that a
     /// migration did not carry over is reported as that.
     static func misfit<Reported: Failure>(
-        _ error: any Error, file: URL, isChecked: Bool, reporting _: Reported.Type
+        _ error: any Error, file: URL, json: Data, isChecked: Bool, reporting _: Reported.Type
     ) -> Reported {
         if let unmigrated = error as? UnmigratedValue {
             return unmigrated.failure(file: file, reporting: Reported.self)
         }
+        if holdsABareNaN(json) { return .corrupt(file: file, offset: 0, reason: bareNaN) }
         if !isChecked, case DecodingError.dataCorrupted = error {
             return .corrupt(file: file, offset: 0, reason: "\(error)")
         }
@@ -254,13 +255,24 @@ nonisolated enum StoreFiles {
     ///
     /// - Throws: `EncodingError.invalidValue` for such JSON, as the encoder does for a Double.
     static func readableJSON(_ json: Data) throws -> Data {
-        guard json.withUnsafeBytes(holdsABareNaN) else { return json }
+        guard holdsABareNaN(json) else { return json }
         throw EncodingError.invalidValue(
             Decimal.nan,
             EncodingError.Context(
                 codingPath: [],
                 debugDescription: "a Decimal is NaN (a division by zero?), which JSON cannot "
                     + "hold: save a number, or nil in an optional field"))
+    }
+
+    /// Why a file that holds a bare NaN (``readableJSON(_:)``), which earlier releases could
+    /// save, is damaged: no JSON reader takes it, and `recover` sets the value aside.
+    static let bareNaN =
+        "a value holds NaN (a Decimal that is not a number, which an earlier release saved), "
+        + "which JSON cannot hold"
+
+    /// Whether `json`, as `JSONEncoder` writes it, holds `NaN` outside a string.
+    static func holdsABareNaN<Bytes: DataProtocol & ContiguousBytes>(_ json: Bytes) -> Bool {
+        json.withUnsafeBytes(holdsABareNaN)
     }
 
     /// Whether `bytes`, JSON as `JSONEncoder` writes it, hold `NaN` outside a string: the only

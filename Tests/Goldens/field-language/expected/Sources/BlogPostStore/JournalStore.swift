@@ -722,7 +722,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 file: file, found: newer.found, supported: Value.schemaVersion)
         } catch {
             throw StoreFiles.misfit(
-                error, file: file, isChecked: contents.isChecked, reporting: Failure.self)
+                error, file: file, json: contents.json, isChecked: contents.isChecked,
+                reporting: Failure.self)
         }
         let values: StoredValues<Value>
         do {
@@ -797,22 +798,30 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             let position = offset - data.startIndex
             let line = data[offset..<newline]
             offset = newline + 1
+            var damage: String
             switch checkedRecord(line) {
             case .damaged(let reason):
-                guard let setAside else {
-                    throw Failure.corrupt(file: file, offset: position, reason: reason)
-                }
-                guard let salvaged = salvagedRecord(line, of: file, at: position) else {
-                    setAside(position, reason)
+                damage = reason
+            case .intact(let payload):
+                // A value JSON cannot hold, which earlier releases saved (a Decimal's NaN),
+                // keeps an intact record from reading: damage, not a model to change.
+                guard StoreFiles.holdsABareNaN(payload) else {
+                    try apply(payload, at: position)
                     continue
                 }
-                if salvaged.generation >= generation { changes += salvaged.changes }
-                latestGeneration = max(latestGeneration, salvaged.generation)
-                for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
-                keptUnverified?(position)
-            case .intact(let payload):
-                try apply(payload, at: position)
+                damage = StoreFiles.bareNaN
             }
+            guard let setAside else {
+                throw Failure.corrupt(file: file, offset: position, reason: damage)
+            }
+            guard let salvaged = salvagedRecord(line, of: file, at: position) else {
+                setAside(position, damage)
+                continue
+            }
+            if salvaged.generation >= generation { changes += salvaged.changes }
+            latestGeneration = max(latestGeneration, salvaged.generation)
+            for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
+            keptUnverified?(position)
         }
         // A cut-short append cannot end in anything but a prefix of its line; a whole record
         // without its newline is a damaged line end. A reader may see a line being written.
@@ -917,11 +926,12 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         // they would add the file's size to everything that follows.
         if let intact = try? readSnapshot(files.snapshotURL) {
             (values, _, _, generation) = intact
-        } else if try !StoreFiles.isDamaged(
-            StoreFiles.readIfPresent(files.snapshotURL, reporting: Failure.self) ?? Data())
+        } else if let data = try StoreFiles.readIfPresent(
+            files.snapshotURL, reporting: Failure.self),
+            !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(CRC32.unchecked(data).json)
         {
-            // Its checksum matches, or it has none: what fails is not damage. Thrown as
-            // opening throws it.
+            // Its checksum matches, or it has none, and it is JSON: what fails is not damage.
+            // Thrown as opening throws it.
             (values, _, _, generation) = try readSnapshot(files.snapshotURL)
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
