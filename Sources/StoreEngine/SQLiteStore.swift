@@ -1994,12 +1994,15 @@ where Value.ID: SQLiteKey {
         }
     }
 
-    /// Whether the row's checksum matches its id, version and JSON.
+    /// Whether the row's checksum matches its id, version and JSON, and its JSON is JSON: a
+    /// bare NaN, which earlier releases saved for a Decimal that is not a number, is damage
+    /// that `recover` sets aside (no model change would read it).
     private func isIntact(_ row: SQLiteDatabase<Failure>.Statement) -> Bool {
         let id = Value.ID(column: 0, of: row)
         let version = Int(truncatingIfNeeded: row.int64(at: 1))
-        return UInt32(truncatingIfNeeded: row.int64(at: 3))
-            == Self.checksum(id, version, row.data(at: 2))
+        let json = row.data(at: 2)
+        return UInt32(truncatingIfNeeded: row.int64(at: 3)) == Self.checksum(id, version, json)
+            && !StoreFiles.holdsABareNaN(json)
     }
 
     private static func decode(_ json: Data, version: Int) throws -> Value {

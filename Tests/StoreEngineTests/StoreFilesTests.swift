@@ -264,6 +264,46 @@ struct Node: StoredValue {
         #expect(store.values.items.map(\.id) == [1])
     }
 
+    /// A sqlite row an earlier release saved with a Decimal's NaN (its checksum intact) is a
+    /// damaged row: reads say to recover, and recover sets it aside, its bytes kept.
+    @Test func aNaNRowAnEarlierReleaseSavedIsSetAsideByRecover() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("p.db")
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            defer { database.close() }
+            let table = try SQLiteTable<Priced, ItemError>("priced", in: database)
+            try database.transaction { try table.save([priced(1), priced(3)]) }
+            let json = Data(#"{"id":2,"name":"NaN 2","price":NaN}"#.utf8)
+            let checksum = SQLiteTable<Priced, ItemError>.checksum(2, 1, json)
+            try database.transaction {
+                try database.run(
+                    "INSERT INTO priced (id, version, value, checksum) VALUES (2, 1, ?, ?)",
+                    bind: {
+                        $0.bind(utf8: json, at: 1)
+                        $0.bind(Int64(checksum), at: 2)
+                    }, row: { _ in })
+            }
+            #expect {
+                _ = try table.page(after: nil, limit: 10)
+            } throws: {
+                guard case ItemError.corrupt(_, _, let reason)? = $0 as? ItemError else {
+                    return false
+                }
+                return reason.contains("recover")
+            }
+        }
+
+        let recovery = try SQLiteTable<Priced, ItemError>.recover(
+            "priced", schema: SQLiteSchema(model: "Priced"), file: file)
+
+        #expect(recovery.setAside.count == 1)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        let table = try SQLiteTable<Priced, ItemError>("priced", in: database)
+        #expect(try table.page(after: nil, limit: 10) == [priced(1), priced(3)])
+    }
+
     @Test func aGenerationNoStoreReachesOpensAndSavesWithoutOverflow() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -435,8 +435,9 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     func damagedRow(of table: String, id: String) -> Failure {
         Failure.corrupt(
             file: database.fileURL, offset: 0,
-            reason: "a row of \(table) fails its checksum (id \(id)); recover(directory:) sets it "
-                + "aside, its bytes kept, and then that id can be saved or deleted")
+            reason: "a row of \(table) fails its checksum, or holds NaN (id \(id)); "
+                + "recover(directory:) sets it aside, its bytes kept, and then that id can be "
+                + "saved or deleted")
     }
 
     /// Sets `field` to nil in the rows `keys` of `table`, each with its new checksum. A row
