@@ -284,15 +284,15 @@ import Testing
                 lock: "items.lock"))
 
         let importing = folder.appendingPathComponent(name + ".importing")
-        // The damaged record still decodes: it is kept as read, and reported.
-        #expect(recovery.keptUnverified == [importing])
+        // One damaged bit: put back from the record's checksum.
+        #expect(recovery.repaired.map(\.file) == [importing])
         #expect(recovery.copies == [importing.appendingPathExtension("damaged")])
         #expect(recovery.valuesKept == 4)
         #expect(try importJournal(into: items))
-        // Every value moved in, the damaged one as read.
+        // Every value moved in, as it was written.
         #expect(
             try items.page(after: nil, limit: 10)
-                == [item(1), Item(id: 3, title: "bhanged", count: 1), item(4), item(5)])
+                == [item(1), Item(id: 3, title: "changed", count: 1), item(4), item(5)])
     }
 
     @Test func aFormerFileNotYetMovedIsRecoveredAsTheImportWouldMoveIt() throws {
@@ -307,14 +307,16 @@ import Testing
             try SnapshotStore<Item, ItemError>.recoverImport(
                 file: "items.json", in: folder, lock: "items.lock"))
 
-        // A title's letter: every value still decodes, so the file is kept as read.
-        #expect(recovery.keptUnverified == [folder.appendingPathComponent("items.json.importing")])
+        // One bit of a title's letter: put back from the file's checksum.
+        #expect(
+            recovery.repaired.map(\.file) == [folder.appendingPathComponent("items.json.importing")]
+        )
         #expect(!exists("items.json") && exists("items.json.importing.damaged"))
         let items = try table()
         #expect(
             try SnapshotStore<Item, ItemError>.importStore(
                 file: "items.json", in: folder, lock: "items.lock", into: items.importValues))
-        #expect(try items.count() == 3)
+        #expect(try items.page(after: nil, limit: 10) == (1...3).map(item))
     }
 
     @Test func withNothingToImportRecoveringTouchesNothing() throws {

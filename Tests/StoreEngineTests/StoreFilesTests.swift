@@ -64,11 +64,43 @@ struct Node: StoredValue {
         return (recovery, reopened.values.items)
     }
 
+    /// One flipped bit anywhere in a snapshot, its end included, is put back from its
+    /// checksum: every value as written.
+    @Test func oneDamagedBitOfASnapshotIsPutBack() throws {
+        let nodes = (1...20).map { node($0, children: 1) }
+        for (old, new) in [
+            (#""title":"Node 2""#, #""title":"Node 3""#),
+            (#"],"schemaVersion":1}"#, #"],"schemaVersion":3}"#),
+            (#""id":12,"#, #""id":13,"#),
+        ] {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (recovery, kept) = try recovered(nodes, replacing: old, with: new)
+            #expect(kept == nodes, "\(new)")
+            #expect(recovery.repaired.count == 1 && recovery.setAside.isEmpty, "\(new)")
+        }
+        // The snapshot store's file too.
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try SnapshotStore<Node, ItemError>(
+            directory: folder, file: "file.json", lock: "file.lock")
+        try store.commit(.saved(nodes))
+        store.close()
+        let file = folder.appendingPathComponent("file.json")
+        var data = try Data(contentsOf: file)
+        data[data.count / 2] ^= 0x10
+        try data.write(to: file)
+        let recovery = try SnapshotStore<Node, ItemError>.recover(
+            directory: folder, file: "file.json", lock: "file.lock")
+        #expect(recovery.repaired.map(\.offset) == [data.count / 2])
+        let reopened = try SnapshotStore<Node, ItemError>(
+            directory: folder, file: "file.json", lock: "file.lock")
+        #expect(reopened.values.items == nodes)
+    }
+
     @Test func aValuesOwnObjectsAreNeverKeptAsValues() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let nodes = [node(1), node(2, children: 3)] + (3...8).map { node($0) }
         let (recovery, kept) = try recovered(
-            nodes, replacing: #""title":"Node 2""#, with: #""titlE":"Node 2""#)
+            nodes, replacing: #""title":"Node 2""#, with: #""TitlE":"Node 2""#)
         #expect(kept == nodes.filter { $0.id != 2 })
         #expect(recovery.setAside.count == 1)
     }
@@ -77,7 +109,7 @@ struct Node: StoredValue {
         defer { try? FileManager.default.removeItem(at: folder) }
         let nodes = (1...200).map { node($0, children: 300) }
         let (recovery, kept) = try recovered(
-            nodes, replacing: #""title":"Node 7""#, with: #""titlE":"Node 7""#)
+            nodes, replacing: #""title":"Node 7""#, with: #""TitlE":"Node 7""#)
         #expect(kept == nodes.filter { $0.id != 7 })
         #expect(recovery.setAside.count == 1)
     }
@@ -86,9 +118,9 @@ struct Node: StoredValue {
         defer { try? FileManager.default.removeItem(at: folder) }
         let nodes = (1...6).map { node($0) }
         for (old, new) in [
-            (#""items":[{"#, #""items":[z"#),  // The first value's start.
-            (#""Node 3"},{"#, #""Node 3"}-{"#),  // Between two values.
-            (#""Node 4"}"#, #""Node 4#}"#),  // A quote that ends a string.
+            (#""items":[{"#, #""items":[Z"#),  // The first value's start.
+            (#""Node 3"},{"#, #""Node 3"}#{"#),  // Between two values.
+            (#""Node 4"}"#, #""Node 4'}"#),  // A quote that ends a string.
         ] {
             defer { try? FileManager.default.removeItem(at: folder) }
             let (recovery, kept) = try recovered(nodes, replacing: old, with: new)
@@ -102,7 +134,7 @@ struct Node: StoredValue {
     @Test func aDamagedIdThatEqualsAnotherKeepsTheValueThatHoldsIt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let nodes = (1...1000).map { node($0) }
-        let (recovery, kept) = try recovered(nodes, replacing: #""id":300,"#, with: #""id":700,"#)
+        let (recovery, kept) = try recovered(nodes, replacing: #""id":300,"#, with: #""id":500,"#)
         #expect(kept == nodes.filter { $0.id != 300 })
         #expect(
             recovery.setAside.map(\.reason).contains { $0.contains("out of the snapshot's order") })
@@ -115,7 +147,7 @@ struct Node: StoredValue {
         let nodes = (1...8).map { Node(id: $0, title: #"{"schemaVersion":1}"#, children: []) }
         for (old, new) in [
             (#"],"schemaVersion":1}"#, #"],"schemaVersiom":1}"#),
-            (#"],"schemaVersion":1}"#, #"],"schemaVersion":3}"#),
+            (#"],"schemaVersion":1}"#, #"],"schemaVersion":7}"#),
         ] {
             defer { try? FileManager.default.removeItem(at: folder) }
             var damaged = nodes

@@ -540,6 +540,27 @@ nonisolated enum StoreFiles {
             return ~crc
         }
 
+        /// The bit (`byte * 8 + bit`, the lowest bit of a byte first) whose flip in `bytes`
+        /// makes their checksum `expected`, or nil. A CRC-32 is linear: a flipped bit changes it
+        /// by a value that depends only on where the bit is, and no two places below 2^32 bits
+        /// give the same one, so the place is found from the two checksums. Nil past 1 MiB,
+        /// where damage to more than one bit would too often look like one.
+        static func flippedBit(in bytes: Data, expected: UInt32) -> Int? {
+            guard bytes.count <= 1 << 20 else { return nil }
+            let difference = checksum(bytes) ^ expected
+            guard difference != 0 else { return nil }
+            let table = Self.table
+            // For each bit of the byte looked at, what its flip does to the checksum: for the
+            // last byte, the table's entry; one byte further from the end, that again through
+            // one more (zero) byte.
+            var effects = (0..<8).map { table[1 << $0] }
+            for byte in stride(from: bytes.count - 1, through: 0, by: -1) {
+                if let bit = effects.firstIndex(of: difference) { return byte * 8 + bit }
+                effects = effects.map { table[Int($0 & 0xFF)] ^ ($0 >> 8) }
+            }
+            return nil
+        }
+
         /// Eight lower-case hex digits.
         static func format(_ checksum: UInt32) -> String {
             let digits = String(checksum, radix: 16)
@@ -854,6 +875,25 @@ nonisolated enum StoreFiles {
     static func isDamaged(_ data: Data) -> Bool {
         guard let contents = try? CRC32.unsealed(data) else { return true }
         return !contents.isChecked && CRC32.unchecked(data).json.count != data.count
+    }
+
+    /// What `repaired` says of a record or a file whose one damaged bit was put back.
+    static let oneBitPutBack = "one damaged bit, put back from its checksum; kept as written"
+
+    /// A file that `CRC32.sealed` wrote, its checksum line whole, with the one bit of its JSON
+    /// whose flip makes the checksum match put back (``CRC32/flippedBit(in:expected:)``), and
+    /// that bit; nil when there is none.
+    static func mendedFile(_ data: Data) -> (Data, Int)? {
+        let trailer = Data("\ncrc32 ".utf8)
+        guard data.count > trailer.count + 9, data.last == UInt8(ascii: "\n") else { return nil }
+        let start = data.endIndex - trailer.count - 9
+        guard data[start..<(start + trailer.count)] == trailer,
+            let stored = CRC32.parse(data[(start + trailer.count)..<(data.endIndex - 1)]),
+            let bit = CRC32.flippedBit(in: data[..<start], expected: stored)
+        else { return nil }
+        var mended = data
+        mended[mended.startIndex + bit / 8] ^= 1 << (bit % 8)
+        return (mended, bit)
     }
 
     /// The values of a damaged snapshot (`json`, `{…"items":[…],"schemaVersion":N}` without its
@@ -1395,7 +1435,8 @@ public nonisolated struct StoreRecovery: Sendable, Equatable, CustomStringConver
     /// values may hold the damaged byte. Their bytes as they were are in ``copies``.
     public let keptUnverified: [URL]
     /// Damage that lost nothing: a journal record whose newline was damaged, read (its checksum
-    /// matches) and kept.
+    /// matches) and kept; a record or a snapshot whose one damaged bit was put back from its
+    /// checksum (the offset is that bit's byte in a snapshot, the record's first byte).
     public let repaired: [Damage]
     /// The damaged files as they were, copied beside them (`<name>.damaged`, `.damaged-2`, …)
     /// before the store was written again. For a database, a copy of it when a row SQLite

@@ -159,13 +159,14 @@ public actor NoteRepository {
     /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged
     /// (``NoteRepositoryError/corrupt(file:offset:reason:)``), keeping every value that can
     /// still be read, so that it opens again: call it with no repository open on the folder,
-    /// then open one. Each journal record has its own checksum, and the snapshot one: what
-    /// still decodes of a damaged one is kept as read (one of its values may then hold the
-    /// damaged byte: ``StoreRecovery/keptUnverified``), and only the values whose bytes do not
-    /// decode are set aside; a damaged record of which nothing can be read is set aside, and
-    /// what it did is undone (the values it saved are as the records before it left them, and
-    /// those it deleted are back). The damaged files are first copied beside them as they were
-    /// (`<name>.damaged`), and never removed. A sound store is left as it is.
+    /// then open one. Each journal record has its own checksum, and the snapshot one: one
+    /// flipped bit is put back from it (``StoreRecovery/repaired``). Otherwise a damaged record
+    /// is set aside, and what it did is undone (the values it saved are as the records before
+    /// it left them, and those it deleted are back); of a damaged snapshot, the values that
+    /// still decode are kept as read (one of them may then hold the damaged byte:
+    /// ``StoreRecovery/keptUnverified``), and only the others are set aside. The damaged files
+    /// are first copied beside them as they were (`<name>.damaged`), and never removed. A sound
+    /// store is left as it is.
     ///
     /// - Returns: what was kept and set aside, and where the copies are.
     /// - Throws: ``NoteRepositoryError`` when a repository has the folder open (`locked`), a

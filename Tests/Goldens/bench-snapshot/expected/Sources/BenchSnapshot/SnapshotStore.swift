@@ -211,6 +211,19 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                 // damage. Thrown as opening throws it.
                 _ = try readFile(fileURL)
             }
+            // One flipped bit, put back from the checksum: the file as it was written.
+            if let (mended, bit) = StoreFiles.mendedFile(data),
+                let read = try? readFile(mended, of: fileURL)
+            {
+                let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
+                try write(read.values, to: fileURL)
+                return StoreRecovery(
+                    valuesKept: read.values.count, setAside: [], keptUnverified: [],
+                    repaired: [
+                        StoreRecovery.Damage(
+                            file: fileURL, offset: bit / 8, reason: StoreFiles.oneBitPutBack)
+                    ], copies: [copy])
+            }
             // Value by value, in the order it was written (a value whose bytes hold the damage,
             // or whose id is out of that order, is set aside); a file of an older layout (a
             // bare array) is kept as read when it still decodes.
@@ -259,6 +272,13 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (StoredValues(), true)
         }
+        return try readFile(data, of: file, checked: checked)
+    }
+
+    /// The file `file`'s bytes `data`, as ``readFile(_:checked:)`` reads them.
+    private static func readFile(
+        _ data: Data, of file: URL, checked: Bool = true
+    ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {
         let contents: CRC32.Contents
         do {
             contents = checked ? try CRC32.unsealed(data) : CRC32.unchecked(data)

@@ -145,9 +145,10 @@ public actor CacheRepository {
     /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged
     /// (``CacheRepositoryError/corrupt(file:offset:reason:)``), so that it opens again: call it
     /// with no repository open on the folder, then open one. The file's checksum covers the
-    /// whole file: the values that still decode are kept as read, and one of them may hold the
-    /// damaged byte (``StoreRecovery/keptUnverified``); only the values whose bytes do not
-    /// decode are set aside (the whole file when its schema version does not read, and the
+    /// whole file: one flipped bit is put back from it (``StoreRecovery/repaired``); otherwise
+    /// the values that still decode are kept as read, and one of them may hold the damaged byte
+    /// (``StoreRecovery/keptUnverified``); only the values whose bytes do not decode are set
+    /// aside (the whole file when its schema version does not read, and the
     /// store is then empty). Either way the file is first copied beside itself as it was
     /// (`<name>.damaged`), and never removed. A sound store is left as it is.
     ///

@@ -708,6 +708,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (StoredValues(), 0, true, 0)
         }
+        return try readSnapshot(data, of: file, checked: checked)
+    }
+
+    /// The snapshot `data`, the file `file`'s bytes, as ``readSnapshot(_:checked:)`` reads it.
+    private static func readSnapshot(
+        _ data: Data, of file: URL, checked: Bool = true
+    ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
         let contents: CRC32.Contents
         do {
             contents = checked ? try CRC32.unsealed(data) : CRC32.unchecked(data)
@@ -766,12 +773,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// whose save never returned; for a reader (`isReading`), possibly one being written now.
     ///
     /// With `setAside`, a damaged line is handed to it (its byte offset and why) and skipped,
-    /// and a whole record whose newline is damaged is read and handed to `repaired`, for
-    /// ``recover(directory:snapshot:journal:lock:holding:)``; without, either throws.
+    /// unless one flipped bit is put back (``mendedRecord(_:)``); that record, and a whole
+    /// record whose newline is damaged, is read and handed to `repaired`; an intact record
+    /// holding a bare NaN keeps its other values. All for
+    /// ``recover(directory:snapshot:journal:lock:holding:)``; without, each throws.
     private static func records(
         in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false,
-        setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil,
-        keptUnverified: ((Int) -> Void)? = nil
+        setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil
     ) throws -> (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int) {
         let decoder = JSONDecoder()
         var changes: [StoreChange<Value>] = []
@@ -798,30 +806,36 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             let position = offset - data.startIndex
             let line = data[offset..<newline]
             offset = newline + 1
-            var damage: String
             switch checkedRecord(line) {
-            case .damaged(let reason):
-                damage = reason
+            case .intact(let payload) where !StoreFiles.holdsABareNaN(payload):
+                try apply(payload, at: position)
             case .intact(let payload):
                 // A value JSON cannot hold, which earlier releases saved (a Decimal's NaN),
-                // keeps an intact record from reading: damage, not a model to change.
-                guard StoreFiles.holdsABareNaN(payload) else {
-                    try apply(payload, at: position)
+                // keeps an intact record from reading: damage, not a model to change. Its
+                // bytes are as written, so every other value of it is kept.
+                guard let setAside else {
+                    throw Failure.corrupt(file: file, offset: position, reason: StoreFiles.bareNaN)
+                }
+                guard let salvaged = valuesWithoutNaN(payload, of: file, at: position) else {
+                    setAside(position, StoreFiles.bareNaN)
                     continue
                 }
-                damage = StoreFiles.bareNaN
+                if salvaged.generation >= generation { changes += salvaged.changes }
+                latestGeneration = max(latestGeneration, salvaged.generation)
+                for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
+            case .damaged(let reason):
+                guard let setAside else {
+                    throw Failure.corrupt(file: file, offset: position, reason: reason)
+                }
+                // One flipped bit is put back, from the checksum; any other damage sets the
+                // record aside: read as it is, it could delete or replace another value.
+                guard let mended = mendedRecord(line) else {
+                    setAside(position, reason)
+                    continue
+                }
+                repaired?(position, StoreFiles.oneBitPutBack)
+                try apply(mended, at: position)
             }
-            guard let setAside else {
-                throw Failure.corrupt(file: file, offset: position, reason: damage)
-            }
-            guard let salvaged = salvagedRecord(line, of: file, at: position) else {
-                setAside(position, damage)
-                continue
-            }
-            if salvaged.generation >= generation { changes += salvaged.changes }
-            latestGeneration = max(latestGeneration, salvaged.generation)
-            for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
-            keptUnverified?(position)
         }
         // A cut-short append cannot end in anything but a prefix of its line; a whole record
         // without its newline is a damaged line end. A reader may see a line being written.
@@ -837,38 +851,56 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         return (changes, offset - data.startIndex, latestGeneration)
     }
 
-    /// What a damaged journal line (`line`, at byte `position` of `file`) still holds, for
-    /// ``recover(directory:snapshot:journal:lock:holding:)``: its record when its JSON decodes
-    /// (the damaged byte is in its checksum, or in a value, which is kept unverified, as a
-    /// snapshot's); else, for a line that is one record saving values, the values that still
-    /// decode (``StoreFiles/salvagedValues(of:file:at:arrayKey:versionKey:decode:)``), the
-    /// others set aside. Nil when nothing decodes, or its generation or version does not read.
-    private static func salvagedRecord(
-        _ line: Data.SubSequence, of file: URL, at position: Int
+    /// The record `line` (damaged: its checksum does not match) with its one damaged bit put
+    /// back: a bit of its JSON (``StoreFiles/CRC32/flippedBit(in:expected:)``), of its
+    /// checksum's digits, or its space, when that makes the checksum match and the record
+    /// decode with its generation and version. Nil otherwise.
+    private static func mendedRecord(_ line: Data.SubSequence) -> Data? {
+        guard line.count > 9 else { return nil }
+        let payload = Data(line.dropLast(9))
+        let digits = Data(line.suffix(8))
+        let isSpaced = line[line.endIndex - 9] == UInt8(ascii: " ")
+        let sum = CRC32.checksum(payload)
+        var mended: Data?
+        if CRC32.parse(digits) == sum {
+            mended = payload  // The space was the damaged byte.
+        } else if isSpaced {
+            for bit in 0..<64 {
+                var flipped = digits
+                flipped[flipped.startIndex + bit / 8] ^= 1 << (bit % 8)
+                if CRC32.parse(flipped) == sum { mended = payload }
+            }
+            if mended == nil, let stored = CRC32.parse(digits),
+                let bit = CRC32.flippedBit(in: payload, expected: stored)
+            {
+                var flipped = payload
+                flipped[flipped.startIndex + bit / 8] ^= 1 << (bit % 8)
+                mended = flipped
+            }
+        }
+        guard let mended,
+            let record = try? JSONDecoder().decode(JournalRecord.self, from: mended),
+            record.generation != nil, record.version != nil
+        else { return nil }
+        return mended
+    }
+
+    /// The values of an intact record (`payload`, at byte `position` of `file`) that saves
+    /// them, but for those that hold a bare NaN, which earlier releases saved
+    /// (``StoreFiles/salvagedValues(of:file:at:arrayKey:versionKey:decode:)``); those are set
+    /// aside. Nil when it is not such a record.
+    private static func valuesWithoutNaN(
+        _ payload: Data, of file: URL, at position: Int
     ) -> (changes: [StoreChange<Value>], generation: Int, setAside: [StoreRecovery.Damage])? {
-        let decoder = JSONDecoder()
-        // Without its checksum, when the line still ends in one.
-        var payload = Data(line)
-        if let space = line.lastIndex(of: UInt8(ascii: " ")), line.endIndex - space == 9 {
-            payload = Data(line[..<space])
-        }
-        // Its generation and version as written: a damaged key would read as none (an older
-        // record's 0 and 1), and skip the record or misread its values, unreported.
-        if let record = try? decoder.decode(JournalRecord.self, from: payload) {
-            guard let recorded = record.generation, record.version != nil else { return nil }
-            return (record.changes, generation(recorded), [])
-        }
-        // Value by value, only a record that saves, and only one: a damaged newline makes one
-        // line of two records, and the other's change (a deletion) would be lost unreported.
         let bytes = [UInt8](payload)
         let head = Array(#"{"generation":"#.utf8)
         let digits = bytes.dropFirst(head.count).prefix {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
         }
+        let decoder = JSONDecoder()
         guard bytes.starts(with: head), (1...18).contains(digits.count),
             let recorded = Int(String(decoding: digits, as: UTF8.self)),
             bytes[(head.count + digits.count)...].starts(with: #","save":["#.utf8),
-            payload.ranges(of: Data(#""generation""#.utf8)).count == 1,
             let salvaged = StoreFiles.salvagedValues(
                 of: payload, file: file, at: position, arrayKey: "save", versionKey: "version",
                 decode: { items, version in
@@ -902,15 +934,15 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     // MARK: - Recovering a damaged store
 
     /// Takes back a store that opening refuses as damaged (``Failure/corrupt``), keeping every
-    /// value that can still be read: journal records whose checksum fails and of which nothing
-    /// decodes are set aside (the values they saved stay as the records before them left them);
-    /// of a snapshot whose checksum fails, the values that still decode, in id order, are kept
+    /// value that can still be read: one flipped bit of a record or of the snapshot is put back
+    /// from its checksum (``StoreFiles/CRC32/flippedBit(in:expected:)``); other damaged records
+    /// are set aside (the values they saved stay as the records before them left them); of a
+    /// snapshot with other damage, the values that still decode, in id order, are kept
     /// (unverified) and the others set aside (``StoreFiles/salvagedSnapshot(of:file:decode:)``),
-    /// or the whole file when none do; a damaged record is treated alike
-    /// (``salvagedRecord(_:of:at:)``). The damaged files
-    /// are copied beside them first, as they were, and the values are written as a new snapshot, of
-    /// a later generation than any record, and the journal emptied. A sound store is left as it is.
-    /// Takes the folder's lock, or uses `held`.
+    /// or the whole file when none do. The damaged files are copied beside them first, as they
+    /// were, and the values are written as a new snapshot, of a later generation than any
+    /// record, and the journal emptied. A sound store is left as it is. Takes the folder's
+    /// lock, or uses `held`.
     static func recover(
         directory: URL, snapshot: String, journal: String, lock: String,
         holding held: StoreFiles.Lock? = nil
@@ -933,6 +965,16 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             // Its checksum matches, or it has none, and it is JSON: what fails is not damage.
             // Thrown as opening throws it.
             (values, _, _, generation) = try readSnapshot(files.snapshotURL)
+        } else if let data = try StoreFiles.readIfPresent(
+            files.snapshotURL, reporting: Failure.self),
+            let (mended, bit) = StoreFiles.mendedFile(data),
+            let read = try? readSnapshot(mended, of: files.snapshotURL)
+        {
+            // One flipped bit, put back from the checksum: the snapshot as it was written.
+            (values, _, _, generation) = read
+            repaired.append(
+                StoreRecovery.Damage(
+                    file: files.snapshotURL, offset: bit / 8, reason: StoreFiles.oneBitPutBack))
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             let salvaged = StoreFiles.salvagedSnapshot(
@@ -967,9 +1009,6 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             repaired: {
                 repaired.append(
                     StoreRecovery.Damage(file: files.journalURL, offset: $0, reason: $1))
-            },
-            keptUnverified: { _ in
-                if unverified.last != files.journalURL { unverified.append(files.journalURL) }
             })
         values.apply(contentsOf: replayed.changes)
         let damaged = Set(setAside.map(\.file) + repaired.map(\.file) + unverified)
