@@ -129,6 +129,12 @@ struct Node: StoredValue {
             #expect(!recovery.setAside.isEmpty, "\(old)")
             #expect(kept.allSatisfy(nodes.contains), "\(old)")
         }
+        // A comma between two values that reads as the array's end: the values after it are
+        // read from the end, and none is lost.
+        let (recovery, kept) = try recovered(
+            nodes, replacing: #""Node 3"},{"#, with: #""Node 3"}]{"#)
+        #expect(kept == nodes)
+        #expect(recovery.keptUnverified.count == 1)
     }
 
     @Test func aDamagedIdThatEqualsAnotherKeepsTheValueThatHoldsIt() throws {
@@ -141,21 +147,52 @@ struct Node: StoredValue {
     }
 
     /// The version is read from the end: a value's own `schemaVersion` key is not taken for
-    /// it, and a version that no longer reads, or reads newer, sets the snapshot aside whole.
-    @Test func aSchemaVersionThatDoesNotReadSetsTheSnapshotAsideWhole() throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// it. One that does not read there is taken to be the model's (a snapshot is written again
+    /// in it whenever it opens); one that reads newer sets the snapshot aside whole.
+    @Test func aSchemaVersionIsReadFromTheEndOrTakenToBeTheModels() throws {
         let nodes = (1...8).map { Node(id: $0, title: #"{"schemaVersion":1}"#, children: []) }
-        for (old, new) in [
-            (#"],"schemaVersion":1}"#, #"],"schemaVersiom":1}"#),
-            (#"],"schemaVersion":1}"#, #"],"schemaVersion":7}"#),
-        ] {
+        do {
             defer { try? FileManager.default.removeItem(at: folder) }
-            var damaged = nodes
-            damaged[2].title = "x"
-            let (recovery, kept) = try recovered(damaged, replacing: old, with: new)
-            #expect(kept.isEmpty, "\(new)")
+            let (recovery, kept) = try recovered(
+                nodes, replacing: #"],"schemaVersion":1}"#, with: #"],"schemaVersiON":1}"#)
+            #expect(kept == nodes)
+            #expect(recovery.setAside.isEmpty && recovery.keptUnverified.count == 1)
+        }
+        do {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (recovery, kept) = try recovered(
+                nodes, replacing: #"],"schemaVersion":1}"#, with: #"],"schemaVersion":7}"#)
+            #expect(kept.isEmpty)
             #expect(recovery.setAside.map(\.reason) == [StoreRecovery.Damage.undecodable])
         }
+    }
+
+    /// A snapshot cut short (its end and checksum line lost) is read as far as it goes.
+    @Test func aSnapshotCutShortKeepsTheValuesBeforeTheCut() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nodes = (1...8).map { node($0) }
+        var store = try JournalStore<Node, ItemError>(
+            directory: folder, snapshot: "nodes.json", journal: "nodes.journal",
+            lock: "nodes.lock", compactionFloor: 1 << 30)
+        try store.commit(.saved(nodes))
+        _ = store.close()
+        let data = try Data(contentsOf: snapshot)
+        let cut = try #require(data.range(of: Data(#"{"children":[],"id":6"#.utf8)))
+        try data[..<(cut.lowerBound + 5)].write(to: snapshot)
+        #expect(throws: ItemError.self) {
+            _ = try JournalStore<Node, ItemError>(
+                directory: folder, snapshot: "nodes.json", journal: "nodes.journal",
+                lock: "nodes.lock", compactionFloor: 1 << 30)
+        }
+
+        let recovery = try JournalStore<Node, ItemError>.recover(
+            directory: folder, snapshot: "nodes.json", journal: "nodes.journal", lock: "nodes.lock")
+
+        #expect(recovery.setAside.map(\.offset) == [cut.lowerBound])
+        let reopened = try JournalStore<Node, ItemError>(
+            directory: folder, snapshot: "nodes.json", journal: "nodes.journal",
+            lock: "nodes.lock", compactionFloor: 1 << 30)
+        #expect(reopened.values.items == Array(nodes.prefix(5)))
     }
 }
 

@@ -227,8 +227,9 @@ import Testing
         try store.commit(.saved((1...5).map { item($0) }))
         try store.commit(.saved([item(6)]))
         store.close()
-        // Without its schema version, no value can be read as the version that wrote it.
-        _ = try damage(snapshot, replacing: "\"schemaVersion\"", with: "\"schemaVersiom\"")
+        // A schema version newer than the model's: no value can be read as the version that
+        // wrote it.
+        _ = try damage(snapshot, replacing: "\"schemaVersion\":2}", with: "\"schemaVersion\":7}")
 
         let recovery = try recover()
 
@@ -396,7 +397,8 @@ import Testing
 
     @Test func aFileThatNoLongerDecodesIsSetAsideAndTheStoreOpensEmpty() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let damaged = try storeDamaged(replacing: "\"schemaVersion\"", with: "\"schemaVersiom\"")
+        let damaged = try storeDamaged(
+            replacing: "\"schemaVersion\" : 2", with: "\"schemaVersion\" : 7")
 
         let recovery = try recover()
 

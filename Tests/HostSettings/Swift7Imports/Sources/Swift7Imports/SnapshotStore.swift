@@ -206,9 +206,13 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                     valuesKept: intact.values.count, setAside: [], keptUnverified: [],
                     repaired: [], copies: [])
             }
-            if !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(CRC32.unchecked(data).json) {
+            let json = CRC32.unchecked(data).json
+            if !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(json),
+                StoreFiles.JSONBytes.isJSON(json)
+            {
                 // Its checksum matches, or it has none, and it is JSON: what fails is not
-                // damage. Thrown as opening throws it.
+                // damage. Thrown as opening throws it. (A file without its checksum line that
+                // is not JSON was cut short, or damaged there: it is read as far as it goes.)
                 _ = try readFile(fileURL)
             }
             // One flipped bit, put back from the checksum: the file as it was written.

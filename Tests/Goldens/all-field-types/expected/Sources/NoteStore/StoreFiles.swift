@@ -517,7 +517,14 @@ nonisolated enum StoreFiles {
                     "0123456789abcdefABCDEF".utf8.contains($0)
                 }
                 .count + (tail.last == UInt8(ascii: "\n") ? 1 : 0)
-            guard matching >= tail.count - 2 else { return Contents(json: data, isChecked: false) }
+            guard matching >= tail.count - 2 else {
+                // A checksum line a byte or two off its place (a newline lost or added): the
+                // JSON ends where it begins.
+                if let line = data.suffix(pattern.count + 12).lastRange(of: Data(pattern)) {
+                    return Contents(json: data[..<line.lowerBound], isChecked: false)
+                }
+                return Contents(json: data, isChecked: false)
+            }
             return Contents(json: data.dropLast(tail.count), isChecked: false)
         }
 
@@ -906,8 +913,11 @@ nonisolated enum StoreFiles {
     static func salvagedSnapshot<Value: StoredValue>(
         of json: Data, file: URL, decode: (Data) throws -> [Value]
     ) -> (values: StoredValues<Value>, setAside: [StoreRecovery.Damage])? {
+        // When the end does not read, the values are read as the model's own version: a
+        // snapshot is written again in it whenever it opens.
         let salvaged = salvagedValues(
-            of: json, file: file, arrayKey: "items", versionKey: "schemaVersion"
+            of: json, file: file, arrayKey: "items", versionKey: "schemaVersion",
+            assuming: Value.schemaVersion
         ) { items, version in
             var snapshot = Data(#"{"items":"#.utf8)
             snapshot.append(items)
@@ -940,16 +950,20 @@ nonisolated enum StoreFiles {
     /// start; where damage hides their ends (an element that is not JSON), from the end, down
     /// to it; and decoded with `decode` (an array of them, `[…]`, written by that version), 256
     /// at a time, then one by one where those fail. An element that is JSON but does not decode
-    /// is set aside; so are the bytes between what the two reads reached. Nil when the version
-    /// does not read, or is newer than the model's (every element would fail).
+    /// is set aside; so are the bytes between what the two reads reached. When the end does
+    /// not read (damaged, or the file cut short), the version `assumed` is taken, and the
+    /// elements read up to where the bytes end. Nil when the version does not read and none is
+    /// assumed, or reads newer than the model's (every element would fail).
     static func salvagedValues<Value>(
         of json: Data, file: URL, at offset: Int = 0, arrayKey: String, versionKey: String,
-        decode: (_ items: Data, _ version: Int) throws -> [Value]
+        assuming assumed: Int? = nil, decode: (_ items: Data, _ version: Int) throws -> [Value]
     ) -> (values: [(value: Value, bytes: Range<Int>)], setAside: [StoreRecovery.Damage])? {
         let bytes = [UInt8](json)
-        guard let (close, version) = JSONBytes.arrayEnd(in: bytes, before: versionKey) else {
-            return nil
-        }
+        // When the end does not read, the elements are read up to the array's own `]`.
+        guard
+            let (close, version) = JSONBytes.arrayEnd(in: bytes, before: versionKey)
+                ?? assumed.map({ (bytes.count, $0) })
+        else { return nil }
         var isNewer = false
         /// The elements `ranges` decoded as one array, one value each; nil when they are not.
         func decoded(_ ranges: ArraySlice<Range<Int>>) -> [Value]? {
@@ -996,7 +1010,9 @@ nonisolated enum StoreFiles {
             return nil
         }
         let opening = JSONBytes.arrayStart(in: bytes, key: arrayKey)
-        let forward = opening.map { JSONBytes.elements(in: bytes, from: $0, to: close) }
+        let forward = opening.map {
+            JSONBytes.elements(in: bytes, from: $0, to: close, isEndKnown: close < bytes.count)
+        }
         var lost: Int? = opening == nil ? 0 : nil
         if let forward {
             if let notJSON = take(forward.ranges) {
@@ -1067,8 +1083,12 @@ nonisolated enum StoreFiles {
 
         /// Whether `bytes` are one JSON value.
         static func isJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
-            (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
-                != nil
+            isJSON(Data(bytes))
+        }
+
+        /// Whether `data` is one JSON value.
+        static func isJSON(_ data: Data) -> Bool {
+            (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
         }
 
         /// The index of the array's `]` and the version, read from the end of an object that
@@ -1134,13 +1154,14 @@ nonisolated enum StoreFiles {
             return nil
         }
 
-        /// The elements of an array from `start` (after its `[`) to `end` (its `]`), each
-        /// without the spaces around it; `lostAt`, the start of the first element whose end
-        /// could not be found (a bracket closing more than it opened, a string or a bracket
-        /// left open), after which nothing is read.
-        static func elements(in bytes: [UInt8], from start: Int, to end: Int)
-            -> (ranges: [Range<Int>], lostAt: Int?)
-        {
+        /// The elements of an array from `start` (after its `[`) to `end` (its `]`, or, when
+        /// `isEndKnown` is false, where the bytes end), each without the spaces around it;
+        /// `lostAt`, the start of the first element whose end could not be found (a bracket
+        /// closing more than it opened, a string or a bracket left open), or the byte after a
+        /// `]` before `end`, after which nothing is read.
+        static func elements(
+            in bytes: [UInt8], from start: Int, to end: Int, isEndKnown: Bool = true
+        ) -> (ranges: [Range<Int>], lostAt: Int?) {
             var ranges: [Range<Int>] = []
             var index = start
             while true {
@@ -1166,7 +1187,19 @@ nonisolated enum StoreFiles {
                         depth += 1
                     } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
                         depth -= 1
-                        if depth < 0 { return (ranges, first) }
+                        guard depth < 0 else {
+                            index += 1
+                            continue
+                        }
+                        // A `]` that ends the array: the last element ends before it. Before
+                        // `end`, the array's `]`, it is damage: what follows is read from the
+                        // end (`lostAt`).
+                        var last = index
+                        while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+                        guard byte == UInt8(ascii: "]"), last > first else {
+                            return (ranges, first)
+                        }
+                        return (ranges + [first..<last], isEndKnown ? index + 1 : nil)
                     } else if byte == UInt8(ascii: ","), depth == 0 {
                         break
                     }

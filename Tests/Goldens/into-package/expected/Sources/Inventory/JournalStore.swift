@@ -960,10 +960,12 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             (values, _, _, generation) = intact
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
-            !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(CRC32.unchecked(data).json)
+            !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(CRC32.unchecked(data).json),
+            StoreFiles.JSONBytes.isJSON(CRC32.unchecked(data).json)
         {
             // Its checksum matches, or it has none, and it is JSON: what fails is not damage.
-            // Thrown as opening throws it.
+            // Thrown as opening throws it. (A file without its checksum line that is not JSON
+            // was cut short, or damaged there: it is read as far as it goes, below.)
             (values, _, _, generation) = try readSnapshot(files.snapshotURL)
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
