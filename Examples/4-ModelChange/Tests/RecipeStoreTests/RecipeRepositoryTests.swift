@@ -455,7 +455,8 @@ import Testing
         await repository.close()
         var bytes = try Data(contentsOf: repository.journalURL)
         let secondRecord = try unwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
-        bytes[secondRecord + 2] ^= 0x01
+        // Two bits: one flipped bit alone is put back from the record's checksum.
+        bytes[secondRecord + 2] ^= 0x03
         try bytes.write(to: repository.journalURL)
 
         let recovery = try RecipeRepository.recover(directory: directory)
