@@ -833,7 +833,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     setAside(position, reason)
                     continue
                 }
-                repaired?(position, StoreFiles.oneBitPutBack)
+                repaired?(position, StoreFiles.oneBitPutBack(in: mended.count))
                 try apply(mended, at: position)
             }
         }
@@ -976,7 +976,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             (values, _, _, generation) = read
             repaired.append(
                 StoreRecovery.Damage(
-                    file: files.snapshotURL, offset: bit / 8, reason: StoreFiles.oneBitPutBack))
+                    file: files.snapshotURL, offset: bit / 8,
+                    reason: StoreFiles.oneBitPutBack(in: mended.count)))
+            if mended.count > CRC32.certainMendSize { unverified.append(files.snapshotURL) }
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             let salvaged = StoreFiles.salvagedSnapshot(
@@ -1011,6 +1013,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             repaired: {
                 repaired.append(
                     StoreRecovery.Damage(file: files.journalURL, offset: $0, reason: $1))
+                // A bit put back in a large record: its values are to check.
+                if $1.hasSuffix("check its values)"), !unverified.contains(files.journalURL) {
+                    unverified.append(files.journalURL)
+                }
             })
         values.apply(contentsOf: replayed.changes)
         let damaged = Set(setAside.map(\.file) + repaired.map(\.file) + unverified)

@@ -222,10 +222,12 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                 let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
                 try write(read.values, to: fileURL)
                 return StoreRecovery(
-                    valuesKept: read.values.count, setAside: [], keptUnverified: [],
+                    valuesKept: read.values.count, setAside: [],
+                    keptUnverified: mended.count > CRC32.certainMendSize ? [fileURL] : [],
                     repaired: [
                         StoreRecovery.Damage(
-                            file: fileURL, offset: bit / 8, reason: StoreFiles.oneBitPutBack)
+                            file: fileURL, offset: bit / 8,
+                            reason: StoreFiles.oneBitPutBack(in: mended.count))
                     ], copies: [copy])
             }
             // Value by value, in the order it was written (a value whose bytes hold the damage,

@@ -568,6 +568,11 @@ nonisolated enum StoreFiles {
             return nil
         }
 
+        /// The most bytes in which a CRC-32 tells every damage to two or three bits from one
+        /// flipped bit (it detects every three-bit error up to 91,607 bits): a bit put back in
+        /// more than these could, rarely, be the wrong one, so the values are reported to check.
+        static let certainMendSize = 11_264
+
         /// Eight lower-case hex digits.
         static func format(_ checksum: UInt32) -> String {
             let digits = String(checksum, radix: 16)
@@ -884,8 +889,14 @@ nonisolated enum StoreFiles {
         return !contents.isChecked && CRC32.unchecked(data).json.count != data.count
     }
 
-    /// What `repaired` says of a record or a file whose one damaged bit was put back.
-    static let oneBitPutBack = "one damaged bit, put back from its checksum; kept as written"
+    /// What `repaired` says of a record or a file of `size` bytes whose one damaged bit was put
+    /// back: past ``CRC32/certainMendSize``, damage to more bits could, rarely, look like one.
+    static func oneBitPutBack(in size: Int) -> String {
+        size <= CRC32.certainMendSize
+            ? "one damaged bit, put back from its checksum; kept as written"
+            : "one damaged bit, put back from its checksum (damage to more bits could, rarely, "
+                + "look like one in \(size) bytes: check its values)"
+    }
 
     /// A file that `CRC32.sealed` wrote, its checksum line whole, with the one bit of its JSON
     /// whose flip makes the checksum match put back (``CRC32/flippedBit(in:expected:)``), and
@@ -1010,9 +1021,7 @@ nonisolated enum StoreFiles {
             return nil
         }
         let opening = JSONBytes.arrayStart(in: bytes, key: arrayKey)
-        let forward = opening.map {
-            JSONBytes.elements(in: bytes, from: $0, to: close, isEndKnown: close < bytes.count)
-        }
+        let forward = opening.map { JSONBytes.elements(in: bytes, from: $0, to: close) }
         var lost: Int? = opening == nil ? 0 : nil
         if let forward {
             if let notJSON = take(forward.ranges) {
@@ -1021,7 +1030,11 @@ nonisolated enum StoreFiles {
                 lost = forward.lostAt
             }
         }
-        if let lost {
+        if let lost, close == bytes.count {
+            // The end is not known (damaged, or the file cut short): a read from the end could
+            // start inside a value and take its objects for values. What follows is set aside.
+            if lost < close { damaged.append(lost..<close) }
+        } else if let lost {
             // From the end, down to where the read from the start lost its way.
             let backward = JSONBytes.elementsBackward(in: bytes, from: lost, to: close)
             let before = kept.count
@@ -1154,14 +1167,14 @@ nonisolated enum StoreFiles {
             return nil
         }
 
-        /// The elements of an array from `start` (after its `[`) to `end` (its `]`, or, when
-        /// `isEndKnown` is false, where the bytes end), each without the spaces around it;
-        /// `lostAt`, the start of the first element whose end could not be found (a bracket
-        /// closing more than it opened, a string or a bracket left open), or the byte after a
-        /// `]` before `end`, after which nothing is read.
-        static func elements(
-            in bytes: [UInt8], from start: Int, to end: Int, isEndKnown: Bool = true
-        ) -> (ranges: [Range<Int>], lostAt: Int?) {
+        /// The elements of an array from `start` (after its `[`) to `end` (its `]`, or where
+        /// the bytes end when that is not known), each without the spaces around it; `lostAt`,
+        /// the start of the first element whose end could not be found (a bracket closing more
+        /// than it opened, a string or a bracket left open), or the byte after a `]` before
+        /// `end`, after which nothing is read.
+        static func elements(in bytes: [UInt8], from start: Int, to end: Int)
+            -> (ranges: [Range<Int>], lostAt: Int?)
+        {
             var ranges: [Range<Int>] = []
             var index = start
             while true {
@@ -1199,7 +1212,7 @@ nonisolated enum StoreFiles {
                         guard byte == UInt8(ascii: "]"), last > first else {
                             return (ranges, first)
                         }
-                        return (ranges + [first..<last], isEndKnown ? index + 1 : nil)
+                        return (ranges + [first..<last], index + 1)
                     } else if byte == UInt8(ascii: ","), depth == 0 {
                         break
                     }

@@ -148,7 +148,7 @@ public actor ResultRepository {
     /// whole file: one flipped bit is put back from it (``StoreRecovery/repaired``); otherwise
     /// the values that still decode are kept as read, and one of them may hold the damaged byte
     /// (``StoreRecovery/keptUnverified``); only the values whose bytes do not decode are set
-    /// aside (the whole file when its schema version does not read, and the
+    /// aside (the whole file when its schema version reads newer than the model's, and the
     /// store is then empty). Either way the file is first copied beside itself as it was
     /// (`<name>.damaged`), and never removed. A sound store is left as it is.
     ///
