@@ -401,6 +401,38 @@ struct Node: StoredValue {
         #expect(try table.page(after: nil, limit: 10) == [priced(1), priced(3)])
     }
 
+    /// Two damaged quotes, one on each side of `},{`, join two values into one object that
+    /// JSONDecoder reads (the second's members repeat the first's keys): both are set aside and
+    /// reported, where the first kept the second's fields and the second was lost unreported.
+    @Test func twoValuesJoinedByDamageAreSetAsideNotReadAsOne() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try JournalStore<Priced, ItemError>(
+            directory: folder, snapshot: "priced.snapshot.json", journal: "priced.journal",
+            lock: "priced.lock", compactionFloor: 1 << 20)
+        try store.commit(.saved((1...5).map { priced($0) }))
+        _ = store.close()
+        let file = folder.appendingPathComponent("priced.snapshot.json")
+        var data = try Data(contentsOf: file)
+        let joint = try #require(data.range(of: Data(#""price":1},{"id":2"#.utf8)))
+        data.replaceSubrange(joint, with: Data(#""price#:1},{#id":2"#.utf8))
+        try data.write(to: file)
+        #expect(
+            StoreFiles.JSONBytes.hasRepeatedKey(
+                Array(#"{"a":1,"b":2,"c#:1},{#a":2,"b":3}"#.utf8)[...]))
+        #expect(
+            !StoreFiles.JSONBytes.hasRepeatedKey(Array(#"{"a":{"a":1},"b":[{"a":2}]}"#.utf8)[...]))
+
+        let recovery = try JournalStore<Priced, ItemError>.recover(
+            directory: folder, snapshot: "priced.snapshot.json", journal: "priced.journal",
+            lock: "priced.lock")
+
+        #expect(recovery.setAside.count == 1)
+        let reopened = try JournalStore<Priced, ItemError>(
+            directory: folder, snapshot: "priced.snapshot.json", journal: "priced.journal",
+            lock: "priced.lock", compactionFloor: 1 << 20)
+        #expect(reopened.values.items == (3...5).map { priced($0) })
+    }
+
     @Test func aGenerationNoStoreReachesOpensAndSavesWithoutOverflow() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1002,13 +1002,18 @@ nonisolated enum StoreFiles {
             var index = 0
             while index < ranges.count {
                 let stretch = ranges[index..<min(index + 256, ranges.count)]
-                if let values = decoded(stretch) {
+                // An object with a key twice is two values joined by damage (a quote on each
+                // side of `},{`), which JSONDecoder would read as one: each is read alone.
+                let isJoined = stretch.contains { JSONBytes.hasRepeatedKey(bytes[$0]) }
+                if !isJoined, let values = decoded(stretch) {
                     kept += zip(values, stretch).map { ($0, $1) }
                     index = stretch.endIndex
                     continue
                 }
                 for single in stretch.indices {
-                    if let value = decoded(ranges[single...single])?.first {
+                    if JSONBytes.hasRepeatedKey(bytes[ranges[single]]) {
+                        damaged.append(ranges[single])
+                    } else if let value = decoded(ranges[single...single])?.first {
                         kept.append((value, ranges[single]))
                     } else if JSONBytes.isJSON(bytes[ranges[single]]) {
                         damaged.append(ranges[single])
@@ -1092,6 +1097,47 @@ nonisolated enum StoreFiles {
     enum JSONBytes {
         static func isSpace(_ byte: UInt8) -> Bool {
             byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+
+        /// Whether the object that `bytes` hold has a key twice among its own members.
+        static func hasRepeatedKey(_ bytes: ArraySlice<UInt8>) -> Bool {
+            var keys: Set<ArraySlice<UInt8>> = []
+            var depth = 0
+            var isKeyNext = false
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                guard byte != UInt8(ascii: "\"") else {
+                    var end = index + 1
+                    var isEscaped = false
+                    while end < bytes.endIndex {
+                        if isEscaped {
+                            isEscaped = false
+                        } else if bytes[end] == UInt8(ascii: "\\") {
+                            isEscaped = true
+                        } else if bytes[end] == UInt8(ascii: "\"") {
+                            break
+                        }
+                        end += 1
+                    }
+                    if depth == 1, isKeyNext, !keys.insert(bytes[(index + 1)..<end]).inserted {
+                        return true
+                    }
+                    isKeyNext = false
+                    index = end + 1
+                    continue
+                }
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    depth += 1
+                    isKeyNext = depth == 1 && byte == UInt8(ascii: "{")
+                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                } else if byte == UInt8(ascii: ","), depth == 1 {
+                    isKeyNext = true
+                }
+                index += 1
+            }
+            return false
         }
 
         /// Whether `bytes` are one JSON value.
