@@ -1075,7 +1075,6 @@ nonisolated enum StoreFiles {
             let reached = backward.ranges[..<(notJSON ?? backward.ranges.count)]
             // What the read from the end reached is in order after what the first read kept.
             kept[before...].reverse()
-            damaged[...].sort { $0.lowerBound < $1.lowerBound }
             let gapEnd =
                 notJSON.map { backward.ranges[$0].upperBound }
                 ?? reached.last?.lowerBound ?? backward.lostAt ?? close
