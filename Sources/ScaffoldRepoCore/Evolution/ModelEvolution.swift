@@ -295,11 +295,27 @@ extension ModelEvolution {
         _ request: inout GenerateRequest, previous: ModelSpec, history: ModelHistory
     ) throws -> Report {
         request.history = history
+        let returning = request.spec.fields.map(\.name).filter(history.dropped.contains)
+        if let name = returning.first, !request.migrate {
+            throw SpecError(
+                "\(request.spec.typeName).\(name): a field \(name) was dropped before (--drop "
+                    + "\(name)), and values saved since may still hold its former values under "
+                    + "that key: the new \(name) would load them (or, of another type, stop the "
+                    + "store opening). Give the field another name, or add --migrate: the model as "
+                    + "last generated is frozen, and the values stored before open without the old "
+                    + "\(name). Nothing was written.")
+        }
         var report = try check(
             &request.spec, previous: previous, migrate: request.migrate,
             dropping: request.droppedFields)
+        if !request.migrate {
+            request.history.dropped = Array(Set(history.dropped + request.droppedFields)).sorted()
+        }
         if request.migrate {
-            guard !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty else {
+            guard
+                !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty
+                    || !returning.isEmpty
+            else {
                 throw SpecError(
                     "--migrate: stored \(request.spec.typeName) data opens with this model as "
                         + "it is, so there is nothing to migrate; drop --migrate (it would add a "

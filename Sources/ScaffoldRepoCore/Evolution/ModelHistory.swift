@@ -13,13 +13,19 @@ public struct ModelHistory: Equatable, Sendable {
     public var current = 1
     /// The earlier versions, oldest first.
     public var previous: [Version] = []
+    /// The fields dropped (`--drop`) since the current version began: values saved in it may
+    /// still hold their keys, so a field of one of these names comes back only in a new version
+    /// (`--migrate`), whose frozen type reads those values without them.
+    public var dropped: [String] = []
 
     public init() {}
 
     /// Adds `spec`, the current model's fields until now, as a frozen version, and moves the
-    /// current version on by one.
+    /// current version on by one. No field is dropped since: values stored before go through
+    /// the frozen type, which reads no key it does not have.
     mutating func freeze(_ spec: ModelSpec) {
         previous.append(Version(number: current, spec: spec))
         current += 1
+        dropped = []
     }
 }

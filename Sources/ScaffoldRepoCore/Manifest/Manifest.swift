@@ -33,6 +33,9 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var schemaVersion: Int?
         /// The fields of each earlier schema version, oldest first.
         public var previousVersions: [PreviousVersion]?
+        /// The fields dropped with `--drop` since the current schema version began, whose keys
+        /// stored values may still hold: absent when none.
+        public var droppedFields: [String]?
         /// Generated files a person took over with `scaffold-repo own`: left as they are.
         public var owned: [String]?
         /// True once `destroy` removed the model but kept some of its files (edited ones, still

@@ -39,6 +39,7 @@ extension Manifest.Model {
                     Manifest.PreviousVersion(
                         version: $0.number, fields: $0.spec.fields.map(Manifest.FieldRecord.init))
                 },
+            droppedFields: history.dropped.isEmpty ? nil : history.dropped,
             owned: nil, destroyed: nil,
             table: request.storage == .sqlite
                 ? Manifest.TableRecord(
@@ -69,6 +70,7 @@ extension Manifest.Model {
                 ModelHistory.Version(
                     number: version.version, spec: try Self.spec(name, version.fields))
             }
+            request.history.dropped = droppedFields ?? []
             return request
         } catch let error as any BadInput {
             throw ManifestError(
