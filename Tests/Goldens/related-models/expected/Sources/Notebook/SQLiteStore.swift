@@ -1354,6 +1354,7 @@ where Value.ID: SQLiteKey {
     func commit(_ change: StoreChange<Value>) throws -> SQLiteEffects {
         let isOutermost = !database.isInTransaction
         return try database.transaction {
+            try checkNoOtherBuildChangedTheTable()
             var effects = SQLiteEffects()
             switch change {
             case .saved(let values):
@@ -1365,6 +1366,22 @@ where Value.ID: SQLiteKey {
             if isOutermost { try SQLiteChangeLog.record(effects, in: database) }
             return effects
         }
+    }
+
+    /// Checks, in the write's transaction, that the table is as this build writes it: throws
+    /// `newerSchema` (nothing written) when a newer build migrated it since it opened; when the
+    /// recorded layout is another build's (``SQLiteSchema/layout``), removes that record, so
+    /// that the next open of any build rewrites the rows of another layout, this one's included.
+    private func checkNoOtherBuildChangedTheTable() throws {
+        if let version = try recordedVersion(), version > Value.schemaVersion {
+            throw Failure.newerSchema(
+                file: database.fileURL, found: version, supported: Value.schemaVersion)
+        }
+        guard let layout = schema.layout, let recorded = try recordedLayout(), recorded != layout
+        else { return }
+        try database.run(
+            "DELETE FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
+            row: { _ in })
     }
 
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
