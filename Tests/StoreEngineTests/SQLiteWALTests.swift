@@ -17,22 +17,28 @@ import Testing
             .appendingPathComponent("SQLiteWALTests-\(UUID().uuidString)")
     }
 
-    /// One frame of the WAL: where it starts, and whether it commits a transaction.
+    /// One frame of the WAL: where it starts, its page, and whether it commits a transaction.
     struct Frame {
         let offset: Int
+        let page: Int
         let commits: Bool
     }
 
     /// Items 1, 2 and 3 saved in three transactions, with nothing else in the WAL, and the
     /// database and its WAL copied to `crashed` while the connection is still open, as a crash
-    /// (an app killed in the background) leaves them: the WAL's frames, by transaction.
-    func threeCommitsACrashLeft() throws -> [[Frame]] {
+    /// (an app killed in the background) leaves them: the WAL's frames, by transaction. The
+    /// titles of the items `growing` take pages of their own, so that their transactions write
+    /// page 1 (the database's header, whose size they change) too.
+    func threeCommitsACrashLeft(growing: Set<Int> = []) throws -> [[Frame]] {
         let database = try SQLiteDatabase<ItemError>(file: file)
         defer { database.close() }
         let items = try SQLiteTable<Item, ItemError>("items", in: database)
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         for number in 1...3 {
-            try items.commit(.saved([Item(id: number, title: "Item \(number)", count: 7)]))
+            let title =
+                "Item \(number)"
+                + (growing.contains(number) ? String(repeating: "-", count: 20_000) : "")
+            try items.commit(.saved([Item(id: number, title: title, count: 7)]))
         }
         try FileManager.default.createDirectory(
             at: crashed.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -44,7 +50,9 @@ import Testing
         var transactions: [[Frame]] = [[]]
         for offset in stride(from: 32, to: wal.count, by: 24 + pageSize) {
             let commits = wal[offset + 4..<offset + 8].contains { $0 != 0 }
-            transactions[transactions.count - 1].append(Frame(offset: offset, commits: commits))
+            let page = wal[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            transactions[transactions.count - 1].append(
+                Frame(offset: offset, page: page, commits: commits))
             if commits { transactions.append([]) }
         }
         #expect(transactions.removeLast().isEmpty)
@@ -92,6 +100,27 @@ import Testing
         #expect(SQLiteWAL.mendingPatches(for: [UInt8](try Data(contentsOf: crashedWAL))) != nil)
 
         #expect(try idsAfterTheCrash() == [1, 2, 3])
+    }
+
+    /// A byte of page 1 (the database's header and schema) damaged in the second transaction's
+    /// frame of it: the third transaction's frame of page 1 replaces it, so the WAL is mended
+    /// and every commit kept. When no later frame of page 1 does, it is left to SQLite.
+    @Test func aDamagedFrameOfPageOneIsMendedOnlyWhenALaterFrameReplacesIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let transactions = try threeCommitsACrashLeft(growing: [1, 2, 3])
+        let second = try #require(transactions[1].first { $0.page == 1 })
+        #expect(transactions[2].contains { $0.page == 1 })
+        try flip(second.offset + 24 + 2_000)
+
+        #expect(SQLiteWAL.mendingPatches(for: [UInt8](try Data(contentsOf: crashedWAL))) != nil)
+        #expect(try idsAfterTheCrash() == [1, 2, 3])
+
+        try FileManager.default.removeItem(at: folder)
+        let again = try threeCommitsACrashLeft(growing: [1, 2])
+        #expect(!again[2].contains { $0.page == 1 })
+        let last = try #require(again[1].first { $0.page == 1 })
+        try flip(last.offset + 24 + 2_000)
+        #expect(SQLiteWAL.mendingPatches(for: [UInt8](try Data(contentsOf: crashedWAL))) == nil)
     }
 
     /// A byte of the last transaction's frame damaged: a write cut short by a power loss looks

@@ -2635,7 +2635,7 @@ private nonisolated enum SQLiteProbe {
 /// page would land on another. A last transaction cut short was never acknowledged, and is
 /// left for SQLite to drop; so is a frame left from another write (other salts and another
 /// checksum), and a damaged frame of page 1, the database's header and schema, which the
-/// database cannot open without.
+/// database cannot open without, unless a later frame of page 1 replaces it.
 nonisolated enum SQLiteWAL {
     /// The WAL of a database, locked (`flock`) from its check until the connection that opens
     /// the database after it has read it, and so holds SQLite's lock on the `-shm` file: another
@@ -2783,10 +2783,13 @@ nonisolated enum SQLiteWAL {
             {
                 return [(start(failing) + byte.offset, [byte.value])]
             }
-            // Its page: neither the database's header and schema nor past the database its
-            // transaction left.
+            // Its page: not past the database its transaction left, nor the database's header
+            // and schema (page 1) unless a later frame up to the last commit holds that page
+            // again, which SQLite then reads instead (it reads a page's latest frame).
             let page = frames[failing].page
-            isDamagedInOneField = page > 1 && page <= frames[ownCommit].commit
+            let isReplaced = (failing + 1...lastCommit).contains { frames[$0].page == page }
+            isDamagedInOneField =
+                page <= frames[ownCommit].commit && (page > 1 || isReplaced)
         } else {
             // Its stored checksum: the next frame verifies from the checksum of its bytes.
             isDamagedInOneField =
