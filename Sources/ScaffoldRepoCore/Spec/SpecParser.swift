@@ -135,6 +135,20 @@ public enum SpecParser {
             }
             fields.append(field)
         }
+        // `title:index` and `Title:index` (or `blog_post` and `blogPost`) would both declare
+        // `notes(withTitle:)`.
+        let lookups = fields.filter { $0.index != nil || $0.reference != nil }
+        for (offset, field) in lookups.enumerated() {
+            let stem = Names.typeName(fromAnyCase: field.name)
+            if let other = lookups[..<offset].first(where: {
+                Names.typeName(fromAnyCase: $0.name) == stem
+            }) {
+                throw SpecError(
+                    "fields '\(other.name)' and '\(field.name)' would both name the lookup that "
+                        + "their index or reference gives (…\(stem):); rename one of them, or drop "
+                        + "one's modifier")
+            }
+        }
         // A nested enum may not share its name with a field (`Status` beside `status:enum(…)`),
         // nor hide a model that a reference names (`User` beside `owner:references(User)`).
         let referred = Set(fields.compactMap(\.reference?.model))
@@ -280,6 +294,14 @@ public enum SpecParser {
             throw SpecError(
                 "field name '\(name)' in '\(token)' clashes with a member every model has; "
                     + "choose another name")
+        }
+        // A property named like a type hides that type in the model's own code (its samples
+        // build `URL(string:)` after `let URL = …`).
+        guard !Identifier.reservedTypeNames.contains(name) else {
+            throw SpecError(
+                "field name '\(name)' in '\(token)' is the name of a type that the generated "
+                    + "code uses, which a property of that name would hide; name the field "
+                    + "\(Names.lowerCamelCase(name)), for example")
         }
         let type =
             try typeText.map { try parseType($0, field: name, modelName: modelName, in: token) }

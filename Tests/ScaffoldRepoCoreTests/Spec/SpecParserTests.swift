@@ -257,6 +257,36 @@ import Testing
         }
     }
 
+    /// A property named like a type hides it in the model's own code: `URL:URL` printed
+    /// "Next: swift test" on a package whose samples did not compile.
+    @Test(arguments: ["URL", "Date", "UUID", "Data", "Decimal", "String", "Ordering"])
+    func fieldNamesThatWouldHideATypeTheCodeUsesAreRefused(name: String) {
+        #expect {
+            try SpecParser.parse(modelName: "Bookmark", fieldTokens: ["id:Int", "\(name):String"])
+        } throws: { error in
+            (error as? any BadInput)?.message.contains(
+                "field name '\(name)' in '\(name):String' is the name of a type that the "
+                    + "generated code uses") == true
+        }
+    }
+
+    /// Two indexed fields whose names differ only by case or underscores would declare one
+    /// lookup twice (`docs(withTitle:)`); apart, or without a modifier, they are accepted.
+    @Test(arguments: [
+        ["Title:String:index", "title:String:index"],
+        ["blog_post:String:unique", "blogPost:String:unique"],
+    ])
+    func indexedFieldsWhoseLookupsWouldShareANameAreRefused(fields: [String]) throws {
+        #expect {
+            try SpecParser.parse(modelName: "Doc", fieldTokens: ["id:Int"] + fields)
+        } throws: { error in
+            (error as? any BadInput)?.message.contains("would both name the lookup") == true
+        }
+        let plain = fields.map { $0.replacingOccurrences(of: ":index", with: "") }
+            .map { $0.replacingOccurrences(of: ":unique", with: "") }
+        _ = try SpecParser.parse(modelName: "Doc", fieldTokens: ["id:Int"] + plain)
+    }
+
     @Test func hashValueIsRefusedAsAFieldName() {
         #expect {
             try SpecParser.parse(
