@@ -43,7 +43,25 @@ enum GenerateCommand {
             $0.file.isWrittenOnce && $0.status == .create
                 && $0.file.contents.contains("try undecided(")
         }
-        let notes = target.notes.map { note in
+        // A standalone package's Package.swift that a person edited is kept (owned): after a
+        // move to sqlite, it lacks the system library that the generated one declares.
+        let keptManifest = plan.changes.first {
+            $0.file.path == "Package.swift" && $0.status == .owned
+                && DestinationResolver.namesTheSQLiteLibrary($0.file.contents)
+                && !DestinationResolver.namesTheSQLiteLibrary($0.previous ?? "")
+        }
+        var notes = target.notes
+        if keptManifest != nil {
+            notes = notes.map { note in
+                guard note.severity == .next else { return note }
+                return Diagnostic(
+                    .next,
+                    "add \(DestinationResolver.sqliteLinesName) above to Package.swift, then "
+                        + note.message)
+            }
+            notes.insert(DestinationResolver.sqliteLines(for: request.module), at: 0)
+        }
+        notes = notes.map { note in
             guard !undecided.isEmpty, note.severity == .next else { return note }
             return Diagnostic(
                 .next,

@@ -123,21 +123,9 @@ enum DestinationResolver {
                             + "for):\n    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), "
                             + ".watchOS(.v10), .visionOS(.v1)],"))
             }
-            if storage == .sqlite, !manifestText.contains("\"\(Names.sqliteLibraryTarget)\"") {
-                let library = Names.sqliteLibraryTarget
-                let dependency =
-                    ".target(name: \"\(library)\", condition: .when(platforms: [.linux]))"
-                notes.append(
-                    Diagnostic(
-                        .advice,
-                        "the sqlite storage links SQLite: Apple platforms have it as SQLite3, "
-                            + "Linux through Sources/\(library) (this run writes its module map; "
-                            + "Debian and Ubuntu need libsqlite3-dev). Add to Package.swift's "
-                            + "targets:\n"
-                            + "    .systemLibrary(name: \"\(library)\", path: \"Sources/\(library)\"),\n"
-                            + "and to the dependencies of \(target) and \(target)Tests:\n"
-                            + "    \(dependency)"))
-                missing.append("the CSQLite lines")
+            if storage == .sqlite, !namesTheSQLiteLibrary(manifestText) {
+                notes.append(sqliteLines(for: target))
+                missing.append(sqliteLinesName)
             }
             if !manifestText.contains("\"\(target)Tests\"") {
                 notes.append(
@@ -162,6 +150,28 @@ enum DestinationResolver {
                     missing.isEmpty ? test : "add \(lines) above to Package.swift, then \(test)"))
             return ResolvedDestination(root: root, displayRoot: display, notes: notes)
         }
+    }
+
+    /// Whether the package manifest `text` declares the sqlite storage's system library.
+    static func namesTheSQLiteLibrary(_ text: String) -> Bool {
+        text.contains("\"\(Names.sqliteLibraryTarget)\"")
+    }
+
+    /// How the next step names what ``sqliteLines(for:)`` gives.
+    static let sqliteLinesName = "the CSQLite lines"
+
+    /// The lines a Package.swift needs for the sqlite storage of `target` and its tests.
+    static func sqliteLines(for target: String) -> Diagnostic {
+        let library = Names.sqliteLibraryTarget
+        let dependency = ".target(name: \"\(library)\", condition: .when(platforms: [.linux]))"
+        return Diagnostic(
+            .advice,
+            "the sqlite storage links SQLite: Apple platforms have it as SQLite3, Linux through "
+                + "Sources/\(library) (this run writes its module map; Debian and Ubuntu need "
+                + "libsqlite3-dev). Add to Package.swift's targets:\n"
+                + "    .systemLibrary(name: \"\(library)\", path: \"Sources/\(library)\"),\n"
+                + "and to the dependencies of \(target) and \(target)Tests:\n"
+                + "    \(dependency)")
     }
 
     /// The `// swift-tools-version: X.Y` that a package manifest starts with, or nil.

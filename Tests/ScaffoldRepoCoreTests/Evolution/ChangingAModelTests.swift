@@ -295,6 +295,34 @@ import Testing
         #expect(check.exitCode == 0, "\(check.standardOutput)")
         #expect(check.standardOutput.contains("owned     BookStore/Package.swift\n"))
     }
+
+    /// An edited Package.swift is kept when the model moves to sqlite, so it lacks the system
+    /// library: the run prints the lines to add, and the next step says to add them first (it
+    /// said "swift test", on a package that did not build).
+    @Test func anEditedPackageSwiftKeptOnAMoveToSQLiteIsToldTheLinesToAdd() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+        let edited = (text("BookStore/Package.swift") ?? "") + "// an app target of mine\n"
+        try Data(edited.utf8).write(to: folder.appendingPathComponent("BookStore/Package.swift"))
+
+        let moved = run(["Book", "id:UUID", "title", "--storage", "sqlite"])
+
+        #expect(moved.exitCode == 0, "\(moved.standardError)")
+        #expect(text("BookStore/Package.swift") == edited)
+        #expect(
+            moved.standardOutput.contains(
+                ".systemLibrary(name: \"CSQLite\", path: \"Sources/CSQLite\"),\n"
+                    + "and to the dependencies of BookStore and BookStoreTests:"))
+        #expect(
+            moved.standardOutput.hasSuffix(
+                "Next: add the CSQLite lines above to Package.swift, then cd BookStore && swift "
+                    + "test\n"))
+        // Unedited, it is rewritten with them, and the next step is the tests.
+        #expect(run(["Shelf", "id:UUID", "name"]).exitCode == 0)
+        let unedited = run(["Shelf", "id:UUID", "name", "--storage", "sqlite"])
+        #expect(unedited.standardOutput.contains("update    ShelfStore/Package.swift\n"))
+        #expect(unedited.standardOutput.hasSuffix("Next: cd ShelfStore && swift test\n"))
+    }
 }
 
 /// `--migrate`: a breaking change goes through with a new schema version and a migration.
