@@ -104,7 +104,12 @@ public enum InvocationParser {
             }
             return .own(paths: operands, directory: values["--into"] ?? ".", options)
         case .destroy:
-            guard let model = operands.first, operands.count <= 2 else {
+            guard operands.count <= 2 else {
+                throw UsageError(
+                    "'\(operands[2])' is one argument too many: scaffold-repo destroy <Model> [DIR]"
+                )
+            }
+            guard let model = operands.first else {
                 throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")
             }
             return .destroy(

@@ -59,12 +59,21 @@ enum Outcome {
                 let own =
                     kept.contains { $0.status == .modified }
                     ? ", or keep an edited one as yours with 'scaffold-repo own PATH'" : ""
+                // --force also overwrites an edited Package.swift or .gitignore, which a run
+                // without it keeps: named here, so that no edit is lost unseen.
+                let alsoForced = changes.filter { $0.status == .owned && $0.file.isOwnedOnceEdited }
+                    .map(\.displayPath)
+                let also =
+                    alsoForced.isEmpty
+                    ? ""
+                    : " (--force also overwrites your edited "
+                        + alsoForced.joined(separator: " and ") + ")"
                 told.append(
                     Diagnostic(
                         .error,
                         "\(kept.count) existing file(s) differ from the generated ones; nothing "
-                            + "was written.\nRe-run with --force to overwrite them, or move them "
-                            + "away first\(own)."))
+                            + "was written.\nRe-run with --force to overwrite them\(also), or move "
+                            + "them away first\(own)."))
             } else {
                 try Writer.apply(changes)
                 try afterApply()

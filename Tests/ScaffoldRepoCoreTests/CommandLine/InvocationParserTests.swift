@@ -132,6 +132,8 @@ import Testing
         ),
         (["templates", "lst"], "'lst' is not a templates command (did you mean list?)"),
         (["completions", "zssh"], "no completion script for 'zssh'. Did you mean zsh?"),
+        (["destroy"], "destroy needs a model"),
+        (["destroy", "Note", "NoteStore", "extra"], "'extra' is one argument too many"),
     ])
     func badArgumentsNameTheTokenAndTheFix(arguments: [String], message: String) {
         #expect {

@@ -296,6 +296,25 @@ import Testing
         #expect(check.standardOutput.contains("owned     BookStore/Package.swift\n"))
     }
 
+    /// A run that an edited file blocks says to re-run with --force; it names the edited
+    /// Package.swift that --force would overwrite too, which the blocked run listed as owned.
+    @Test func theAdviceToForceNamesTheEditedPackageSwiftItWouldOverwrite() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title"]).exitCode == 0)
+        for path in ["BookStore/Package.swift", "BookStore/Sources/BookStore/Book.swift"] {
+            let edited = (text(path) ?? "") + "// mine\n"
+            try Data(edited.utf8).write(to: folder.appendingPathComponent(path))
+        }
+
+        let blocked = run(["Book", "id:UUID", "title"])
+
+        #expect(blocked.exitCode == 1)
+        #expect(
+            blocked.standardError.contains(
+                "Re-run with --force to overwrite them (--force also overwrites your edited "
+                    + "BookStore/Package.swift), or move them away first"))
+    }
+
     /// An edited Package.swift is kept when the model moves to sqlite, so it lacks the system
     /// library: the run prints the lines to add, and the next step says to add them first (it
     /// said "swift test", on a package that did not build).
