@@ -479,6 +479,21 @@ struct Node: StoredValue {
                 == missing)
     }
 
+    /// A file's size as an `Int`, or nil: never a trap (`Int(lseek(…))` trapped past 2 GiB
+    /// where `Int` has 32 bits), and never a size taken from a failed call (a copy of a file
+    /// whose size failed was made empty).
+    @Test func aFilesSizeIsReadOrNil() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("sized")
+        try Data(repeating: 7, count: 1_234).write(to: file)
+        let descriptor = open(file.path, O_RDONLY)
+        defer { close(descriptor) }
+
+        #expect(StoreFiles.size(of: descriptor) == 1_234)
+        #expect(StoreFiles.size(of: -1) == nil)
+    }
+
     @Test func aWholeFileIsReplacedWithNothingLeftBeside() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

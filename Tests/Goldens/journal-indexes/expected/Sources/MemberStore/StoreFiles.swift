@@ -1381,8 +1381,10 @@ nonisolated enum StoreFiles {
             if FileManager.default.fileExists(atPath: source.path) {
                 let reading = try openFile(source, forReading: true)
                 defer { closeDescriptor(reading) }
-                let size = Int(lseek(reading, 0, SEEK_END))
-                try copyBytes(from: reading, 0..<max(size, 0), to: descriptor, at: 0)
+                guard let size = size(of: reading) else {
+                    throw POSIXFailure("its size could not be read: \(lastError())")
+                }
+                try copyBytes(from: reading, 0..<size, to: descriptor, at: 0)
             }
             try sync(descriptor)
         } catch {
@@ -1419,12 +1421,19 @@ nonisolated enum StoreFiles {
     /// another process that is still reading it gets a short read, and reads again: both
     /// files' stamps tell it the files were replaced.
     static func freeGradually(_ descriptor: Int32) {
-        var size = Int(lseek(descriptor, 0, SEEK_END))
+        var size = lseek(descriptor, 0, SEEK_END)
         while size > 0 {
             size = max(0, size - 8 << 20)
-            guard ftruncate(descriptor, off_t(size)) == 0 else { break }
+            guard ftruncate(descriptor, size) == 0 else { break }
         }
         closeDescriptor(descriptor)
+    }
+
+    /// The size of the open file `descriptor`: nil when it cannot be read, or does not fit an
+    /// `Int` (past 2 GiB where `Int` has 32 bits, as on an Apple Watch), where `Int(_:)` traps.
+    static func size(of descriptor: Int32) -> Int? {
+        let end = lseek(descriptor, 0, SEEK_END)
+        return end < 0 ? nil : Int(exactly: end)
     }
 
     /// Copies the bytes `range` of the file `source` to `target`, from `offset` on; with

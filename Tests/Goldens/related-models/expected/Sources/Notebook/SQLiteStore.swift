@@ -2636,7 +2636,7 @@ nonisolated enum SQLiteWAL {
         guard flock(descriptor, LOCK_EX) == 0, !isOpenInAnotherProcess(path + "-shm") else {
             return (check, false)
         }
-        let size = Int(lseek(descriptor, 0, SEEK_END))
+        guard let size = StoreFiles.size(of: descriptor) else { return (check, false) }
         let read = { (offset: Int, count: Int) -> [UInt8]? in
             var bytes = [UInt8](repeating: 0, count: count)
             let done = bytes.withUnsafeMutableBytes {
