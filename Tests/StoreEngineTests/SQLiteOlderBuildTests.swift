@@ -38,8 +38,8 @@ struct LabelBeforeTheRename: StoredValue {
         return count
     }
 
-    /// After a newer build migrated the table, the older one's save is refused, nothing
-    /// written, as its open would be.
+    /// After a newer build migrated the table's rows, the older one's save is refused,
+    /// nothing written, as its open would be.
     @Test func anOlderBuildsSaveAfterAMigrationIsRefused() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -58,6 +58,32 @@ struct LabelBeforeTheRename: StoredValue {
         }
         #expect(try count("SELECT count(*) FROM counts WHERE version = 1") == 0)
         #expect(try count("SELECT count(*) FROM counts") == 1)
+    }
+
+    /// A version record above every row's (a damaged byte, or an empty table that a newer
+    /// build made) stops no save: it is taken over, as opening takes it over, and the newer
+    /// build's next open migrates what the older one saved.
+    @Test func aVersionRecordAboveEveryRowsIsTakenOverBySaves() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        let olderTable = try SQLiteTable<CountedAtVersion1, ItemError>("counts", in: older)
+        do {
+            let newer = try SQLiteDatabase<ItemError>(file: file)
+            defer { newer.close() }
+            _ = try SQLiteTable<Counted, ItemError>("counts", in: newer)
+        }
+        #expect(try count("SELECT version FROM store_tables WHERE name = 'counts'") == 2)
+
+        try olderTable.commit(.saved([CountedAtVersion1(id: 1, count: "1")]))
+
+        #expect(try count("SELECT version FROM store_tables WHERE name = 'counts'") == 1)
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let table = try SQLiteTable<Counted, ItemError>("counts", in: newer)
+        #expect(try table.find(1) == Counted(id: 1, count: 1))
+        #expect(try count("SELECT count(*) FROM counts WHERE version = 2") == 1)
     }
 
     /// After a newer build rewrote the rows for a renamed field, the older build's save goes

@@ -105,9 +105,11 @@ public enum InvocationParser {
             return .own(paths: operands, directory: values["--into"] ?? ".", options)
         case .destroy:
             guard operands.count <= 2 else {
+                let extra = operands.dropFirst(2)
+                let many = extra.count == 1 ? "is one argument" : "are \(extra.count) arguments"
                 throw UsageError(
-                    "'\(operands[2])' is one argument too many: scaffold-repo destroy <Model> [DIR]"
-                )
+                    "'\(extra.joined(separator: " "))' \(many) too many: scaffold-repo destroy "
+                        + "<Model> [DIR]")
             }
             guard let model = operands.first else {
                 throw UsageError("destroy needs a model: scaffold-repo destroy <Model> [DIR]")
@@ -146,6 +148,8 @@ public enum InvocationParser {
                 try SpecParser.refuseDefaultsThatDoNotFitEveryPlatform(
                     spec, tokens: Array(operands.dropFirst()))
                 try SpecParser.refuseAPluralThatIsNotAVariableName(spec.plural)
+                try SpecParser.refuseFieldsNamedLikeTypes(
+                    spec, tokens: Array(operands.dropFirst()))
             }
             if let renames = values["--rename"] {
                 try SpecParser.applyRenames(renames, to: &spec)

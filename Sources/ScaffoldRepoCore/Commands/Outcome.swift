@@ -61,8 +61,7 @@ enum Outcome {
                     ? ", or keep an edited one as yours with 'scaffold-repo own PATH'" : ""
                 // --force also overwrites an edited Package.swift or .gitignore, which a run
                 // without it keeps: named here, so that no edit is lost unseen.
-                let alsoForced = changes.filter { $0.status == .owned && $0.file.isOwnedOnceEdited }
-                    .map(\.displayPath)
+                let alsoForced = changes.filter(\.isOverwrittenByForce).map(\.displayPath)
                 let also =
                     alsoForced.isEmpty
                     ? ""

@@ -298,9 +298,10 @@ extension ModelEvolution {
         let returning = request.spec.fields.map(\.name).filter(history.dropped.contains)
         if let name = returning.first, !request.migrate {
             throw SpecError(
-                "\(request.spec.typeName).\(name): a field \(name) was dropped before (--drop "
-                    + "\(name)), and values saved since may still hold its former values under "
-                    + "that key: the new \(name) would load them (or, of another type, stop the "
+                "\(request.spec.typeName).\(name): a field \(name) was dropped before (--drop, "
+                    + "under this name or a later one), and stored values may still hold its "
+                    + "former values under that key: the new \(name) would load them (or, of "
+                    + "another type, stop the "
                     + "store opening). Give the field another name, or add --migrate: the model as "
                     + "last generated is frozen, and the values stored before open without the old "
                     + "\(name). Nothing was written.")
@@ -309,7 +310,11 @@ extension ModelEvolution {
             &request.spec, previous: previous, migrate: request.migrate,
             dropping: request.droppedFields)
         if !request.migrate {
-            request.history.dropped = Array(Set(history.dropped + request.droppedFields)).sorted()
+            // A dropped field's former name too: values saved before its rename hold that key.
+            let keys = request.droppedFields.flatMap { name in
+                [name] + (previous.fields.first { $0.name == name }?.formerName.map { [$0] } ?? [])
+            }
+            request.history.dropped = Array(Set(history.dropped + keys)).sorted()
         }
         if request.migrate {
             guard

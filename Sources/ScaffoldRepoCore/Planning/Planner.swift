@@ -59,6 +59,9 @@ public struct PlannedChange: Equatable, Sendable {
     /// What the file held when it was planned, nil when there was no file: the diffs compare
     /// with this, so the disk is read once. For `review`, what was generated for it before.
     public var previous: String?
+    /// An edited Package.swift or .gitignore, kept (`owned`) because `--force` was not given:
+    /// `--force` would overwrite it.
+    public var isOverwrittenByForce = false
 
     public init(
         file: GeneratedFile, location: URL, displayPath: String, status: ChangeStatus,
@@ -103,9 +106,13 @@ public enum Planner {
             case _ where file.isOwnedOnceEdited: status = .owned
             default: status = recorded[file.path] == nil ? .conflict : .modified
             }
-            return PlannedChange(
+            var change = PlannedChange(
                 file: file, location: location, displayPath: displayPath, status: status,
                 previous: existing.map { String(decoding: $0, as: UTF8.self) })
+            change.isOverwrittenByForce =
+                status == .owned && file.isOwnedOnceEdited && !owned.contains(file.path)
+                && existing != Data(file.contents.utf8)
+            return change
         }
     }
 

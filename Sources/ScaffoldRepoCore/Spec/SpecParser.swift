@@ -111,6 +111,22 @@ public enum SpecParser {
         }
     }
 
+    /// Refuses a command line's field named like a type the generated code uses: the property
+    /// hides that type in the model's own code (its samples build `URL(string:)` after
+    /// `let URL = …`). A manifest's records are not held to it: some of those names compiled,
+    /// and a record that no longer loaded could not be renamed away.
+    static func refuseFieldsNamedLikeTypes(_ spec: ModelSpec, tokens: [String]) throws {
+        for (field, token) in zip(spec.fields, tokens)
+        where Identifier.reservedTypeNames.contains(field.name) {
+            throw SpecError(
+                "field name '\(field.name)' in '\(token)' is the name of a type that the "
+                    + "generated code uses, which a property of that name would hide; name the "
+                    + "field \(Names.lowerCamelCase(field.name)), for example (with "
+                    + "--rename \(field.name)=\(Names.lowerCamelCase(field.name)) if the model "
+                    + "had it before)")
+        }
+    }
+
     /// Refuses a command line's `--plural` that does not start with a lowercase letter: it
     /// names the view-model's property (`public var notes`), its parameters and the journal's
     /// files. A manifest's records are not held to it: they keep generating what they did.
@@ -294,14 +310,6 @@ public enum SpecParser {
             throw SpecError(
                 "field name '\(name)' in '\(token)' clashes with a member every model has; "
                     + "choose another name")
-        }
-        // A property named like a type hides that type in the model's own code (its samples
-        // build `URL(string:)` after `let URL = …`).
-        guard !Identifier.reservedTypeNames.contains(name) else {
-            throw SpecError(
-                "field name '\(name)' in '\(token)' is the name of a type that the generated "
-                    + "code uses, which a property of that name would hide; name the field "
-                    + "\(Names.lowerCamelCase(name)), for example")
         }
         let type =
             try typeText.map { try parseType($0, field: name, modelName: modelName, in: token) }

@@ -134,6 +134,7 @@ import Testing
         (["completions", "zssh"], "no completion script for 'zssh'. Did you mean zsh?"),
         (["destroy"], "destroy needs a model"),
         (["destroy", "Note", "NoteStore", "extra"], "'extra' is one argument too many"),
+        (["destroy", "Note", "NoteStore", "x", "y"], "'x y' are 2 arguments too many"),
     ])
     func badArgumentsNameTheTokenAndTheFix(arguments: [String], message: String) {
         #expect {

@@ -106,6 +106,22 @@ import Testing
                 == 0)
     }
 
+    /// A field renamed and then dropped: values saved before the rename hold its former name,
+    /// which is recorded as dropped too.
+    @Test func aDroppedFieldsFormerNameIsDroppedToo() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int=0"]).exitCode == 0)
+        #expect(
+            run(["Book", "id:UUID", "title", "score:Int=0", "--rename", "rating=score"]).exitCode
+                == 0)
+        #expect(run(["Book", "id:UUID", "title", "--drop", "score"]).exitCode == 0)
+
+        let back = run(["Book", "id:UUID", "title", "rating:Int=0"])
+
+        #expect(back.exitCode == 2)
+        #expect(back.standardError.contains("a field rating was dropped before"))
+    }
+
     /// Values saved after a `--drop` may still hold the dropped key (sqlite rows until each is
     /// saved again, the journal and snapshot stores until their next snapshot). A field of that
     /// name again, added or renamed to, would load them, or stop the store opening: it is
@@ -129,8 +145,9 @@ import Testing
             #expect(back.standardOutput.isEmpty)
             #expect(
                 back.standardError.contains(
-                    "Book.rating: a field rating was dropped before (--drop rating), and values "
-                        + "saved since may still hold its former values under that key"),
+                    "Book.rating: a field rating was dropped before (--drop, under this name or "
+                        + "a later one), and stored values may still hold its former values under "
+                        + "that key"),
                 "\(fields)")
             #expect(back.standardError.contains("Give the field another name, or add --migrate"))
             #expect(
@@ -296,6 +313,25 @@ import Testing
         #expect(check.standardOutput.contains("owned     BookStore/Package.swift\n"))
     }
 
+    /// A field named like a type is refused on the command line, but a manifest record that an
+    /// earlier release wrote with one still loads, so that the field can be renamed away.
+    @Test func aRecordedFieldNamedLikeATypeStillLoadsAndIsRenamedAway() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "issue:Int"]).exitCode == 0)
+        let path = folder.appendingPathComponent("BookStore/.scaffold/manifest.json")
+        let recorded = try String(contentsOf: path, encoding: .utf8)
+        try Data(
+            recorded.replacingOccurrences(of: "\"name\" : \"issue\"", with: "\"name\" : \"Issue\"")
+                .utf8
+        ).write(to: path)
+
+        #expect(run(["Book", "id:UUID", "title", "Issue:Int"]).exitCode == 2)
+        #expect(run(["regen", "BookStore"]).exitCode == 0)
+        let renamed = run(["Book", "id:UUID", "title", "issue:Int", "--rename", "Issue=issue"])
+
+        #expect(renamed.exitCode == 0, "\(renamed.standardError)")
+    }
+
     /// A run that an edited file blocks says to re-run with --force; it names the edited
     /// Package.swift that --force would overwrite too, which the blocked run listed as owned.
     @Test func theAdviceToForceNamesTheEditedPackageSwiftItWouldOverwrite() throws {
@@ -313,6 +349,11 @@ import Testing
             blocked.standardError.contains(
                 "Re-run with --force to overwrite them (--force also overwrites your edited "
                     + "BookStore/Package.swift), or move them away first"))
+        // Taken over with `own`, --force keeps it: it is not named.
+        #expect(run(["own", "Package.swift", "--into", "BookStore"]).exitCode == 0)
+        let owned = run(["Book", "id:UUID", "title"])
+        #expect(owned.exitCode == 1)
+        #expect(owned.standardError.contains("Re-run with --force to overwrite them, or move"))
     }
 
     /// An edited Package.swift is kept when the model moves to sqlite, so it lacks the system

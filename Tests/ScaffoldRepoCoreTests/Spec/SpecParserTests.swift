@@ -262,7 +262,7 @@ import Testing
     @Test(arguments: ["URL", "Date", "UUID", "Data", "Decimal", "String", "Ordering"])
     func fieldNamesThatWouldHideATypeTheCodeUsesAreRefused(name: String) {
         #expect {
-            try SpecParser.parse(modelName: "Bookmark", fieldTokens: ["id:Int", "\(name):String"])
+            try InvocationParser.parse(["Bookmark", "id:Int", "\(name):String"])
         } throws: { error in
             (error as? any BadInput)?.message.contains(
                 "field name '\(name)' in '\(name):String' is the name of a type that the "

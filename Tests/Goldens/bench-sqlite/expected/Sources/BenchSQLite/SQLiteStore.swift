@@ -1371,11 +1371,22 @@ where Value.ID: SQLiteKey {
     /// Checks, in the write's transaction, that the table is as this build writes it: throws
     /// `newerSchema` (nothing written) when a newer build migrated it since it opened; when the
     /// recorded layout is another build's (``SQLiteSchema/layout``), removes that record, so
-    /// that the next open of any build rewrites the rows of another layout, this one's included.
+    /// that the next open of the build that wrote it rewrites the rows of this one's layout.
+    /// A version recorded above every row's is taken over as opening takes it over (a damaged
+    /// byte, or an empty table a newer build made, which migrates this build's rows when it
+    /// opens the table again); only then are the rows read, in that rare case.
     private func checkNoOtherBuildChangedTheTable() throws {
         if let version = try recordedVersion(), version > Value.schemaVersion {
-            throw Failure.newerSchema(
-                file: database.fileURL, found: version, supported: Value.schemaVersion)
+            if let newer = try newerVersionOfARow() {
+                throw Failure.newerSchema(
+                    file: database.fileURL, found: newer, supported: Value.schemaVersion)
+            }
+            try database.run(
+                "INSERT OR REPLACE INTO store_tables (name, version) VALUES (?, ?)",
+                bind: { statement in
+                    statement.bind(name, at: 1)
+                    statement.bind(Int64(Value.schemaVersion), at: 2)
+                }, row: { _ in })
         }
         guard let layout = schema.layout, let recorded = try recordedLayout(), recorded != layout
         else { return }
