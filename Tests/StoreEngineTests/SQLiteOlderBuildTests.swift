@@ -86,6 +86,28 @@ struct LabelBeforeTheRename: StoredValue {
         #expect(try count("SELECT count(*) FROM counts WHERE version = 2") == 1)
     }
 
+    /// Whatever the table's records say, an older build's save never writes over a row that a
+    /// newer build saved: the newer fields would be lost.
+    @Test func anOlderBuildNeverWritesOverANewerBuildsRow() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        let olderTable = try SQLiteTable<CountedAtVersion1, ItemError>("counts", in: older)
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let newerTable = try SQLiteTable<Counted, ItemError>("counts", in: newer)
+        // The table was empty: the older build takes its record over, and both go on.
+        try olderTable.commit(.saved([CountedAtVersion1(id: 2, count: "2")]))
+        try newerTable.commit(.saved([Counted(id: 1, count: 1)]))
+
+        #expect(throws: ItemError.newerSchema(file: file, found: 2, supported: 1)) {
+            try olderTable.commit(.saved([CountedAtVersion1(id: 1, count: "9")]))
+        }
+        #expect(try newerTable.find(1) == Counted(id: 1, count: 1))
+        #expect(try count("SELECT count(*) FROM counts WHERE version = 2") == 1)
+    }
+
     /// After a newer build rewrote the rows for a renamed field, the older build's save goes
     /// through, and leaves the table to be rewritten: the newer build's next open finds the row
     /// it wrote, and SQL reads it under the new name.

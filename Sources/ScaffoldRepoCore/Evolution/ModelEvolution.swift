@@ -295,7 +295,13 @@ extension ModelEvolution {
         _ request: inout GenerateRequest, previous: ModelSpec, history: ModelHistory
     ) throws -> Report {
         request.history = history
-        let returning = request.spec.fields.map(\.name).filter(history.dropped.contains)
+        // A dropped field's former name too: values saved before its rename hold that key. (A
+        // field dropped now but still given is refused below, as a drop of no removed field.)
+        let formerNames = request.droppedFields.compactMap { name in
+            previous.fields.first { $0.name == name }?.formerName
+        }
+        let returning = request.spec.fields.map(\.name).filter(
+            Set(history.dropped + formerNames).contains)
         if let name = returning.first, !request.migrate {
             throw SpecError(
                 "\(request.spec.typeName).\(name): a field \(name) was dropped before (--drop, "
@@ -310,11 +316,8 @@ extension ModelEvolution {
             &request.spec, previous: previous, migrate: request.migrate,
             dropping: request.droppedFields)
         if !request.migrate {
-            // A dropped field's former name too: values saved before its rename hold that key.
-            let keys = request.droppedFields.flatMap { name in
-                [name] + (previous.fields.first { $0.name == name }?.formerName.map { [$0] } ?? [])
-            }
-            request.history.dropped = Array(Set(history.dropped + keys)).sorted()
+            request.history.dropped = Set(history.dropped + request.droppedFields + formerNames)
+                .sorted()
         }
         if request.migrate {
             guard

@@ -118,12 +118,14 @@ public enum SpecParser {
     static func refuseFieldsNamedLikeTypes(_ spec: ModelSpec, tokens: [String]) throws {
         for (field, token) in zip(spec.fields, tokens)
         where Identifier.reservedTypeNames.contains(field.name) {
+            // The name as the token gives it: a reference's field adds `ID` to it.
+            let given = String(token.prefix { $0 != ":" && $0 != "=" })
+            let lower = Names.lowerCamelCase(given)
             throw SpecError(
                 "field name '\(field.name)' in '\(token)' is the name of a type that the "
-                    + "generated code uses, which a property of that name would hide; name the "
-                    + "field \(Names.lowerCamelCase(field.name)), for example (with "
-                    + "--rename \(field.name)=\(Names.lowerCamelCase(field.name)) if the model "
-                    + "had it before)")
+                    + "generated code uses, which a property of that name would hide; name it "
+                    + "\(lower), for example (with --rename \(given)=\(lower) if the model had it "
+                    + "before)")
         }
     }
 

@@ -122,6 +122,25 @@ import Testing
         #expect(back.standardError.contains("a field rating was dropped before"))
     }
 
+    /// The same in one run: dropping `score`, which was `rating`, while adding a new `rating`.
+    @Test func aFieldDroppedAndItsFormerNameAddedInOneRunIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "rating:Int=0"]).exitCode == 0)
+        #expect(
+            run(["Book", "id:UUID", "title", "score:Int=0", "--rename", "rating=score"]).exitCode
+                == 0)
+
+        let back = run(["Book", "id:UUID", "title", "rating:Int=0", "--drop", "score"])
+
+        #expect(back.exitCode == 2)
+        #expect(back.standardError.contains("a field rating was dropped before"))
+        let migrated = run([
+            "Book", "id:UUID", "title", "rating:Int=0", "--drop", "score", "--migrate",
+        ])
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(run(["regen", "BookStore"]).exitCode == 0)
+    }
+
     /// Values saved after a `--drop` may still hold the dropped key (sqlite rows until each is
     /// saved again, the journal and snapshot stores until their next snapshot). A field of that
     /// name again, added or renamed to, would load them, or stop the store opening: it is

@@ -1045,6 +1045,23 @@ where Value.ID: SQLiteKey {
         return newest
     }
 
+    /// The version of the first intact row newer than this build's, or nil when there is none.
+    /// The search stops there: after a newer build's migration, at the first row it reads.
+    private func firstNewerVersionOfARow() throws -> Int? {
+        var found: Int?
+        do {
+            try database.run(
+                "SELECT \(columns) FROM \"\(name)\" WHERE version > ?",
+                bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
+                row: { row in
+                    guard isIntact(row) else { return }
+                    found = Int(truncatingIfNeeded: row.int64(at: 1))
+                    throw CancellationError()  // Stops the search.
+                })
+        } catch is CancellationError {}
+        return found
+    }
+
     /// Rewrites every row of an earlier version as the current one, a page at a time, in the
     /// caller's transaction. Each page starts after the last one's id, so that no page reads
     /// again the rows migrated before it (a million rows would read them about 500 times). A
@@ -1395,12 +1412,12 @@ where Value.ID: SQLiteKey {
     /// `newerSchema` (nothing written) when a newer build migrated it since it opened; when the
     /// recorded layout is another build's (``SQLiteSchema/layout``), removes that record, so
     /// that the next open of the build that wrote it rewrites the rows of this one's layout.
-    /// A version recorded above every row's is taken over as opening takes it over (a damaged
-    /// byte, or an empty table a newer build made, which migrates this build's rows when it
-    /// opens the table again); only then are the rows read, in that rare case.
+    /// A version recorded above every row's (a damaged byte, or an empty table a newer build
+    /// made, which migrates this build's rows when it opens the table again) is written again
+    /// as this build's; a save never writes over a newer build's row (``checkIntact(_:in:supporting:)``).
     private func checkNoOtherBuildChangedTheTable() throws {
         if let version = try recordedVersion(), version > Value.schemaVersion {
-            if let newer = try newerVersionOfARow() {
+            if let newer = try firstNewerVersionOfARow() {
                 throw Failure.newerSchema(
                     file: database.fileURL, found: newer, supported: Value.schemaVersion)
             }
@@ -1446,7 +1463,7 @@ where Value.ID: SQLiteKey {
                 json.append(UInt8(ascii: "}"))
             }
             if checkingRules {
-                try checkIntact(value.id.argument, in: name)
+                try checkIntact(value.id.argument, in: name, supporting: Value.schemaVersion)
                 try checkUnique(json, id: value.id)
             } else if skippingDamaged, (try? checkIntact(value.id.argument, in: name)) == nil {
                 continue

@@ -417,18 +417,26 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     /// Throws `corrupt` when the row that SQLite's search for `key` lands on in `table` fails its
     /// checksum: a save or delete by that key would take it away, bytes and all, and when its
     /// key is what was damaged, the value it holds is another id's. `recover(directory:)` sets
-    /// it aside first, its bytes kept.
-    func checkIntact(_ key: SQLiteRowKey, in table: String) throws {
+    /// it aside first, its bytes kept. With `version`, the schema version this code writes, an
+    /// intact row of a newer one (a newer build of the app saved it) throws `newerSchema`.
+    func checkIntact(_ key: SQLiteRowKey, in table: String, supporting version: Int? = nil)
+        throws
+    {
         var isIntact = true
+        var stored = 0
         try database.run(
             "SELECT id, version, value, checksum FROM \"\(table)\" WHERE id = ?",
             bind: { $0.bind(key, at: 1) },
             row: { row in
-                let stored = Self.covered(row.argument(at: 0), row.int64(at: 1), row.data(at: 2))
-                isIntact = UInt32(truncatingIfNeeded: row.int64(at: 3)) == stored
+                let covered = Self.covered(row.argument(at: 0), row.int64(at: 1), row.data(at: 2))
+                isIntact = UInt32(truncatingIfNeeded: row.int64(at: 3)) == covered
+                stored = Int(truncatingIfNeeded: row.int64(at: 1))
             })
-        guard !isIntact else { return }
-        throw damagedRow(of: table, id: key.shown)
+        guard isIntact else { throw damagedRow(of: table, id: key.shown) }
+        // A newer build's value: written over by this build, its newer fields would be lost.
+        if let version, stored > version {
+            throw Failure.newerSchema(file: database.fileURL, found: stored, supported: version)
+        }
     }
 
     /// What a read or a write that meets the row `id` of `table`, whose checksum fails, throws.
