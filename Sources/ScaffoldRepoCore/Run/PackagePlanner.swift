@@ -114,6 +114,7 @@ enum PackagePlanner {
                     "--rename \(former)=\(renamed.name): \(request.spec.typeName) was not generated "
                         + "here before, so no stored value has the name '\(former)'; drop --rename")
             }
+            warnings += capitalizedNewFields(request, record: record)
             package.models.append(.init(request: request, record: record, warnings: warnings))
         }
         // The shared files follow the models as checked: a migration's frozen version adds its
@@ -124,6 +125,26 @@ enum PackagePlanner {
                 in: checked[index].module, manifest: manifest, requests: checked)
         }
         return package
+    }
+
+    /// A warning for each field new to the model whose name starts with a capital letter: a
+    /// Swift property's name starts in lower case, and a stray word (`NoteStore`, meant as a
+    /// folder) would otherwise become a `String` field unseen.
+    private static func capitalizedNewFields(
+        _ request: GenerateRequest, record: Manifest.Model?
+    ) -> [Diagnostic] {
+        let known = Set(record?.fields.map(\.name) ?? [])
+        return request.spec.fields.filter { field in
+            field.reference == nil && !known.contains(field.name)
+                && field.name.first?.isUppercase == true
+        }
+        .map { field in
+            .warning(
+                "\(request.spec.typeName).\(field.name) is a field of type "
+                    + "\(SpecFormatter.spelling(field.type)) whose name starts with a capital "
+                    + "letter; a property's starts in lower case (\(Names.lowerCamelCase(field.name))). "
+                    + "If '\(field.name)' was meant as a folder, give it with --output or --into")
+        }
     }
 
     /// Render: each recalled model's files from the templates, refused when a path clashes with

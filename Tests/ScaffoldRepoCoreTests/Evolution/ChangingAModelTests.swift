@@ -332,6 +332,22 @@ import Testing
         #expect(check.standardOutput.contains("owned     BookStore/Package.swift\n"))
     }
 
+    /// A stray word after the fields (a folder meant for --output) becomes a String field: a new
+    /// field whose name starts with a capital letter is warned about, once, when it is added.
+    @Test func aNewFieldWithACapitalIsWarnedAboutWhenItIsAdded() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let added = run(["Book", "id:UUID", "title", "BookStore"])
+
+        #expect(added.exitCode == 0)
+        #expect(
+            added.standardError.contains(
+                "warning: Book.BookStore is a field of type String whose name starts with a "
+                    + "capital letter; a property's starts in lower case (bookStore). If "
+                    + "'BookStore' was meant as a folder, give it with --output or --into"))
+        #expect(run(["Book", "id:UUID", "title", "BookStore"]).standardError.isEmpty)
+    }
+
     /// A field named like a type is refused on the command line, but a manifest record that an
     /// earlier release wrote with one still loads, so that the field can be renamed away.
     @Test func aRecordedFieldNamedLikeATypeStillLoadsAndIsRenamedAway() throws {
