@@ -307,10 +307,9 @@ extension ModelEvolution {
                 "\(request.spec.typeName).\(name): a field \(name) was dropped before (--drop, "
                     + "under this name or a later one), and stored values may still hold its "
                     + "former values under that key: the new \(name) would load them (or, of "
-                    + "another type, stop the "
-                    + "store opening). Give the field another name, or add --migrate: the model as "
-                    + "last generated is frozen, and the values stored before open without the old "
-                    + "\(name). Nothing was written.")
+                    + "another type, stop the store opening). Give the field another name, or add "
+                    + "--migrate: the model as last generated is frozen, and the values stored "
+                    + "before open without the old \(name). Nothing was written.")
         }
         var report = try check(
             &request.spec, previous: previous, migrate: request.migrate,
