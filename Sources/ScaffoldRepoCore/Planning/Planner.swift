@@ -111,7 +111,6 @@ public enum Planner {
                 previous: existing.map { String(decoding: $0, as: UTF8.self) })
             change.isOverwrittenByForce =
                 status == .owned && file.isOwnedOnceEdited && !owned.contains(file.path)
-                && existing != Data(file.contents.utf8)
             return change
         }
     }

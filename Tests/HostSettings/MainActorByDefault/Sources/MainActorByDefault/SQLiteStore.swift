@@ -1016,23 +1016,9 @@ where Value.ID: SQLiteKey {
         return read ? version : nil
     }
 
-    /// The newest schema version of a row whose checksum matches, when it is newer than this
-    /// build's.
+    /// The schema version of the first intact row newer than this build's, or nil when there
+    /// is none. The search stops there: after a newer build's migration, at the first row.
     private func newerVersionOfARow() throws -> Int? {
-        var newest: Int?
-        try database.run(
-            "SELECT \(columns) FROM \"\(name)\" WHERE version > ?",
-            bind: { $0.bind(Int64(Value.schemaVersion), at: 1) },
-            row: { row in
-                guard isIntact(row) else { return }
-                newest = max(newest ?? 0, Int(truncatingIfNeeded: row.int64(at: 1)))
-            })
-        return newest
-    }
-
-    /// The version of the first intact row newer than this build's, or nil when there is none.
-    /// The search stops there: after a newer build's migration, at the first row it reads.
-    private func firstNewerVersionOfARow() throws -> Int? {
         var found: Int?
         do {
             try database.run(
@@ -1394,7 +1380,7 @@ where Value.ID: SQLiteKey {
     /// as this build's; a save never writes over a newer build's row (``checkIntact(_:in:supporting:)``).
     private func checkNoOtherBuildChangedTheTable() throws {
         if let version = try recordedVersion(), version > Value.schemaVersion {
-            if let newer = try firstNewerVersionOfARow() {
+            if let newer = try newerVersionOfARow() {
                 throw Failure.newerSchema(
                     file: database.fileURL, found: newer, supported: Value.schemaVersion)
             }
