@@ -21,9 +21,16 @@ where ID: Codable & Sendable {
     static func precedes(_ first: ID, _ second: ID) -> Bool
     /// Decodes the values that schema version `version` stored, migrated to the current one.
     static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self]
+    /// The keys of the JSON this build of the model reads: its fields', and the former keys of
+    /// renamed ones. A stored value's other keys are a newer build's fields (an extension not
+    /// updated yet shares the folder): the journal and snapshot stores write them back as they
+    /// were whenever they write the value again. Nil: not checked, no key is kept.
+    static var knownKeys: Set<String>? { get }
 }
 
 nonisolated extension StoredValue {
+    static var knownKeys: Set<String>? { nil }
+
     /// A model that never changed its schema stores values as they are.
     static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self] {
         try [Self](from: decoder)
@@ -47,6 +54,13 @@ where Value.ID: Sendable {
 
 nonisolated extension StoreChange: Equatable where Value: Equatable {}
 nonisolated extension StoreChange: Hashable where Value: Hashable {}
+
+/// A change as a store's file holds it, with the members of the JSON of the values it saves
+/// that the model does not know (``StoredValues/unknownMembers``), by id.
+nonisolated struct StoredChange<Value: StoredValue> {
+    var change: StoreChange<Value>
+    var unknownMembers: [Value.ID: [Data]] = [:]
+}
 
 /// A committed change and its revision: 1 for the first change a repository commits, and one
 /// more for each after it.
@@ -167,6 +181,12 @@ nonisolated struct StoredValues<Value: StoredValue> {
     /// Sorted runs, none empty; each run's ids precede the next run's.
     private var runs: [[Value]] = []
     private(set) var count = 0
+    // Workshop: an older build of the app (an extension not updated yet) that rewrites the
+    // store must not drop the fields a newer build added: their members are kept as read.
+    /// The members of stored values' JSON that the model does not know (``StoredValue/knownKeys``):
+    /// a newer build's fields, each as written (`"pages":42`), by id. They are written back
+    /// with the value, also when this build saves it again; a delete removes them.
+    private(set) var unknownMembers: [Value.ID: [Data]] = [:]
 
     init() {}
 
@@ -240,7 +260,7 @@ nonisolated struct StoredValues<Value: StoredValue> {
         return runs[run][index]
     }
 
-    /// Applies `change` in place.
+    /// Applies `change` in place. A value saved keeps its unknown members.
     mutating func apply(_ change: StoreChange<Value>) {
         switch change {
         case .saved(let saved) where saved.count > Self.runCapacity:
@@ -249,21 +269,30 @@ nonisolated struct StoredValues<Value: StoredValue> {
             for value in saved { insert(value) }
         case .deleted(let ids) where ids.count > Self.runCapacity:
             let removed = Set(ids)
-            self = Self(sorted: items.filter { !removed.contains($0.id) })
+            replace(with: items.filter { !removed.contains($0.id) })
+            forgetUnknownMembers(of: ids)
         case .deleted(let ids):
             for id in ids { remove(id) }
+            forgetUnknownMembers(of: ids)
         case .removedAll:
             self = Self()
         }
     }
 
+    /// Applies `change` as a file holds it (``StoredChange``): the values it saves have the
+    /// unknown members read with them, and no others.
+    mutating func apply(_ change: StoredChange<Value>) {
+        apply(change.change)
+        noteUnknownMembers(of: change)
+    }
+
     /// Applies `changes` in order, as opening replays a journal: their net effect is merged in
     /// one pass, instead of moving values once per change.
-    mutating func apply(contentsOf changes: [StoreChange<Value>]) {
+    mutating func apply(contentsOf changes: [StoredChange<Value>]) {
         var saved: [Value.ID: Value] = [:]
         var deleted: Set<Value.ID> = []
-        for change in changes {
-            switch change {
+        for stored in changes {
+            switch stored.change {
             case .saved(let values):
                 for value in values {
                     saved[value.id] = value
@@ -274,14 +303,34 @@ nonisolated struct StoredValues<Value: StoredValue> {
                     saved[id] = nil
                     deleted.insert(id)
                 }
+                forgetUnknownMembers(of: ids)
             case .removedAll:
                 (self, saved, deleted) = (Self(), [:], [])
             }
+            noteUnknownMembers(of: stored)
         }
         if !deleted.isEmpty {
-            self = Self(sorted: items.filter { !deleted.contains($0.id) })
+            replace(with: items.filter { !deleted.contains($0.id) })
         }
         if !saved.isEmpty { merge(Array(saved.values)) }
+    }
+
+    /// Records the unknown members that `change`, read from a file, saves its values with.
+    private mutating func noteUnknownMembers(of change: StoredChange<Value>) {
+        guard case .saved(let values) = change.change,
+            !change.unknownMembers.isEmpty || !unknownMembers.isEmpty
+        else { return }
+        for value in values { unknownMembers[value.id] = change.unknownMembers[value.id] }
+    }
+
+    private mutating func forgetUnknownMembers(of ids: [Value.ID]) {
+        guard !unknownMembers.isEmpty else { return }
+        for id in ids { unknownMembers[id] = nil }
+    }
+
+    /// Records the unknown members of `values`, read from a file (with their ids).
+    mutating func setUnknownMembers(_ members: [Value.ID: [Data]]) {
+        unknownMembers = members
     }
 
     /// The changes that turn these values into `new`: ids deleted, then values added or
@@ -358,6 +407,13 @@ nonisolated struct StoredValues<Value: StoredValue> {
         if runs[run].isEmpty { runs.remove(at: run) }
     }
 
+    /// The values `sorted`, in id order, in place of those held, whose unknown members stay.
+    private mutating func replace(with sorted: [Value]) {
+        let unknown = unknownMembers
+        self = Self(sorted: sorted)
+        unknownMembers = unknown
+    }
+
     /// Many values at once: sorted (the last of the same id wins), then merged in one pass.
     private mutating func merge(_ saved: [Value]) {
         var latest: [Value.ID: Value] = [:]
@@ -379,7 +435,7 @@ nonisolated struct StoredValues<Value: StoredValue> {
         }
         merged += current[old...]
         merged += incoming[new...]
-        self = Self(sorted: merged)
+        replace(with: merged)
     }
 
     private static func isSorted(_ items: [Value]) -> Bool {

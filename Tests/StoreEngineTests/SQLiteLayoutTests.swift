@@ -222,15 +222,15 @@ struct RenamedBook: StoredValue {
         let json =
             #"{"a":"x,\"}{","b":{"c":[1,{"d":"]"}]},"id":3,"e":-1.5e-7,"f":null,"g":"\u00e9"}"#
         let kept = try #require(
-            SQLiteTable<Label, ItemError>.members(of: Data(json.utf8), notIn: ["id", "a"]))
+            StoreFiles.JSONBytes.members(of: ArraySlice(json.utf8), notIn: ["id", "a"]))
 
         #expect(
             kept.map { String(decoding: $0, as: UTF8.self) } == [
                 #""b":{"c":[1,{"d":"]"}]}"#, #""e":-1.5e-7"#, #""f":null"#, #""g":"\u00e9""#,
             ])
-        #expect(SQLiteTable<Label, ItemError>.members(of: Data("[1]".utf8), notIn: []) == nil)
-        #expect(SQLiteTable<Label, ItemError>.members(of: Data(#"{"a":"#.utf8), notIn: []) == nil)
-        #expect(SQLiteTable<Label, ItemError>.members(of: Data("{}".utf8), notIn: []) == [])
+        #expect(StoreFiles.JSONBytes.members(of: ArraySlice("[1]".utf8), notIn: []) == nil)
+        #expect(StoreFiles.JSONBytes.members(of: ArraySlice(#"{"a":"#.utf8), notIn: []) == nil)
+        #expect(StoreFiles.JSONBytes.members(of: ArraySlice("{}".utf8), notIn: []) == [])
     }
 
     @Test func aRenamedReferenceFollowsItsDeleteRuleForRowsStoredUnderTheFormerName() throws {

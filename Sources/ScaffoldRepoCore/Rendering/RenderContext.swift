@@ -205,6 +205,11 @@ struct ShapeContext: InlineTemplateContext {
     let hasCustomDecoding: Bool
     /// The nested `String` enums the fields declare.
     let enums: [EnumContext]
+    /// The JSON keys the model reads, sorted: its fields' and their former ones. The journal
+    /// and snapshot stores keep a stored value's other keys (a newer build's fields).
+    let knownKeys: [StoredKeyContext]
+    /// Whether there are several: swift-format then wants a comma after the last one too.
+    let hasManyKnownKeys: Bool
 
     /// The shape of `spec`, whose type is `model` (`Question`, or `Question.V1`).
     init(_ spec: ModelSpec, model: String) {
@@ -215,6 +220,9 @@ struct ShapeContext: InlineTemplateContext {
         formerKeys = spec.fields.compactMap(\.formerName).map(IdentifierContext.init)
         hasFormerNames = !formerKeys.isEmpty
         hasCustomDecoding = hasDefaults || hasFormerNames
+        knownKeys = Set(spec.fields.map(\.name) + spec.fields.compactMap(\.formerName)).sorted()
+            .map(StoredKeyContext.init)
+        hasManyKnownKeys = knownKeys.count > 1
         enums = spec.fields.flatMap { field in
             field.type.allTypes.compactMap { type in
                 guard case .enumeration(let name, let cases) = type else { return nil }

@@ -187,6 +187,15 @@ extension FlashcardRepository: SharedRepository {}
 nonisolated extension Flashcard: StoredValue {
     static var schemaVersion: Int { FlashcardRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "back",
+        "front",
+        "id",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         FlashcardRepository.precedes(first, second)
     }

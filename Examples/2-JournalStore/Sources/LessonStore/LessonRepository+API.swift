@@ -187,6 +187,16 @@ extension LessonRepository: SharedRepository {}
 nonisolated extension Lesson: StoredValue {
     static var schemaVersion: Int { LessonRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "minutes",
+        "tags",
+        "title",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         LessonRepository.precedes(first, second)
     }

@@ -14,9 +14,10 @@ import Foundation
 /// writes go on meanwhile, and the journal then keeps only the records written since it began.
 ///
 /// On disk:
-/// - the snapshot: `{"items":[…],"schemaVersion":N}` on one line, then the line
-///   `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is found instead
-///   of read as a value. Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
+/// - the snapshot: `{"fields":[…],"generation":G,"items":[…],"schemaVersion":N}` on one line,
+///   then the line `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is
+///   found instead of read as a value. `fields` lists the keys the values hold (none when a
+///   newer build's fields are kept: ``StoredValues/unknownMembers``). Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
 ///   the folder synced; a temporary file that a failed write or a crash left is removed, and
 ///   never read.
 /// - the journal: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays it over
@@ -227,7 +228,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     reader.journalSize += read.validSize
                     reader.journal = journal
                     self.reader = reader
-                    return read.changes
+                    return read.changes.map(\.change)
                 }
             }
         }
@@ -252,7 +253,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     && journal?.inode == StoreFiles.Stamp(journalURL)?.inode
             }
             let snapshot: (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int)
-            let read: (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int)
+            let read: (changes: [StoredChange<Value>], validSize: Int, latestGeneration: Int)
             do {
                 snapshot = try readSnapshot(reader.snapshotURL)
                 let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self)
@@ -390,7 +391,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             let written = try writeSnapshot(of: changed)
             // The rename may not survive a crash: the change goes in the journal too, under the
             // older generation, which the new snapshot skips and the old one replays.
-            if !written.folderSynced, journalIsSound, let line = try? record.encodedLine(),
+            if !written.folderSynced, journalIsSound,
+                let line = try? record.encodedLine(adding: values.unknownMembers),
                 (try? files.append(line, at: journalSize)) != nil
             {
                 journalSize += line.count
@@ -405,7 +407,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         }
         let line: Data
         do {
-            line = try record.encodedLine()
+            line = try record.encodedLine(adding: values.unknownMembers)
         } catch {
             // A value JSON cannot hold (a Double's nan or infinity): nothing is written.
             throw Failure.unwritable(file: files.journalURL, reason: "\(error)")
@@ -503,12 +505,16 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         // From now on records carry the new snapshot's generation: it will not hold them.
         generation += 1
         let generation = generation
+        // Only this store writes while it holds the lock, and its saves keep a value's unknown
+        // members: those of now are those of every value the compaction reads.
+        let unknown = values.unknownMembers
         let compaction = Compaction(
             generation: generation, journalStart: journalSize,
             task: _Concurrency.Task.detached {
                 var written: Written
                 do {
-                    var writer = try SnapshotWriter(to: file, generation: generation)
+                    var writer = try SnapshotWriter(
+                        to: file, generation: generation, unknown: unknown)
                     var last: Value.ID?
                     while true {
                         try _Concurrency.Task.checkCancellation()
@@ -637,7 +643,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     ) throws -> Written {
         let file = try files.newSnapshot()
         do {
-            var writer = try SnapshotWriter(to: file, generation: generation)
+            var writer = try SnapshotWriter(
+                to: file, generation: generation, unknown: values.unknownMembers)
             try values.forEachRun { try writer.append($0) }
             let size = try writer.finish()
             return Written(size: size, folderSynced: try file.install(reporting: Failure.self))
@@ -649,8 +656,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     /// Writes a snapshot to its file a few hundred values at a time, so that no second copy of
     /// the store, encoded or not, is ever held whole. The bytes are those of encoding the whole
-    /// file at once: `{"generation":…,"items":[…],"schemaVersion":…}` with sorted keys, then
-    /// the checksum line. The file is synced every megabyte as it goes, so the device never
+    /// file at once: `{"fields":[…],"generation":…,"items":[…],"schemaVersion":…}` with sorted
+    /// keys, then the checksum line. Each value's unknown members follow its own; `fields`,
+    /// the model's known keys, is left out when there are any. The file is synced every megabyte as it goes, so the device never
     /// has much of it to flush at once: a save's own sync, meanwhile, may wait for all of it.
     private nonisolated struct SnapshotWriter {
         private let file: StoreFiles.NewFile
@@ -660,17 +668,25 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         private var synced = 0
         private var checksum = UInt32(0)
         private var isFirst = true
+        /// The unknown members of the values (``StoredValues/unknownMembers``).
+        private let unknown: [Value.ID: [Data]]
 
-        init(to file: StoreFiles.NewFile, generation: Int) throws {
+        init(to file: StoreFiles.NewFile, generation: Int, unknown: [Value.ID: [Data]]) throws {
             self.file = file
-            pending = Data("{\"generation\":\(generation),\"items\":[".utf8)
+            self.unknown = unknown
+            pending = Data("{".utf8)
+            if let known = Value.knownKeys, unknown.isEmpty {
+                let fields = known.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+                pending.append(contentsOf: "\"fields\":[\(fields)],".utf8)
+            }
+            pending.append(contentsOf: "\"generation\":\(generation),\"items\":[".utf8)
         }
 
         /// Appends `values`, which follow the values appended before in id order.
         mutating func append(_ values: [Value]) throws {
             let json: Data
             do {
-                json = try StoreFiles.readableJSON(encoder.encode(values))
+                json = try StoreFiles.encodedArray(values, adding: unknown, with: encoder)
             } catch {
                 throw Failure.unwritable(file: file.url, reason: "\(error)")
             }
@@ -746,11 +762,19 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 error, file: file, json: contents.json, isChecked: contents.isChecked,
                 reporting: Failure.self)
         }
-        let values: StoredValues<Value>
+        var values: StoredValues<Value>
         do {
             values = try StoredValues(snapshot.items)
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
+        }
+        if snapshot.schemaVersion == Value.schemaVersion,
+            StoreFiles.mayHoldUnknownKeys(snapshot.fields, of: Value.self)
+        {
+            values.setUnknownMembers(
+                StoreFiles.unknownMembers(
+                    of: snapshot.items, in: contents.json, arrayKey: "items",
+                    versionKey: "schemaVersion"))
         }
         return (
             values, data.count,
@@ -797,16 +821,27 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     private static func records(
         in data: Data, of file: URL, from start: Int, generation: Int, isReading: Bool = false,
         setAside: ((Int, String) -> Void)? = nil, repaired: ((Int, String) -> Void)? = nil
-    ) throws -> (changes: [StoreChange<Value>], validSize: Int, latestGeneration: Int) {
+    ) throws -> (changes: [StoredChange<Value>], validSize: Int, latestGeneration: Int) {
         let decoder = JSONDecoder()
-        var changes: [StoreChange<Value>] = []
+        var changes: [StoredChange<Value>] = []
         var latestGeneration = generation
         /// Applies the intact record `payload` that starts at byte `position`.
         func apply(_ payload: Data, at position: Int) throws {
             do {
                 let record = try decoder.decode(JournalRecord.self, from: payload)
                 let recorded = Self.generation(record.generation)
-                if recorded >= generation { changes += record.changes }
+                if recorded >= generation {
+                    // A writer keeps a newer build's fields of the values saved; a reader
+                    // never writes them.
+                    var unknown: [Value.ID: [Data]] = [:]
+                    if !isReading, let save = record.save, record.version == Value.schemaVersion {
+                        unknown = StoreFiles.unknownMembers(
+                            of: save, in: payload, arrayKey: "save", versionKey: "version")
+                    }
+                    changes += record.changes.map {
+                        StoredChange(change: $0, unknownMembers: unknown)
+                    }
+                }
                 latestGeneration = max(latestGeneration, recorded)
             } catch let newer as NewerSchema {
                 throw Failure.newerSchema(
@@ -837,7 +872,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     setAside(position, StoreFiles.bareNaN)
                     continue
                 }
-                if salvaged.generation >= generation { changes += salvaged.changes }
+                if salvaged.generation >= generation {
+                    changes += salvaged.changes.map { StoredChange(change: $0) }
+                }
                 latestGeneration = max(latestGeneration, salvaged.generation)
                 for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
             case .damaged(let reason):
@@ -1090,10 +1127,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var schemaVersion: Int
         /// Absent in snapshots written before generations: 0.
         var generation: Int?
+        /// The keys its values hold; absent when not known (written by an earlier release, or
+        /// holding a newer build's keys): ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
+        var fields: [String]?
         var items: [Value]
 
         private enum CodingKeys: String, CodingKey {
-            case schemaVersion, generation, items
+            case schemaVersion, generation, fields, items
         }
 
         init(from decoder: any Decoder) throws {
@@ -1103,6 +1143,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 throw NewerSchema(found: schemaVersion)
             }
             generation = try container.decodeIfPresent(Int.self, forKey: .generation)
+            fields = try container.decodeIfPresent([String].self, forKey: .fields)
             items = try Value.decodeStored(
                 schemaVersion, from: container.superDecoder(forKey: .items))
         }
@@ -1153,9 +1194,22 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 + (delete.map { [.deleted($0)] } ?? []) + (save.map { [.saved($0)] } ?? [])
         }
 
-        /// `<JSON> <CRC-32 of the JSON, 8 hex digits>\n`; the JSON has no newline in it.
-        func encodedLine() throws -> Data {
-            var line = try StoreFiles.readableJSON(JournalStore.encoder().encode(self))
+        /// `<JSON> <CRC-32 of the JSON, 8 hex digits>\n`; the JSON has no newline in it. Each
+        /// value saved has its members in `unknown` (``StoredValues/unknownMembers``) after its
+        /// own.
+        func encodedLine(adding unknown: [Value.ID: [Data]] = [:]) throws -> Data {
+            let encoder = JournalStore.encoder()
+            var line: Data
+            if let save, delete == nil, removeAll == nil, let generation, let version,
+                save.contains(where: { unknown[$0.id] != nil })
+            {
+                // As the encoder writes it (sorted keys), the values with their members.
+                line = Data("{\"generation\":\(generation),\"save\":".utf8)
+                line.append(try StoreFiles.encodedArray(save, adding: unknown, with: encoder))
+                line.append(contentsOf: ",\"version\":\(version)}".utf8)
+            } else {
+                line = try StoreFiles.readableJSON(encoder.encode(self))
+            }
             line.append(contentsOf: Array(" \(CRC32.format(CRC32.checksum(line)))\n".utf8))
             return line
         }

@@ -187,6 +187,18 @@ extension RecipeRepository: SharedRepository {}
 nonisolated extension Recipe: StoredValue {
     static var schemaVersion: Int { RecipeRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "level",
+        "minutes",
+        "name",
+        "servings",
+        "title",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         RecipeRepository.precedes(first, second)
     }

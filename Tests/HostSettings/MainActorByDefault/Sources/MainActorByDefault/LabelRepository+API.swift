@@ -172,6 +172,15 @@ extension LabelRepository: SharedRepository {}
 nonisolated extension Label: StoredValue {
     static var schemaVersion: Int { LabelRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "color",
+        "id",
+        "name",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         LabelRepository.precedes(first, second)
     }

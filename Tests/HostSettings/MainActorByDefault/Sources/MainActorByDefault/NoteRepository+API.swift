@@ -177,6 +177,19 @@ extension NoteRepository: SharedRepository {}
 nonisolated extension Note: StoredValue {
     static var schemaVersion: Int { NoteRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "body",
+        "createdAt",
+        "id",
+        "status",
+        "tags",
+        "title",
+        "words",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         NoteRepository.precedes(first, second)
     }

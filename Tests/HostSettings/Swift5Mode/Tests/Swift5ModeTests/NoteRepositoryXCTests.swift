@@ -637,6 +637,38 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         try await repository.save(Support.sample(3))
     }
 
+    func testANewerBuildsFieldIsKeptWhenThisBuildWritesTheStoreAgain() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // The file as a newer build of the app wrote it, with a field this build does not have:
+        // an app extension not updated yet writes the same folder as the app.
+        let stored = (0..<3).map { Support.sample($0) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let items = try stored.map {
+            Data(#"{"fromANewerBuild":42,"#.utf8) + (try encoder.encode($0)).dropFirst()
+        }
+        var json = Data(#"{"items":["#.utf8)
+        json.append(Data(items.joined(separator: Data(",".utf8))))
+        json.append(Data(#"],"schemaVersion":\#(NoteRepository.schemaVersion)}"#.utf8))
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        try json.write(to: file)
+
+        let repository = try NoteRepository(directory: directory)
+        try await repository.save(Support.sample(1, revision: 1))
+        try await repository.delete(Support.sample(2).id)
+        try await repository.compact()
+        await repository.close()
+
+        // Each value kept has it still, also the one this build saved: the newer build reads
+        // its field where it left it.
+        let written = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        expectEqual(written.components(separatedBy: #""fromANewerBuild":42"#).count, 3)
+        let reopened = try NoteRepository(directory: directory)
+        expectEqual(
+            Set(await reopened.loadAll()), [Support.sample(0), Support.sample(1, revision: 1)])
+    }
+
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

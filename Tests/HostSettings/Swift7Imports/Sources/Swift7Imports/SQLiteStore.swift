@@ -1069,8 +1069,8 @@ where Value.ID: SQLiteKey {
     /// added with a default, without a new schema version: a row that lacks a key the model
     /// always writes, or holds a renamed field's former key. A key this code does not know is
     /// no reason (a newer build of the app may have added it), and a row rewritten for another
-    /// reason keeps it as it was written (``members(of:notIn:)``). A row that cannot be read is
-    /// left as it is, for a read to report. A transaction per 1,000 rows, each read in it: a
+    /// reason keeps it as it was written (``StoreFiles/JSONBytes/members(of:notIn:)``). A row
+    /// that cannot be read is left as it is, for a read to report. A transaction per 1,000 rows, each read in it: a
     /// rewritten row no longer matches, so an open killed on the way (a slow launch) leaves the
     /// rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout() throws {
@@ -1102,7 +1102,8 @@ where Value.ID: SQLiteKey {
                     row: { row in
                         last = SQLiteProbe(column: 0, of: row)
                         guard let value = try? value(of: row),
-                            let unknown = Self.members(of: row.data(at: 2), notIn: known)
+                            let unknown = StoreFiles.JSONBytes.members(
+                                of: ArraySlice(row.data(at: 2)), notIn: known)
                         else { return }
                         rows.append(value)
                         kept[value.id] = unknown
@@ -1113,75 +1114,6 @@ where Value.ID: SQLiteKey {
             }
             guard let last else { return }
             after = last
-        }
-    }
-
-    /// The members of the JSON object `json` whose keys are not in `known`, each as it is
-    /// written there (`"key":value`), or nil when it is not an object as JSONEncoder writes one.
-    static func members(of json: Data, notIn known: Set<String>) -> [Data]? {
-        let bytes = [UInt8](json)
-        var index = 0
-        func skipSpace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
-                index += 1
-            }
-        }
-        /// Moves past the string that starts at `index`; false when it does not end.
-        func skipString() -> Bool {
-            index += 1
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\\"): index += 2
-                case UInt8(ascii: "\""):
-                    index += 1
-                    return true
-                default: index += 1
-                }
-            }
-            return false
-        }
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        index += 1
-        var kept: [Data] = []
-        while true {
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: "}") { return kept }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                skipSpace()
-            }
-            let start = index
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), skipString() else {
-                return nil
-            }
-            let quoted = bytes[start..<index]
-            // A key with an escape is read as JSON; the others are their bytes.
-            let key =
-                quoted.contains(UInt8(ascii: "\\"))
-                ? (try? JSONDecoder().decode(
-                    [String].self, from: Data("[".utf8) + Data(quoted) + Data("]".utf8)))?.first
-                : String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
-            guard let key else { return nil }
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            // The value: up to the comma or brace that ends it, outside strings and nesting.
-            var depth = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    guard skipString() else { return nil }
-                    continue
-                }
-                if depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
-                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
-                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
-                index += 1
-            }
-            guard index < bytes.count else { return nil }
-            if !known.contains(key) { kept.append(Data(bytes[start..<index])) }
         }
     }
 
@@ -1418,13 +1350,7 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
-            let members = kept(value.id)
-            if !members.isEmpty, json.last == UInt8(ascii: "}") {
-                json.removeLast()
-                if json.count > 1 { json.append(UInt8(ascii: ",")) }
-                json.append(Data(members.joined(separator: [UInt8(ascii: ",")])))
-                json.append(UInt8(ascii: "}"))
-            }
+            json = StoreFiles.JSONBytes.object(json, adding: kept(value.id))
             if checkingRules {
                 try checkIntact(value.id.argument, in: name, supporting: Value.schemaVersion)
                 try checkUnique(json, id: value.id)

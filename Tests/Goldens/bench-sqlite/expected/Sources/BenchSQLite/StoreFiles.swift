@@ -939,9 +939,19 @@ nonisolated enum StoreFiles {
         let inOrder = longestRunInOrder(salvaged.values.map(\.value.id), by: Value.precedes)
         var kept: [Value] = []
         var setAside = salvaged.setAside
+        // A newer build's fields of the values kept, when they are of this schema version.
+        let bytes = [UInt8](json)
+        let version = JSONBytes.arrayEnd(in: bytes, before: "schemaVersion")?.1
+        let known = (version ?? Value.schemaVersion) == Value.schemaVersion ? Value.knownKeys : nil
+        var unknown: [Value.ID: [Data]] = [:]
         for (index, read) in salvaged.values.enumerated() {
             if inOrder.contains(index) {
                 kept.append(read.value)
+                if let known, let members = JSONBytes.members(of: bytes[read.bytes], notIn: known),
+                    !members.isEmpty
+                {
+                    unknown[read.value.id] = members
+                }
             } else {
                 setAside.append(
                     StoreRecovery.Damage(
@@ -950,8 +960,60 @@ nonisolated enum StoreFiles {
                             + "the id \(read.value.id), out of the snapshot's order: a damaged id"))
             }
         }
-        guard let values = try? StoredValues(kept) else { return nil }
+        guard var values = try? StoredValues(kept) else { return nil }
+        values.setUnknownMembers(unknown)
         return (values, setAside.sorted { $0.offset < $1.offset })
+    }
+
+    /// `values` as one JSON array, as `encoder` writes it (without spaces), each value with its
+    /// members in `unknown` (``StoredValues/unknownMembers``) after its own.
+    static func encodedArray<Value: StoredValue>(
+        _ values: [Value], adding unknown: [Value.ID: [Data]], with encoder: JSONEncoder
+    ) throws -> Data {
+        guard !unknown.isEmpty, values.contains(where: { unknown[$0.id] != nil }) else {
+            return try readableJSON(encoder.encode(values))
+        }
+        var array = Data([UInt8(ascii: "[")])
+        for (index, value) in values.enumerated() {
+            if index > 0 { array.append(UInt8(ascii: ",")) }
+            let json = try readableJSON(encoder.encode(value))
+            array.append(JSONBytes.object(json, adding: unknown[value.id] ?? []))
+        }
+        array.append(UInt8(ascii: "]"))
+        return array
+    }
+
+    /// The unknown members (``StoredValues/unknownMembers``) of `values`, decoded in their
+    /// order from the array `arrayKey` of the JSON object `json`, which ends with the version
+    /// `versionKey`: each element's members whose keys ``StoredValue/knownKeys`` does not
+    /// hold. Empty when the model's keys are not known, or the elements do not read one per
+    /// value.
+    static func unknownMembers<Value: StoredValue>(
+        of values: [Value], in json: Data, arrayKey: String, versionKey: String
+    ) -> [Value.ID: [Data]] {
+        guard let known = Value.knownKeys, !values.isEmpty else { return [:] }
+        let bytes = [UInt8](json)
+        guard let start = JSONBytes.arrayStart(in: bytes, key: arrayKey),
+            let (end, _) = JSONBytes.arrayEnd(in: bytes, before: versionKey)
+        else { return [:] }
+        let elements = JSONBytes.elements(in: bytes, from: start, to: end)
+        guard elements.lostAt == nil, elements.ranges.count == values.count else { return [:] }
+        var unknown: [Value.ID: [Data]] = [:]
+        for (value, range) in zip(values, elements.ranges) {
+            if let members = JSONBytes.members(of: bytes[range], notIn: known), !members.isEmpty {
+                unknown[value.id] = members
+            }
+        }
+        return unknown
+    }
+
+    /// Whether a file whose values hold the keys `fields` (nil: not recorded) may hold keys
+    /// that the model does not know, so that its values are read for them.
+    static func mayHoldUnknownKeys<Value: StoredValue>(_ fields: [String]?, of _: Value.Type)
+        -> Bool
+    {
+        guard let known = Value.knownKeys else { return false }
+        return fields.map { !known.isSuperset(of: $0) } ?? true
     }
 
     /// The values of the array `arrayKey` of a damaged JSON object (`json`, at byte `offset` of
@@ -1179,8 +1241,108 @@ nonisolated enum StoreFiles {
             return (index + 1, version)
         }
 
+        /// The members of the JSON object that `bytes` hold whose keys are not in `known`, each
+        /// as `"key":value` without the spaces outside its strings (so a pretty-printed file's
+        /// read as JSONEncoder writes them), or nil when `bytes` are not one object.
+        static func members(of bytes: ArraySlice<UInt8>, notIn known: Set<String>) -> [Data]? {
+            keyedMembers(of: bytes)?.filter { !known.contains($0.key) }.map(\.member)
+        }
+
+        /// Each member of the JSON object that `bytes` hold, with its key, as
+        /// ``members(of:notIn:)`` gives it; nil when `bytes` are not one object.
+        private static func keyedMembers(of bytes: ArraySlice<UInt8>)
+            -> [(key: String, member: Data)]?
+        {
+            var index = bytes.startIndex
+            func skipSpace() {
+                while index < bytes.endIndex, isSpace(bytes[index]) { index += 1 }
+            }
+            /// Moves past the string that starts at `index`; false when it does not end.
+            func skipString() -> Bool {
+                index += 1
+                while index < bytes.endIndex {
+                    switch bytes[index] {
+                    case UInt8(ascii: "\\"): index += 2
+                    case UInt8(ascii: "\""):
+                        index += 1
+                        return true
+                    default: index += 1
+                    }
+                }
+                return false
+            }
+            skipSpace()
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "{") else { return nil }
+            index += 1
+            var kept: [(key: String, member: Data)] = []
+            while true {
+                skipSpace()
+                guard index < bytes.endIndex else { return nil }
+                if bytes[index] == UInt8(ascii: "}") { return kept }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    skipSpace()
+                }
+                let start = index
+                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\""), skipString()
+                else { return nil }
+                let quoted = bytes[start..<index]
+                // A key with an escape is read as JSON; the others are their bytes.
+                let key =
+                    quoted.contains(UInt8(ascii: "\\"))
+                    ? (try? JSONDecoder().decode(
+                        [String].self, from: Data("[".utf8) + Data(quoted) + Data("]".utf8)))?
+                        .first
+                    : String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
+                guard let key else { return nil }
+                skipSpace()
+                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipSpace()
+                // The value: up to the comma or brace that ends it, outside strings and
+                // nesting, its spaces outside strings left out.
+                var member = Data(quoted)
+                member.append(UInt8(ascii: ":"))
+                var depth = 0
+                while index < bytes.endIndex {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\"") {
+                        let string = index
+                        guard skipString() else { return nil }
+                        member.append(contentsOf: bytes[string..<index])
+                        continue
+                    }
+                    if depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
+                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                    if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
+                    if !isSpace(byte) { member.append(byte) }
+                    index += 1
+                }
+                guard index < bytes.endIndex else { return nil }
+                kept.append((key, member))
+            }
+        }
+
+        /// The JSON object `json` (as JSONEncoder writes one) with `members` after its own,
+        /// but for those whose key it has already (a field the model has, that its known keys
+        /// do not list): its own value is the one to keep.
+        static func object(_ json: Data, adding members: [Data]) -> Data {
+            guard !members.isEmpty, json.last == UInt8(ascii: "}") else { return json }
+            let own = Set((keyedMembers(of: ArraySlice(json)) ?? []).map(\.key))
+            let added = members.filter { member in
+                let keyed = keyedMembers(of: ArraySlice(Data("{".utf8) + member + Data("}".utf8)))
+                return keyed?.count == 1 && keyed.map { !own.contains($0[0].key) } == true
+            }
+            guard !added.isEmpty else { return json }
+            var object = json.dropLast()
+            if object.count > 1 { object.append(UInt8(ascii: ",")) }
+            object.append(Data(added.joined(separator: [UInt8(ascii: ",")])))
+            object.append(UInt8(ascii: "}"))
+            return object
+        }
+
         /// The index after the `[` of the array `key` of the object that `bytes` start, whose
-        /// members before it are numbers; nil when they do not read so.
+        /// members before it are numbers or arrays of strings; nil when they do not read so.
         static func arrayStart(in bytes: [UInt8], key: String) -> Int? {
             var index = 0
             func skipSpaces() {
@@ -1201,11 +1363,33 @@ nonisolated enum StoreFiles {
                 if name.elementsEqual(key.utf8) {
                     return over(UInt8(ascii: "[")) ? index : nil
                 }
-                // A number (a generation): up to the comma.
-                while index < bytes.count, bytes[index] != UInt8(ascii: ","),
-                    bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "{")
-                {
+                skipSpaces()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                    // An array of strings (the fields a snapshot's values hold): past its `]`.
                     index += 1
+                    var isInString = false
+                    var isEscaped = false
+                    while index < bytes.count {
+                        let byte = bytes[index]
+                        index += 1
+                        if isEscaped {
+                            isEscaped = false
+                        } else if isInString {
+                            isEscaped = byte == UInt8(ascii: "\\")
+                            isInString = byte != UInt8(ascii: "\"")
+                        } else if byte == UInt8(ascii: "\"") {
+                            isInString = true
+                        } else if byte == UInt8(ascii: "]") {
+                            break
+                        }
+                    }
+                } else {
+                    // A number (a generation): up to the comma.
+                    while index < bytes.count, bytes[index] != UInt8(ascii: ","),
+                        bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "{")
+                    {
+                        index += 1
+                    }
                 }
                 guard over(UInt8(ascii: ",")) else { return nil }
             }

@@ -177,6 +177,14 @@ extension ResultRepository: SharedRepository {}
 nonisolated extension Result: StoredValue {
     static var schemaVersion: Int { ResultRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "score",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         ResultRepository.precedes(first, second)
     }

@@ -172,6 +172,16 @@ extension TaskRepository: SharedRepository {}
 nonisolated extension Task: StoredValue {
     static var schemaVersion: Int { TaskRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "result",
+        "status",
+        "title",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         TaskRepository.precedes(first, second)
     }

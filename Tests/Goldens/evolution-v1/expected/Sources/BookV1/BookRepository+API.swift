@@ -177,6 +177,15 @@ extension BookRepository: SharedRepository {}
 nonisolated extension Book: StoredValue {
     static var schemaVersion: Int { BookRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "rating",
+        "title",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         BookRepository.precedes(first, second)
     }

@@ -177,6 +177,36 @@ extension BlogPostRepository: SharedRepository {}
 nonisolated extension BlogPost: StoredValue {
     static var schemaVersion: Int { BlogPostRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "Type",
+        "big",
+        "body",
+        "class",
+        "container",
+        "decoder",
+        "default",
+        "due",
+        "func",
+        "id",
+        "in",
+        "kind",
+        "link",
+        "notes",
+        "operator",
+        "owner",
+        "price",
+        "ratio",
+        "raw",
+        "scores",
+        "status",
+        "tags",
+        "title",
+        "views",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         BlogPostRepository.precedes(first, second)
     }

@@ -172,6 +172,15 @@ extension ItemRepository: SharedRepository {}
 nonisolated extension Item: StoredValue {
     static var schemaVersion: Int { ItemRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "name",
+        "price",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         ItemRepository.precedes(first, second)
     }

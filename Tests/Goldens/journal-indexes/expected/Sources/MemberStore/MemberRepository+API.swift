@@ -199,6 +199,16 @@ extension MemberRepository: SharedRepository {}
 nonisolated extension Member: StoredValue {
     static var schemaVersion: Int { MemberRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "age",
+        "email",
+        "id",
+        "name",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         MemberRepository.precedes(first, second)
     }

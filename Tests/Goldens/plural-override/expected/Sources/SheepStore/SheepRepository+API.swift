@@ -172,6 +172,14 @@ extension SheepRepository: SharedRepository {}
 nonisolated extension Sheep: StoredValue {
     static var schemaVersion: Int { SheepRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "name",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         SheepRepository.precedes(first, second)
     }

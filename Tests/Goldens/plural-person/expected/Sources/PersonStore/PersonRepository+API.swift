@@ -172,6 +172,15 @@ extension PersonRepository: SharedRepository {}
 nonisolated extension Person: StoredValue {
     static var schemaVersion: Int { PersonRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "name",
+        "nickname",
+    ]
+
     static func precedes(_ first: String, _ second: String) -> Bool {
         PersonRepository.precedes(first, second)
     }

@@ -189,6 +189,15 @@ extension BadgeRepository: SharedRepository {}
 nonisolated extension Badge: StoredValue {
     static var schemaVersion: Int { BadgeRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "code",
+        "id",
+        "level",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         BadgeRepository.precedes(first, second)
     }

@@ -9,9 +9,10 @@ import Foundation
 /// or the new one, never a mix. Simple, but a save costs more as the store grows; the journal
 /// store (`--storage journal`) does not.
 ///
-/// The file holds `{"items":[…],"schemaVersion":N}`, then the line `crc32 <8 hex digits>`: the
-/// CRC-32 of everything before that line, so a damaged byte is found instead of read as a
-/// value. The lock file holds an advisory lock while the store is open, so that a second
+/// The file holds `{"fields":[…],"items":[…],"schemaVersion":N}`, then the line
+/// `crc32 <8 hex digits>`: the CRC-32 of everything before that line, so a damaged byte is
+/// found instead of read as a value. `fields` lists the keys the values hold; a file written
+/// with a newer build's fields kept (``StoredValues/unknownMembers``) has none. The lock file holds an advisory lock while the store is open, so that a second
 /// repository cannot overwrite this one's saves.
 ///
 /// scaffold-repo writes one copy of this file per module that has a snapshot repository, and
@@ -171,11 +172,24 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
 
     private static func write(_ values: StoredValues<Value>, to fileURL: URL) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
         do {
-            let stored = StoredFile(schemaVersion: Value.schemaVersion, items: values.items)
-            data = CRC32.sealed(try StoreFiles.readableJSON(encoder.encode(stored)))
+            if values.unknownMembers.isEmpty {
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let stored = StoredFile(
+                    schemaVersion: Value.schemaVersion, fields: Value.knownKeys?.sorted(),
+                    items: values.items)
+                data = CRC32.sealed(try StoreFiles.readableJSON(encoder.encode(stored)))
+            } else {
+                // A newer build's fields, kept: each value with its members, on one line.
+                encoder.outputFormatting = [.sortedKeys]
+                var json = Data(#"{"items":"#.utf8)
+                json.append(
+                    try StoreFiles.encodedArray(
+                        values.items, adding: values.unknownMembers, with: encoder))
+                json.append(contentsOf: #","schemaVersion":\#(Value.schemaVersion)}"#.utf8)
+                data = CRC32.sealed(json)
+            }
         } catch {
             // A value JSON cannot hold (a Double's or a Decimal's NaN): nothing is written.
             throw Failure.unwritable(file: fileURL, reason: "\(error)")
@@ -303,7 +317,15 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                 reporting: Failure.self)
         }
         do {
-            let values = try StoredValues(stored.items)
+            var values = try StoredValues(stored.items)
+            if stored.schemaVersion == Value.schemaVersion,
+                StoreFiles.mayHoldUnknownKeys(stored.fields, of: Value.self)
+            {
+                values.setUnknownMembers(
+                    StoreFiles.unknownMembers(
+                        of: stored.items, in: contents.json, arrayKey: "items",
+                        versionKey: "schemaVersion"))
+            }
             return (values, contents.isChecked && stored.schemaVersion == Value.schemaVersion)
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
@@ -314,10 +336,14 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// version 1.
     private nonisolated struct StoredFile: Codable {
         var schemaVersion: Int
+        /// The keys its values hold; absent when not known (written by an earlier release, or
+        /// holding a newer build's keys): ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
+        var fields: [String]?
         var items: [Value]
 
-        init(schemaVersion: Int, items: [Value]) {
+        init(schemaVersion: Int, fields: [String]?, items: [Value]) {
             self.schemaVersion = schemaVersion
+            self.fields = fields
             self.items = items
         }
 
@@ -331,6 +357,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
             guard schemaVersion <= Value.schemaVersion else {
                 throw NewerSchema(found: schemaVersion)
             }
+            fields = try container.decodeIfPresent([String].self, forKey: .fields)
             items = try Value.decodeStored(
                 schemaVersion, from: container.superDecoder(forKey: .items))
         }

@@ -177,6 +177,16 @@ extension CardRepository: SharedRepository {}
 nonisolated extension Card: StoredValue {
     static var schemaVersion: Int { CardRepository.schemaVersion }
 
+    /// The keys of the JSON this build reads. A stored value's others are a newer build's
+    /// fields (an app extension not updated yet shares the folder): the store writes them
+    /// back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "done",
+        "due",
+        "id",
+        "title",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         CardRepository.precedes(first, second)
     }
