@@ -226,3 +226,60 @@ struct OlderBook: StoredValue {
         #expect(start.map { json[$0] } == UInt8(ascii: "1"))
     }
 }
+
+/// A model with a field added to its type by hand, which its known keys do not list.
+struct HandEdited: StoredValue {
+    var id: Int
+    var extra: String?
+
+    static let schemaVersion = 1
+    static let knownKeys: Set<String>? = ["id"]
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+}
+
+@Suite struct KnownKeysTests {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("KnownKeysTests-\(UUID().uuidString)")
+
+    func open() throws -> JournalStore<HandEdited, ItemError> {
+        try JournalStore(
+            directory: folder, snapshot: "values.json", journal: "values.journal",
+            lock: "values.lock", compactionFloor: 1 << 20)
+    }
+
+    /// A key the model writes itself is never kept as a newer build's: set to nil (its key left
+    /// out), the value it had would come back from the kept member.
+    @Test func aKeyTheModelWritesItselfIsNeverKeptAsANewerBuilds() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try open()
+        try store.commit(.saved((1...3).map { HandEdited(id: $0) }))
+        // A record, which opening reads key by key.
+        try store.commit(.saved([HandEdited(id: 1, extra: "a")]))
+        _ = store.close()
+        store = try open()
+        #expect(store.values.unknownMembers.isEmpty)
+        try store.commit(.saved([HandEdited(id: 1, extra: nil)]))
+        _ = store.close()
+
+        store = try open()
+        #expect(store.values[1] == HandEdited(id: 1, extra: nil))
+    }
+
+    /// A snapshot written before snapshots listed their keys is read key by key, and written
+    /// again once, with its keys, by the writer's first open.
+    @Test func aSnapshotWithoutItsKeysIsWrittenAgainWithThemOnce() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("values.json")
+        let json = Data(#"{"generation":0,"items":[{"id":1}],"schemaVersion":1}"#.utf8)
+        try StoreFiles.CRC32.sealed(json).write(to: file)
+
+        var store = try open()
+        _ = store.close()
+
+        #expect(
+            try String(decoding: Data(contentsOf: file), as: UTF8.self)
+                .hasPrefix(#"{"fields":["id"],"generation":1,"items":[{"id":1}]"#))
+    }
+}

@@ -105,6 +105,12 @@ struct ModelContext: TemplateContext {
     let sampleNumber: String
     /// The current model's fields, enums and decoding.
     let shape: ShapeContext
+    /// The JSON keys the model knows, sorted: its fields', their former ones, and those of
+    /// fields dropped since the current schema version began (their values are to go). The
+    /// journal and snapshot stores keep a stored value's other keys (a newer build's fields).
+    let knownKeys: [StoredKeyContext]
+    /// Whether there are several: swift-format then wants a comma after the last one too.
+    let hasManyKnownKeys: Bool
     /// Its references, `:unique` and `:index` fields, and the lookups they give (sqlite).
     let relations: RelationsContext
 
@@ -169,6 +175,11 @@ struct ModelContext: TemplateContext {
             VersionContext(version, history: history, current: spec, names: names)
         }
         shape = ShapeContext(spec, model: names.type)
+        knownKeys = Set(
+            spec.fields.map(\.name) + spec.fields.compactMap(\.formerName) + history.dropped
+        )
+        .sorted().map(StoredKeyContext.init)
+        hasManyKnownKeys = knownKeys.count > 1
         relations = RelationsContext(spec, model: names.type)
         let queryableNames = Set(queryable.map(\.name))
         queryEnums = shape.enums.filter { queryableNames.contains($0.fieldName) }
@@ -205,11 +216,6 @@ struct ShapeContext: InlineTemplateContext {
     let hasCustomDecoding: Bool
     /// The nested `String` enums the fields declare.
     let enums: [EnumContext]
-    /// The JSON keys the model reads, sorted: its fields' and their former ones. The journal
-    /// and snapshot stores keep a stored value's other keys (a newer build's fields).
-    let knownKeys: [StoredKeyContext]
-    /// Whether there are several: swift-format then wants a comma after the last one too.
-    let hasManyKnownKeys: Bool
 
     /// The shape of `spec`, whose type is `model` (`Question`, or `Question.V1`).
     init(_ spec: ModelSpec, model: String) {
@@ -220,9 +226,6 @@ struct ShapeContext: InlineTemplateContext {
         formerKeys = spec.fields.compactMap(\.formerName).map(IdentifierContext.init)
         hasFormerNames = !formerKeys.isEmpty
         hasCustomDecoding = hasDefaults || hasFormerNames
-        knownKeys = Set(spec.fields.map(\.name) + spec.fields.compactMap(\.formerName)).sorted()
-            .map(StoredKeyContext.init)
-        hasManyKnownKeys = knownKeys.count > 1
         enums = spec.fields.flatMap { field in
             field.type.allTypes.compactMap { type in
                 guard case .enumeration(let name, let cases) = type else { return nil }

@@ -153,6 +153,9 @@ import Testing
         #expect(text(manifest)?.contains("\"droppedFields\" : [\n        \"rating\"") == true)
         #expect(run(["regen", "BookStore"]).exitCode == 0)
         #expect(text(manifest)?.contains("droppedFields") == true)
+        // The store knows the key, so it lets it go: it is no newer build's field to keep.
+        let api = "BookStore/Sources/BookStore/BookRepository+API.swift"
+        #expect(text(api)?.contains(#"        "rating","#) == true)
         let before = try TestPaths.files(below: folder).map { ($0, text($0)) }
 
         for fields in [

@@ -13,8 +13,9 @@ import Foundation
 /// On disk:
 /// - the snapshot: `{"fields":[…],"generation":G,"items":[…],"schemaVersion":N}` on one line,
 ///   then the line `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is
-///   found instead of read as a value. `fields` lists the keys the values hold (none when a
-///   newer build's fields are kept: ``StoredValues/unknownMembers``). Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
+///   found instead of read as a value. `fields` lists the model's known keys, which hold
+///   every key of its values (none when a newer build's fields are kept:
+///   ``StoredValues/unknownMembers``). Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
 ///   the folder synced; a temporary file that a failed write or a crash left is removed, and
 ///   never read.
 /// - the journal: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays it over
@@ -186,7 +187,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// opens: a last line cut short is dropped, and damage anywhere else throws.
     static func storedValues(in directory: URL, snapshot: String, journal: String) throws -> [Value]
     {
-        let read = try readSnapshot(directory.appendingPathComponent(snapshot))
+        let read = try readSnapshot(directory.appendingPathComponent(snapshot), isReading: true)
         var values = read.values
         _ = try replayJournal(
             directory.appendingPathComponent(journal), into: &values, generation: read.generation)
@@ -252,7 +253,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             let snapshot: (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int)
             let read: (changes: [StoredChange<Value>], validSize: Int, latestGeneration: Int)
             do {
-                snapshot = try readSnapshot(reader.snapshotURL)
+                snapshot = try readSnapshot(reader.snapshotURL, isReading: true)
                 let data = try StoreFiles.readIfPresent(reader.journalURL, reporting: Failure.self)
                 read = try records(
                     in: data ?? Data(), of: reader.journalURL, from: 0,
@@ -715,21 +716,24 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     }
 
     /// The snapshot's values (migrated to the current schema version) and size, and whether it
-    /// is current: written with a checksum, in this schema version. One that is not is read
-    /// once, so that it can be rewritten. With `checked` false, a checksum that does not match
-    /// is let through, for ``recover(directory:snapshot:journal:lock:holding:)``.
+    /// is current: written with a checksum, in this schema version, with its values' keys
+    /// listed unless a newer build's are kept. One that is not is read once, so that it can be
+    /// rewritten. With `checked` false, a checksum that does not match is let through, for
+    /// ``recover(directory:snapshot:journal:lock:holding:)``. With `isReading`, for a store that
+    /// never writes, a newer build's fields are not looked for.
     private static func readSnapshot(
-        _ file: URL, checked: Bool = true
+        _ file: URL, checked: Bool = true, isReading: Bool = false
     ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (StoredValues(), 0, true, 0)
         }
-        return try readSnapshot(data, of: file, checked: checked)
+        return try readSnapshot(data, of: file, checked: checked, isReading: isReading)
     }
 
-    /// The snapshot `data`, the file `file`'s bytes, as ``readSnapshot(_:checked:)`` reads it.
+    /// The snapshot `data`, the file `file`'s bytes, as
+    /// ``readSnapshot(_:checked:isReading:)`` reads it.
     private static func readSnapshot(
-        _ data: Data, of file: URL, checked: Bool = true
+        _ data: Data, of file: URL, checked: Bool = true, isReading: Bool = false
     ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
         let contents: CRC32.Contents
         do {
@@ -754,7 +758,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
         }
-        if snapshot.schemaVersion == Value.schemaVersion,
+        if !isReading, snapshot.schemaVersion == Value.schemaVersion,
             StoreFiles.mayHoldUnknownKeys(snapshot.fields, of: Value.self)
         {
             values.setUnknownMembers(
@@ -762,9 +766,12 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     of: snapshot.items, in: contents.json, arrayKey: "items",
                     versionKey: "schemaVersion"))
         }
+        // One written before snapshots listed their keys is read key by key until rewritten.
+        let listsItsKeys =
+            snapshot.fields != nil || Value.knownKeys == nil || !values.unknownMembers.isEmpty
         return (
             values, data.count,
-            contents.isChecked && snapshot.schemaVersion == Value.schemaVersion,
+            contents.isChecked && snapshot.schemaVersion == Value.schemaVersion && listsItsKeys,
             Self.generation(snapshot.generation)
         )
     }
@@ -855,9 +862,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     setAside(position, StoreFiles.bareNaN)
                     continue
                 }
-                if salvaged.generation >= generation {
-                    changes += salvaged.changes.map { StoredChange(change: $0) }
-                }
+                if salvaged.generation >= generation { changes += salvaged.changes }
                 latestGeneration = max(latestGeneration, salvaged.generation)
                 for damage in salvaged.setAside { setAside(damage.offset, damage.reason) }
             case .damaged(let reason):
@@ -928,7 +933,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// aside. Nil when it is not such a record.
     private static func valuesWithoutNaN(
         _ payload: Data, of file: URL, at position: Int
-    ) -> (changes: [StoreChange<Value>], generation: Int, setAside: [StoreRecovery.Damage])? {
+    ) -> (changes: [StoredChange<Value>], generation: Int, setAside: [StoreRecovery.Damage])? {
         let bytes = [UInt8](payload)
         let head = Array(#"{"generation":"#.utf8)
         let digits = bytes.dropFirst(head.count).prefix {
@@ -948,8 +953,14 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 }),
             !salvaged.values.isEmpty
         else { return nil }
+        let version = StoreFiles.JSONBytes.arrayEnd(in: bytes, before: "version")?.1
+        let unknown =
+            version == Value.schemaVersion
+            ? StoreFiles.unknownMembers(of: salvaged.values.map { ($0.value, bytes[$0.bytes]) })
+            : [:]
         return (
-            [.saved(salvaged.values.map(\.value))], generation(recorded), salvaged.setAside
+            [StoredChange(change: .saved(salvaged.values.map(\.value)), unknownMembers: unknown)],
+            generation(recorded), salvaged.setAside
         )
     }
 
@@ -1107,8 +1118,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var schemaVersion: Int
         /// Absent in snapshots written before generations: 0.
         var generation: Int?
-        /// The keys its values hold; absent when not known (written by an earlier release, or
-        /// holding a newer build's keys): ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
+        /// The writer's known keys, which hold every key of its values; absent when not known
+        /// (written by an earlier release, or holding a newer build's keys):
+        /// ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
         var fields: [String]?
         var items: [Value]
 

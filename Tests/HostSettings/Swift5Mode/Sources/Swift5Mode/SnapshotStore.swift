@@ -11,8 +11,9 @@ import Foundation
 ///
 /// The file holds `{"fields":[…],"items":[…],"schemaVersion":N}`, then the line
 /// `crc32 <8 hex digits>`: the CRC-32 of everything before that line, so a damaged byte is
-/// found instead of read as a value. `fields` lists the keys the values hold; a file written
-/// with a newer build's fields kept (``StoredValues/unknownMembers``) has none. The lock file holds an advisory lock while the store is open, so that a second
+/// found instead of read as a value. `fields` lists the model's known keys, which hold every
+/// key of its values; a file written with a newer build's fields kept
+/// (``StoredValues/unknownMembers``) has none, and is written on one line. The lock file holds an advisory lock while the store is open, so that a second
 /// repository cannot overwrite this one's saves.
 ///
 /// scaffold-repo writes one copy of this file per module that has a snapshot repository, and
@@ -74,7 +75,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         isOnDisk = false
         fileURL = directory.appendingPathComponent(file)
         let stamp = StoreFiles.Stamp(fileURL)
-        values = try Self.readFile(fileURL).values
+        values = try Self.readFile(fileURL, isReading: true).values
         readStamp = .some(stamp)
     }
 
@@ -96,7 +97,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
 
     /// The values a snapshot store left in `directory`'s `file`.
     static func storedValues(in directory: URL, file: String) throws -> [Value] {
-        try readFile(directory.appendingPathComponent(file)).values.items
+        try readFile(directory.appendingPathComponent(file), isReading: true).values.items
     }
 
     /// Whether the store was opened with ``init(readingFrom:file:)``.
@@ -109,7 +110,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         guard let stamp = readStamp, case let now = StoreFiles.Stamp(fileURL), now != stamp
         else { return [] }
         let old = values
-        values = try Self.readFile(fileURL).values
+        values = try Self.readFile(fileURL, isReading: true).values
         readStamp = .some(now)
         return old.changes(to: values)
     }
@@ -284,20 +285,22 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     }
 
     /// The file's values, migrated to the current schema version, and whether the file is
-    /// current: written with a checksum, in this schema version. With `checked` false, a
-    /// checksum that does not match is let through, for ``recover(directory:file:lock:holding:)``.
+    /// current: written with a checksum, in this schema version, with its values' keys listed
+    /// unless a newer build's are kept. With `checked` false, a checksum that does not match is
+    /// let through, for ``recover(directory:file:lock:holding:)``. With `isReading`, for a store
+    /// that never writes, a newer build's fields are not looked for.
     private static func readFile(
-        _ file: URL, checked: Bool = true
+        _ file: URL, checked: Bool = true, isReading: Bool = false
     ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
             return (StoredValues(), true)
         }
-        return try readFile(data, of: file, checked: checked)
+        return try readFile(data, of: file, checked: checked, isReading: isReading)
     }
 
-    /// The file `file`'s bytes `data`, as ``readFile(_:checked:)`` reads them.
+    /// The file `file`'s bytes `data`, as ``readFile(_:checked:isReading:)`` reads them.
     private static func readFile(
-        _ data: Data, of file: URL, checked: Bool = true
+        _ data: Data, of file: URL, checked: Bool = true, isReading: Bool = false
     ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {
         let contents: CRC32.Contents
         do {
@@ -318,7 +321,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
         }
         do {
             var values = try StoredValues(stored.items)
-            if stored.schemaVersion == Value.schemaVersion,
+            if !isReading, stored.schemaVersion == Value.schemaVersion,
                 StoreFiles.mayHoldUnknownKeys(stored.fields, of: Value.self)
             {
                 values.setUnknownMembers(
@@ -326,7 +329,13 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                         of: stored.items, in: contents.json, arrayKey: "items",
                         versionKey: "schemaVersion"))
             }
-            return (values, contents.isChecked && stored.schemaVersion == Value.schemaVersion)
+            // One written before files listed their keys is read key by key until rewritten.
+            let listsItsKeys =
+                stored.fields != nil || Value.knownKeys == nil || !values.unknownMembers.isEmpty
+            return (
+                values,
+                contents.isChecked && stored.schemaVersion == Value.schemaVersion && listsItsKeys
+            )
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
         }
@@ -336,8 +345,9 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// version 1.
     private nonisolated struct StoredFile: Codable {
         var schemaVersion: Int
-        /// The keys its values hold; absent when not known (written by an earlier release, or
-        /// holding a newer build's keys): ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
+        /// The writer's known keys, which hold every key of its values; absent when not known
+        /// (written by an earlier release, or holding a newer build's keys):
+        /// ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
         var fields: [String]?
         var items: [Value]
 

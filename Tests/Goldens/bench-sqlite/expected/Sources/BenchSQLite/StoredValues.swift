@@ -261,15 +261,9 @@ nonisolated struct StoredValues<Value: StoredValue> {
         }
     }
 
-    /// Applies `change` as a file holds it (``StoredChange``): the values it saves have the
-    /// unknown members read with them, and no others.
-    mutating func apply(_ change: StoredChange<Value>) {
-        apply(change.change)
-        noteUnknownMembers(of: change)
-    }
-
     /// Applies `changes` in order, as opening replays a journal: their net effect is merged in
-    /// one pass, instead of moving values once per change.
+    /// one pass, instead of moving values once per change. The values each saves have the
+    /// unknown members read with them, and no others.
     mutating func apply(contentsOf changes: [StoredChange<Value>]) {
         var saved: [Value.ID: Value] = [:]
         var deleted: Set<Value.ID> = []

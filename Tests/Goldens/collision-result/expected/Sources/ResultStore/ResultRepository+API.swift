@@ -177,9 +177,10 @@ extension ResultRepository: SharedRepository {}
 nonisolated extension Result: StoredValue {
     static var schemaVersion: Int { ResultRepository.schemaVersion }
 
-    /// The keys of the JSON this build reads. A stored value's others are a newer build's
-    /// fields (an app extension not updated yet shares the folder): the store writes them
-    /// back as they were whenever it writes the value again.
+    /// The keys of the JSON this build knows: its fields', their former ones, and those of
+    /// fields dropped since this schema version began (their values are to go). A stored
+    /// value's others are a newer build's fields (an app extension not updated yet shares the
+    /// folder): the store writes them back as they were whenever it writes the value again.
     static let knownKeys: Set<String>? = [
         "id",
         "score",

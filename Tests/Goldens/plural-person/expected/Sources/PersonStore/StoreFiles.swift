@@ -939,19 +939,11 @@ nonisolated enum StoreFiles {
         let inOrder = longestRunInOrder(salvaged.values.map(\.value.id), by: Value.precedes)
         var kept: [Value] = []
         var setAside = salvaged.setAside
-        // A newer build's fields of the values kept, when they are of this schema version.
-        let bytes = [UInt8](json)
-        let version = JSONBytes.arrayEnd(in: bytes, before: "schemaVersion")?.1
-        let known = (version ?? Value.schemaVersion) == Value.schemaVersion ? Value.knownKeys : nil
-        var unknown: [Value.ID: [Data]] = [:]
+        var keptBytes: [Range<Int>] = []
         for (index, read) in salvaged.values.enumerated() {
             if inOrder.contains(index) {
                 kept.append(read.value)
-                if let known, let members = JSONBytes.members(of: bytes[read.bytes], notIn: known),
-                    !members.isEmpty
-                {
-                    unknown[read.value.id] = members
-                }
+                keptBytes.append(read.bytes)
             } else {
                 setAside.append(
                     StoreRecovery.Damage(
@@ -961,7 +953,13 @@ nonisolated enum StoreFiles {
             }
         }
         guard var values = try? StoredValues(kept) else { return nil }
-        values.setUnknownMembers(unknown)
+        // A newer build's fields of the values kept, when they are of this schema version.
+        let bytes = [UInt8](json)
+        let version = JSONBytes.arrayEnd(in: bytes, before: "schemaVersion")?.1
+        if (version ?? Value.schemaVersion) == Value.schemaVersion {
+            values.setUnknownMembers(
+                unknownMembers(of: zip(kept, keptBytes.map { bytes[$0] }).map { $0 }))
+        }
         return (values, setAside.sorted { $0.offset < $1.offset })
     }
 
@@ -985,24 +983,47 @@ nonisolated enum StoreFiles {
 
     /// The unknown members (``StoredValues/unknownMembers``) of `values`, decoded in their
     /// order from the array `arrayKey` of the JSON object `json`, which ends with the version
-    /// `versionKey`: each element's members whose keys ``StoredValue/knownKeys`` does not
-    /// hold. Empty when the model's keys are not known, or the elements do not read one per
+    /// `versionKey`: ``unknownMembers(of:)``. Empty when the elements do not read one per
     /// value.
     static func unknownMembers<Value: StoredValue>(
         of values: [Value], in json: Data, arrayKey: String, versionKey: String
     ) -> [Value.ID: [Data]] {
-        guard let known = Value.knownKeys, !values.isEmpty else { return [:] }
+        guard Value.knownKeys != nil, !values.isEmpty else { return [:] }
         let bytes = [UInt8](json)
         guard let start = JSONBytes.arrayStart(in: bytes, key: arrayKey),
             let (end, _) = JSONBytes.arrayEnd(in: bytes, before: versionKey)
         else { return [:] }
         let elements = JSONBytes.elements(in: bytes, from: start, to: end)
         guard elements.lostAt == nil, elements.ranges.count == values.count else { return [:] }
+        return unknownMembers(of: zip(values, elements.ranges.map { bytes[$0] }).map { $0 })
+    }
+
+    /// The members of each value's JSON object (`json`, the bytes it was decoded from, of the
+    /// current schema version) whose keys ``StoredValue/knownKeys`` does not hold. A key that
+    /// the value writes itself is the model's, whatever its known keys say (a field added to
+    /// the model by hand), and is never kept: the value's own would be written back over.
+    static func unknownMembers<Value: StoredValue>(
+        of values: [(value: Value, json: ArraySlice<UInt8>)]
+    ) -> [Value.ID: [Data]] {
+        guard let known = Value.knownKeys else { return [:] }
+        var isOwn: [String: Bool] = [:]
         var unknown: [Value.ID: [Data]] = [:]
-        for (value, range) in zip(values, elements.ranges) {
-            if let members = JSONBytes.members(of: bytes[range], notIn: known), !members.isEmpty {
-                unknown[value.id] = members
+        for (value, json) in values {
+            guard var members = JSONBytes.keyedMembers(of: json, where: { !known.contains($0) }),
+                !members.isEmpty
+            else { continue }
+            // Each such key is checked once, against a value that has it.
+            if members.contains(where: { isOwn[$0.key] == nil }) {
+                let encoded = (try? JSONEncoder().encode(value)).flatMap {
+                    JSONBytes.keyedMembers(of: ArraySlice($0))
+                }
+                let own = Set((encoded ?? []).map(\.key))
+                for member in members where isOwn[member.key] == nil {
+                    isOwn[member.key] = own.contains(member.key)
+                }
             }
+            members.removeAll { isOwn[$0.key] == true }
+            if !members.isEmpty { unknown[value.id] = members.map(\.member) }
         }
         return unknown
     }
@@ -1245,14 +1266,15 @@ nonisolated enum StoreFiles {
         /// as `"key":value` without the spaces outside its strings (so a pretty-printed file's
         /// read as JSONEncoder writes them), or nil when `bytes` are not one object.
         static func members(of bytes: ArraySlice<UInt8>, notIn known: Set<String>) -> [Data]? {
-            keyedMembers(of: bytes)?.filter { !known.contains($0.key) }.map(\.member)
+            keyedMembers(of: bytes, where: { !known.contains($0) })?.map(\.member)
         }
 
-        /// Each member of the JSON object that `bytes` hold, with its key, as
-        /// ``members(of:notIn:)`` gives it; nil when `bytes` are not one object.
-        private static func keyedMembers(of bytes: ArraySlice<UInt8>)
-            -> [(key: String, member: Data)]?
-        {
+        /// The members of the JSON object that `bytes` hold whose keys `isIncluded` accepts,
+        /// each with its key, as ``members(of:notIn:)`` gives them; nil when `bytes` are not
+        /// one object.
+        static func keyedMembers(
+            of bytes: ArraySlice<UInt8>, where isIncluded: (String) -> Bool = { _ in true }
+        ) -> [(key: String, member: Data)]? {
             var index = bytes.startIndex
             func skipSpace() {
                 while index < bytes.endIndex, isSpace(bytes[index]) { index += 1 }
@@ -1300,26 +1322,31 @@ nonisolated enum StoreFiles {
                 index += 1
                 skipSpace()
                 // The value: up to the comma or brace that ends it, outside strings and
-                // nesting, its spaces outside strings left out.
-                var member = Data(quoted)
-                member.append(UInt8(ascii: ":"))
+                // nesting, its spaces outside strings left out (a member not kept is only
+                // passed over).
+                let isKept = isIncluded(key)
+                var member = Data()
+                if isKept {
+                    member.append(contentsOf: quoted)
+                    member.append(UInt8(ascii: ":"))
+                }
                 var depth = 0
                 while index < bytes.endIndex {
                     let byte = bytes[index]
                     if byte == UInt8(ascii: "\"") {
                         let string = index
                         guard skipString() else { return nil }
-                        member.append(contentsOf: bytes[string..<index])
+                        if isKept { member.append(contentsOf: bytes[string..<index]) }
                         continue
                     }
                     if depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
                     if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
                     if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
-                    if !isSpace(byte) { member.append(byte) }
+                    if isKept, !isSpace(byte) { member.append(byte) }
                     index += 1
                 }
                 guard index < bytes.endIndex else { return nil }
-                kept.append((key, member))
+                if isKept { kept.append((key, member)) }
             }
         }
 
@@ -1341,8 +1368,8 @@ nonisolated enum StoreFiles {
             return object
         }
 
-        /// The index after the `[` of the array `key` of the object that `bytes` start, whose
-        /// members before it are numbers or arrays of strings; nil when they do not read so.
+        /// The index after the `[` of the array `key` of the object that `bytes` start; nil when
+        /// the members before it do not read as JSON.
         static func arrayStart(in bytes: [UInt8], key: String) -> Int? {
             var index = 0
             func skipSpaces() {
@@ -1363,33 +1390,29 @@ nonisolated enum StoreFiles {
                 if name.elementsEqual(key.utf8) {
                     return over(UInt8(ascii: "[")) ? index : nil
                 }
-                skipSpaces()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "[") {
-                    // An array of strings (the fields a snapshot's values hold): past its `]`.
+                // Any other value (a generation, the fields a snapshot's values hold, or what a
+                // later release adds before the array): up to the comma after it.
+                var depth = 0
+                var isInString = false
+                var isEscaped = false
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if isEscaped {
+                        isEscaped = false
+                    } else if isInString {
+                        isEscaped = byte == UInt8(ascii: "\\")
+                        isInString = byte != UInt8(ascii: "\"")
+                    } else if byte == UInt8(ascii: "\"") {
+                        isInString = true
+                    } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                        depth += 1
+                    } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                        depth -= 1
+                        guard depth >= 0 else { return nil }
+                    } else if byte == UInt8(ascii: ","), depth == 0 {
+                        break
+                    }
                     index += 1
-                    var isInString = false
-                    var isEscaped = false
-                    while index < bytes.count {
-                        let byte = bytes[index]
-                        index += 1
-                        if isEscaped {
-                            isEscaped = false
-                        } else if isInString {
-                            isEscaped = byte == UInt8(ascii: "\\")
-                            isInString = byte != UInt8(ascii: "\"")
-                        } else if byte == UInt8(ascii: "\"") {
-                            isInString = true
-                        } else if byte == UInt8(ascii: "]") {
-                            break
-                        }
-                    }
-                } else {
-                    // A number (a generation): up to the comma.
-                    while index < bytes.count, bytes[index] != UInt8(ascii: ","),
-                        bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "{")
-                    {
-                        index += 1
-                    }
                 }
                 guard over(UInt8(ascii: ",")) else { return nil }
             }
