@@ -217,6 +217,12 @@ struct OlderBook: StoredValue {
                     Data(#"{"id":3,"x":1}"#.utf8),
                     adding: [Data(#""x":2"#.utf8), Data(#""y":[3]"#.utf8)]), as: UTF8.self)
                 == #"{"id":3,"x":1,"y":[3]}"#)
+        #expect(
+            String(
+                decoding: StoreFiles.JSONBytes.object(
+                    Data(#"{"id":3,"a\"b":1}"#.utf8),
+                    adding: [Data(#""a\"b":2"#.utf8), Data(#""c\"d":[3]"#.utf8)]), as: UTF8.self)
+                == #"{"id":3,"a\"b":1,"c\"d":[3]}"#)
     }
 
     @Test func theItemsAreFoundAfterTheKeysASnapshotLists() {

@@ -1355,10 +1355,28 @@ nonisolated enum StoreFiles {
         /// do not list): its own value is the one to keep.
         static func object(_ json: Data, adding members: [Data]) -> Data {
             guard !members.isEmpty, json.last == UInt8(ascii: "}") else { return json }
-            let own = Set((keyedMembers(of: ArraySlice(json)) ?? []).map(\.key))
+            var own: Set<String> = []
+            _ = keyedMembers(of: ArraySlice(json)) { key in
+                own.insert(key)
+                return false
+            }
             let added = members.filter { member in
-                let keyed = keyedMembers(of: ArraySlice(Data("{".utf8) + member + Data("}".utf8)))
-                return keyed?.count == 1 && keyed.map { !own.contains($0[0].key) } == true
+                // The key: the string the member starts with (one that does not read is kept).
+                guard member.first == UInt8(ascii: "\"") else { return true }
+                var end = member.startIndex + 1
+                var isEscaped = false
+                while end < member.endIndex, isEscaped || member[end] != UInt8(ascii: "\"") {
+                    isEscaped = !isEscaped && member[end] == UInt8(ascii: "\\")
+                    end += 1
+                }
+                guard end < member.endIndex else { return true }
+                let quoted = member[member.startIndex...end]
+                guard !quoted.contains(UInt8(ascii: "\\")) else {
+                    let key = try? JSONDecoder().decode(
+                        [String].self, from: Data("[".utf8) + quoted + Data("]".utf8))
+                    return key.map { !own.contains($0[0]) } ?? true
+                }
+                return !own.contains(String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self))
             }
             guard !added.isEmpty else { return json }
             var object = json.dropLast()
