@@ -9,7 +9,8 @@
 //
 // Then, at the largest size, for String and for UUID ids (`--child live-string|live-uuid SIZE
 // SAVES`), what an app does with the journal store: loadAll(), a save right after it, the
-// view-model's load and add, and compaction, each set against the work it cannot avoid.
+// view-model's load and add, and compaction, each set against the work it cannot avoid; and
+// an older build's store whose every value holds a newer build's field (OlderBuildBench.swift).
 //
 // Last, the sqlite store at `--sqlite-sizes` (default 10000,100000,1000000), UUID ids, beside
 // raw SQLite: the same rows through the C API, without the generated layer (SQLiteBench.swift),
@@ -484,6 +485,7 @@ func runParent(arguments: [String]) throws {
         print("- \(name): \(String(format: "%.2f", value)) [\(target)] \(met ? "met" : "NOT met")")
     }
     try runLive(size: large, saves: saves)
+    try runOlderBuild(size: large)
     try runStalls(sizes: stallSizes, saves: saves)
     try runSQLite(sizes: sqliteSizes, saves: saves, journal: journal)
     try runRelations(sizes: sqliteSizes, saves: saves)
@@ -505,6 +507,8 @@ do {
             try await runStallRecover(size: size)
         } else if arguments[1] == "stall-use" {
             try await runStallUse(size: size, saves: saves)
+        } else if arguments[1] == "older-build" {
+            try await runOlderBuildChild(size: size)
         } else if arguments[1].hasPrefix("live-") {
             try await runLiveChild(uuid: arguments[1] == "live-uuid", size: size, saves: saves)
         } else {
