@@ -14,9 +14,9 @@ import Foundation
 ///
 /// The file holds `{"fields":[…],"items":[…],"schemaVersion":N}`, then the line
 /// `crc32 <8 hex digits>`: the CRC-32 of everything before that line, so a damaged byte is
-/// found instead of read as a value. `fields` lists the model's known keys, which hold every
-/// key of its values; a file written with a newer build's fields kept
-/// (``StoredValues/unknownMembers``) has none, and is written on one line. The lock file holds an advisory lock while the store is open, so that a second
+/// found instead of read as a value. `fields` lists the model's known keys; a file written with
+/// a newer build's fields kept (``StoredValues/unknownMembers``) has none, and is written on
+/// one line. The lock file holds an advisory lock while the store is open, so that a second
 /// repository cannot overwrite this one's saves.
 ///
 /// scaffold-repo writes one copy of this file per module that has a snapshot repository, and
@@ -297,8 +297,7 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     }
 
     /// The file's values, migrated to the current schema version, and whether the file is
-    /// current: written with a checksum, in this schema version, with its values' keys listed
-    /// unless a newer build's are kept. With `checked` false, a checksum that does not match is
+    /// current: written with a checksum, in this schema version. With `checked` false, a checksum that does not match is
     /// let through, for ``recover(directory:file:lock:holding:)``. With `isReading`, for a store
     /// that never writes, a newer build's fields are not looked for.
     private static func readFile(
@@ -341,13 +340,9 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                         of: stored.items, in: contents.json, arrayKey: "items",
                         versionKey: "schemaVersion"))
             }
-            // One written before files listed their keys is read key by key until rewritten.
-            let listsItsKeys =
-                stored.fields != nil || Value.knownKeys == nil || !values.unknownMembers.isEmpty
-            return (
-                values,
-                contents.isChecked && stored.schemaVersion == Value.schemaVersion && listsItsKeys
-            )
+            // One written before files listed their keys is read key by key until the next
+            // save rewrites it.
+            return (values, contents.isChecked && stored.schemaVersion == Value.schemaVersion)
         } catch {
             throw Failure.corrupt(file: file, offset: 0, reason: "\(error)")
         }
@@ -357,9 +352,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     /// version 1.
     private nonisolated struct StoredFile: Codable {
         var schemaVersion: Int
-        /// The writer's known keys, which hold every key of its values; absent when not known
-        /// (written by an earlier release, or holding a newer build's keys):
-        /// ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
+        /// The writer's known keys; absent when not known (written by an earlier release, or
+        /// holding a newer build's keys): ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
         var fields: [String]?
         var items: [Value]
 

@@ -225,11 +225,18 @@ struct OlderBook: StoredValue {
                 == #"{"id":3,"a\"b":1,"c\"d":[3]}"#)
     }
 
-    @Test func theItemsAreFoundAfterTheKeysASnapshotLists() {
-        let json = Array(
-            #"{"fields":["a]","b\"]"],"generation":2,"items":[1],"schemaVersion":1}"#.utf8)
-        let start = StoreFiles.JSONBytes.arrayStart(in: json, key: "items")
-        #expect(start.map { json[$0] } == UInt8(ascii: "1"))
+    @Test func theItemsAreFoundAfterTheKeysASnapshotListsAndWhatALaterReleaseAdds() {
+        for head in [
+            #"{"fields":["a]","b\"]"],"generation":2,"#,
+            #"{"a":{"b":[1,"]}"]},"c":"d,e","f":null,"#,
+        ] {
+            let json = Array((head + #""items":[1],"schemaVersion":1}"#).utf8)
+            let start = StoreFiles.JSONBytes.arrayStart(in: json, key: "items")
+            #expect(start.map { json[$0] } == UInt8(ascii: "1"), "\(head)")
+        }
+        #expect(
+            StoreFiles.JSONBytes.arrayStart(in: Array(#"{"a":[}],"items":[1]}"#.utf8), key: "items")
+                == nil)
     }
 }
 
@@ -272,20 +279,53 @@ struct HandEdited: StoredValue {
         #expect(store.values[1] == HandEdited(id: 1, extra: nil))
     }
 
-    /// A snapshot written before snapshots listed their keys is read key by key, and written
-    /// again once, with its keys, by the writer's first open.
-    @Test func aSnapshotWithoutItsKeysIsWrittenAgainWithThemOnce() throws {
+    /// A snapshot written before snapshots listed their keys is read key by key, left as it is
+    /// by opening (an earlier release may still read it), and written again with its keys by a
+    /// compaction, which the next save starts.
+    @Test func aSnapshotWithoutItsKeysIsWrittenAgainWithThemByTheNextCompaction() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("values.json")
-        let json = Data(#"{"generation":0,"items":[{"id":1}],"schemaVersion":1}"#.utf8)
+        let json = Data(#"{"generation":0,"items":[{"id":1},{"id":2}],"schemaVersion":1}"#.utf8)
         try StoreFiles.CRC32.sealed(json).write(to: file)
 
         var store = try open()
+        #expect(!store.needsCompaction)
         _ = store.close()
+        #expect(try Data(contentsOf: file) == StoreFiles.CRC32.sealed(json))
 
+        store = try open()
+        try store.commit(.saved([HandEdited(id: 3)]))
+        #expect(store.needsCompaction)
+        let values = store.values
+        let source = JournalStore<HandEdited, ItemError>.CompactionSource(
+            values: { values.values(after: $0) }, journalEnd: { nil })
+        if let compaction = try store.beginCompaction(from: source) {
+            try store.finishCompaction(compaction, result: await compaction.task.result)
+        }
+        _ = store.close()
         #expect(
             try String(decoding: Data(contentsOf: file), as: UTF8.self)
-                .hasPrefix(#"{"fields":["id"],"generation":1,"items":[{"id":1}]"#))
+                .hasPrefix(#"{"fields":["id"],"generation":1,"items":[{"id":1},{"id":2},{"id":3}]"#)
+        )
+        store = try open()
+        try store.commit(.saved([HandEdited(id: 4)]))
+        #expect(!store.needsCompaction)
+        _ = store.close()
+    }
+
+    /// A store that never writes never looks for a newer build's fields.
+    @Test func aReaderKeepsNoUnknownMembers() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let json = Data(#"{"generation":0,"items":[{"id":1,"newer":2}],"schemaVersion":1}"#.utf8)
+        try StoreFiles.CRC32.sealed(json).write(to: folder.appendingPathComponent("values.json"))
+
+        let reader = try JournalStore<HandEdited, ItemError>(
+            readingFrom: folder, snapshot: "values.json", journal: "values.journal")
+        #expect(reader.values.count == 1 && reader.values.unknownMembers.isEmpty)
+        var writer = try open()
+        #expect(writer.values.unknownMembers.count == 1)
+        _ = writer.close()
     }
 }

@@ -1058,8 +1058,8 @@ nonisolated enum StoreFiles {
         return unknown
     }
 
-    /// Whether a file whose values hold the keys `fields` (nil: not recorded) may hold keys
-    /// that the model does not know, so that its values are read for them.
+    /// Whether a file whose writer listed `fields` as its known keys (nil: not recorded) may
+    /// hold keys that the model does not know, so that its values are read for them.
     static func mayHoldUnknownKeys<Value: StoredValue>(_ fields: [String]?, of _: Value.Type)
         -> Bool
     {

@@ -13,9 +13,8 @@ import Foundation
 /// On disk:
 /// - the snapshot: `{"fields":[…],"generation":G,"items":[…],"schemaVersion":N}` on one line,
 ///   then the line `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is
-///   found instead of read as a value. `fields` lists the model's known keys, which hold
-///   every key of its values (none when a newer build's fields are kept:
-///   ``StoredValues/unknownMembers``). Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
+///   found instead of read as a value. `fields` lists the model's known keys (none when a
+///   newer build's fields are kept: ``StoredValues/unknownMembers``). Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
 ///   the folder synced; a temporary file that a failed write or a crash left is removed, and
 ///   never read.
 /// - the journal: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays it over
@@ -105,6 +104,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var replayed = try Self.replayJournal(
             files.journalURL, into: &values, generation: snapshot.generation)
         var snapshotSize = snapshot.size
+        var listsItsKeys = snapshot.listsItsKeys
         // A compaction that never put its snapshot in place (a crash, a full disk, a close)
         // left records of a later generation than the snapshot's. Records written from now
         // on carry that later one, and the next snapshot a later one still: a generation that
@@ -118,6 +118,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         {
             snapshotSize = written.size
             generation += 1
+            listsItsKeys = true
             if written.folderSynced, (try? files.truncate(to: 0)) != nil {
                 replayed.validSize = 0
             }
@@ -131,7 +132,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         self.snapshotSize = snapshotSize
         self.journalSize = replayed.validSize
         self.generation = generation
-        compactionSize = max(snapshotSize, compactionFloor)
+        // A snapshot written before snapshots listed their keys is read key by key at each open
+        // until rewritten: the next save starts a compaction (off the repository's turn),
+        // rather than this open rewriting it.
+        compactionSize = listsItsKeys ? max(snapshotSize, compactionFloor) : 0
     }
 
     /// A store that keeps `values` in memory only, for previews and an app's tests: it has no
@@ -250,7 +254,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 stamp == StoreFiles.Stamp(snapshotURL)
                     && journal?.inode == StoreFiles.Stamp(journalURL)?.inode
             }
-            let snapshot: (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int)
+            let snapshot: Snapshot
             let read: (changes: [StoredChange<Value>], validSize: Int, latestGeneration: Int)
             do {
                 snapshot = try readSnapshot(reader.snapshotURL, isReading: true)
@@ -641,6 +645,10 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         }
     }
 
+    // A build of this release finds a snapshot's values by their array's place: after the
+    // members before `items`, and before `"schemaVersion":N}` at the end
+    // (`StoreFiles.unknownMembers(of:in:arrayKey:versionKey:)`). A member added later must go
+    // before `items`, or those builds would not find a newer build's fields to keep.
     /// Writes a snapshot to its file a few hundred values at a time, so that no second copy of
     /// the store, encoded or not, is ever held whole. The bytes are those of encoding the whole
     /// file at once: `{"fields":[…],"generation":…,"items":[…],"schemaVersion":…}` with sorted
@@ -709,23 +717,29 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
 
     private typealias CRC32 = StoreFiles.CRC32
 
+    /// A snapshot as read: ``readSnapshot(_:checked:isReading:)``.
+    private typealias Snapshot = (
+        values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int,
+        listsItsKeys: Bool
+    )
+
     private static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 
-    /// The snapshot's values (migrated to the current schema version) and size, and whether it
-    /// is current: written with a checksum, in this schema version, with its values' keys
-    /// listed unless a newer build's are kept. One that is not is read once, so that it can be
-    /// rewritten. With `checked` false, a checksum that does not match is let through, for
-    /// ``recover(directory:snapshot:journal:lock:holding:)``. With `isReading`, for a store that
-    /// never writes, a newer build's fields are not looked for.
+    /// The snapshot's values (migrated to the current schema version) and size, whether it is
+    /// current (written with a checksum, in this schema version: one that is not is read once,
+    /// so that it can be rewritten), and whether it lists its values' keys (one that does not
+    /// is read key by key). With `checked` false, a checksum that does not match is let
+    /// through, for ``recover(directory:snapshot:journal:lock:holding:)``. With `isReading`, for
+    /// a store that never writes, a newer build's fields are not looked for.
     private static func readSnapshot(
         _ file: URL, checked: Bool = true, isReading: Bool = false
-    ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
+    ) throws -> Snapshot {
         guard let data = try StoreFiles.readIfPresent(file, reporting: Failure.self) else {
-            return (StoredValues(), 0, true, 0)
+            return (StoredValues(), 0, true, 0, true)
         }
         return try readSnapshot(data, of: file, checked: checked, isReading: isReading)
     }
@@ -734,7 +748,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// ``readSnapshot(_:checked:isReading:)`` reads it.
     private static func readSnapshot(
         _ data: Data, of file: URL, checked: Bool = true, isReading: Bool = false
-    ) throws -> (values: StoredValues<Value>, size: Int, isCurrent: Bool, generation: Int) {
+    ) throws -> Snapshot {
         let contents: CRC32.Contents
         do {
             contents = checked ? try CRC32.unsealed(data) : CRC32.unchecked(data)
@@ -766,13 +780,11 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     of: snapshot.items, in: contents.json, arrayKey: "items",
                     versionKey: "schemaVersion"))
         }
-        // One written before snapshots listed their keys is read key by key until rewritten.
-        let listsItsKeys =
-            snapshot.fields != nil || Value.knownKeys == nil || !values.unknownMembers.isEmpty
         return (
             values, data.count,
-            contents.isChecked && snapshot.schemaVersion == Value.schemaVersion && listsItsKeys,
-            Self.generation(snapshot.generation)
+            contents.isChecked && snapshot.schemaVersion == Value.schemaVersion,
+            Self.generation(snapshot.generation),
+            snapshot.fields != nil || Value.knownKeys == nil
         )
     }
 
@@ -1005,7 +1017,7 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         // The file's bytes are read again only when the snapshot does not read: held here,
         // they would add the file's size to everything that follows.
         if let intact = try? readSnapshot(files.snapshotURL) {
-            (values, _, _, generation) = intact
+            (values, _, _, generation, _) = intact
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             !StoreFiles.isDamaged(data), !StoreFiles.holdsABareNaN(CRC32.unchecked(data).json),
@@ -1014,14 +1026,14 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             // Its checksum matches, or it has none, and it is JSON: what fails is not damage.
             // Thrown as opening throws it. (A file without its checksum line that is not JSON
             // was cut short, or damaged there: it is read as far as it goes, below.)
-            (values, _, _, generation) = try readSnapshot(files.snapshotURL)
+            (values, _, _, generation, _) = try readSnapshot(files.snapshotURL)
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             let (mended, bit) = StoreFiles.mendedFile(data),
             let read = try? readSnapshot(mended, of: files.snapshotURL)
         {
             // One flipped bit, put back from the checksum: the snapshot as it was written.
-            (values, _, _, generation) = read
+            (values, _, _, generation, _) = read
             repaired.append(
                 StoreRecovery.Damage(
                     file: files.snapshotURL, offset: bit / 8,
@@ -1118,9 +1130,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         var schemaVersion: Int
         /// Absent in snapshots written before generations: 0.
         var generation: Int?
-        /// The writer's known keys, which hold every key of its values; absent when not known
-        /// (written by an earlier release, or holding a newer build's keys):
-        /// ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
+        /// The writer's known keys; absent when not known (written by an earlier release, or
+        /// holding a newer build's keys): ``StoreFiles/mayHoldUnknownKeys(_:of:)``.
         var fields: [String]?
         var items: [Value]
 

@@ -18,10 +18,11 @@ where ID: Codable & Sendable {
     static func precedes(_ first: ID, _ second: ID) -> Bool
     /// Decodes the values that schema version `version` stored, migrated to the current one.
     static func decodeStored(_ version: Int, from decoder: any Swift.Decoder) throws -> [Self]
-    /// The keys of the JSON this build of the model reads: its fields', and the former keys of
-    /// renamed ones. A stored value's other keys are a newer build's fields (an extension not
-    /// updated yet shares the folder): the journal and snapshot stores write them back as they
-    /// were whenever they write the value again. Nil: not checked, no key is kept.
+    /// The keys of the JSON this build of the model knows: its fields', the former keys of
+    /// renamed ones, and those of fields dropped since its schema version began. A stored
+    /// value's other keys are a newer build's fields (an extension not updated yet shares the
+    /// folder): the journal and snapshot stores write them back as they were whenever they
+    /// write the value again. Nil: not checked, no key is kept.
     static var knownKeys: Set<String>? { get }
 }
 
