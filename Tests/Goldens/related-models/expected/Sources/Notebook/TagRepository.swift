@@ -47,7 +47,9 @@ public nonisolated enum TagRepositoryError: Error, Equatable, CustomStringConver
         case .incompatible(let file, let reason):
             "\(file.path) holds Tag values that do not fit the current model and was left "
                 + "untouched: \(reason). Do not delete the file: change the model so it reads "
-                + "them again (a default, an optional field, --rename, --migrate)"
+                + "them again (a default, an optional field, --rename, --migrate), or, when a "
+                + "newer build of the app wrote them (an extension not updated yet), update this "
+                + "build"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
         case .notMigrated(let file, let field, let migration, let reason):
