@@ -17,9 +17,9 @@ import Foundation
 /// - the snapshot: `{"fields":[…],"generation":G,"items":[…],"schemaVersion":N}` on one line,
 ///   then the line `crc32 <8 hex digits>`, the CRC-32 of the first line, so a damaged byte is
 ///   found instead of read as a value. `fields` lists the model's known keys (none when a
-///   newer build's fields are kept: ``StoredValues/unknownMembers``). Replaced atomically: written to `<snapshot>.tmp`, synced, renamed, and
-///   the folder synced; a temporary file that a failed write or a crash left is removed, and
-///   never read.
+///   newer build's fields are kept: ``StoredValues/unknownMembers``). Replaced atomically:
+///   written to `<snapshot>.tmp`, synced, renamed, and the folder synced; a temporary file that
+///   a failed write or a crash left is removed, and never read.
 /// - the journal: one line per change, `<JSON record> <CRC-32 in hex>`. Opening replays it over
 ///   the snapshot. A last line without its newline is a write cut short by a crash: the call
 ///   that wrote it never returned, so it is dropped. Any other damage throws `corrupt`, and the
@@ -667,8 +667,9 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
     /// the store, encoded or not, is ever held whole. The bytes are those of encoding the whole
     /// file at once: `{"fields":[…],"generation":…,"items":[…],"schemaVersion":…}` with sorted
     /// keys, then the checksum line. Each value's unknown members follow its own; `fields`,
-    /// the model's known keys, is left out when there are any. The file is synced every megabyte as it goes, so the device never
-    /// has much of it to flush at once: a save's own sync, meanwhile, may wait for all of it.
+    /// the model's known keys, is left out when there are any. The file is synced every
+    /// megabyte as it goes, so the device never has much of it to flush at once: a save's own
+    /// sync, meanwhile, may wait for all of it.
     private nonisolated struct SnapshotWriter {
         private let file: StoreFiles.NewFile
         private let encoder = JournalStore.encoder()

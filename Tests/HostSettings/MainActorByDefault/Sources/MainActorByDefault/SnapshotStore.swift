@@ -285,9 +285,10 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
     }
 
     /// The file's values, migrated to the current schema version, and whether the file is
-    /// current: written with a checksum, in this schema version. With `checked` false, a checksum that does not match is
-    /// let through, for ``recover(directory:file:lock:holding:)``. With `isReading`, for a store
-    /// that never writes, a newer build's fields are not looked for.
+    /// current: written with a checksum, in this schema version. With `checked` false, a
+    /// checksum that does not match is let through, for ``recover(directory:file:lock:holding:)``.
+    /// With `isReading`, for a store that never writes, a newer build's fields are not looked
+    /// for.
     private static func readFile(
         _ file: URL, checked: Bool = true, isReading: Bool = false
     ) throws -> (values: StoredValues<Value>, isCurrent: Bool) {

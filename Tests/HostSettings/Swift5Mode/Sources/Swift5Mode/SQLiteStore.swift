@@ -1070,9 +1070,9 @@ where Value.ID: SQLiteKey {
     /// always writes, or holds a renamed field's former key. A key this code does not know is
     /// no reason (a newer build of the app may have added it), and a row rewritten for another
     /// reason keeps it as it was written (``StoreFiles/JSONBytes/members(of:notIn:)``). A row
-    /// that cannot be read is left as it is, for a read to report. A transaction per 1,000 rows, each read in it: a
-    /// rewritten row no longer matches, so an open killed on the way (a slow launch) leaves the
-    /// rest for the next, rather than starting over each time.
+    /// that cannot be read is left as it is, for a read to report. A transaction per 1,000
+    /// rows, each read in it: a rewritten row no longer matches, so an open killed on the way
+    /// (a slow launch) leaves the rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout() throws {
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
         let former = schema.renamed.keys.sorted().map {
