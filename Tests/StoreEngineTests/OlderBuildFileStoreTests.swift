@@ -329,3 +329,97 @@ struct HandEdited: StoredValue {
         _ = writer.close()
     }
 }
+
+/// `Item` as a build of schema version 1 declared it: an older build, beside one that migrated.
+struct ItemAtVersion1: StoredValue {
+    var id: Int
+    var title: String
+    var count: Int
+
+    static let schemaVersion = 1
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+}
+
+/// An older build's `recover` of a newer build's damaged store refuses, as its open does: it
+/// would set every value it cannot read aside, and write an empty store in its place.
+@Suite struct OlderBuildRecoveryTests {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("OlderBuildRecoveryTests-\(UUID().uuidString)")
+
+    func flip(_ bytes: Range<Int>, of name: String) throws -> Data {
+        let file = folder.appendingPathComponent(name)
+        var data = try Data(contentsOf: file)
+        for offset in bytes { data[offset] ^= 4 }
+        try data.write(to: file)
+        return data
+    }
+
+    func expectNewerSchema(_ recover: () throws -> StoreRecovery, file name: String) throws {
+        let before = try Data(contentsOf: folder.appendingPathComponent(name))
+        #expect(
+            throws: ItemError.newerSchema(
+                file: folder.appendingPathComponent(name), found: 2, supported: 1)
+        ) {
+            try recover()
+        }
+        #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == before)
+    }
+
+    @Test(arguments: [3000..<3001, 3000..<3004])
+    func ofTheJournalStoresSnapshot(damage: Range<Int>) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var newer = try JournalStore<Item, ItemError>(
+            directory: folder, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock", compactionFloor: 256)
+        try newer.commit(.saved((1...200).map { Item(id: $0, title: "Item \($0)", count: 7) }))
+        _ = newer.close()
+        _ = try flip(damage, of: "items.json")
+
+        try expectNewerSchema(
+            {
+                try JournalStore<ItemAtVersion1, ItemError>.recover(
+                    directory: folder, snapshot: "items.json", journal: "items.journal",
+                    lock: "items.lock")
+            }, file: "items.json")
+        let reopened = try JournalStore<Item, ItemError>.recover(
+            directory: folder, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock")
+        #expect(reopened.valuesKept >= 199)
+    }
+
+    @Test func ofAJournalRecordWithOneBitDamaged() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var newer = try JournalStore<Item, ItemError>(
+            directory: folder, snapshot: "items.json", journal: "items.journal",
+            lock: "items.lock", compactionFloor: 1 << 20)
+        try newer.commit(.saved((1...3).map { Item(id: $0, title: "Item \($0)", count: 7) }))
+        try newer.commit(.saved([Item(id: 4, title: "Item 4", count: 7)]))
+        _ = newer.close()
+        // Only the record is left, so that nothing but it tells the version.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("items.json"))
+        _ = try flip(20..<21, of: "items.journal")
+
+        try expectNewerSchema(
+            {
+                try JournalStore<ItemAtVersion1, ItemError>.recover(
+                    directory: folder, snapshot: "items.json", journal: "items.journal",
+                    lock: "items.lock")
+            }, file: "items.journal")
+    }
+
+    @Test(arguments: [3000..<3001, 3000..<3004])
+    func ofTheSnapshotStoresFile(damage: Range<Int>) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var newer = try SnapshotStore<Item, ItemError>(
+            directory: folder, file: "items.json", lock: "items.lock")
+        try newer.commit(.saved((1...200).map { Item(id: $0, title: "Item \($0)", count: 7) }))
+        newer.close()
+        _ = try flip(damage, of: "items.json")
+
+        try expectNewerSchema(
+            {
+                try SnapshotStore<ItemAtVersion1, ItemError>.recover(
+                    directory: folder, file: "items.json", lock: "items.lock")
+            }, file: "items.json")
+    }
+}

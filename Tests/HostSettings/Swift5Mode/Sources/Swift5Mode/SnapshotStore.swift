@@ -232,7 +232,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
             }
             // One flipped bit, put back from the checksum: the file as it was written.
             if let (mended, bit) = StoreFiles.mendedFile(data),
-                let read = try? readFile(mended, of: fileURL)
+                let read = try StoreFiles.readMended(
+                    mended, read: { try readFile($0, of: fileURL) })
             {
                 let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
                 try write(read.values, to: fileURL)
@@ -244,6 +245,11 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
                             file: fileURL, offset: bit / 8,
                             reason: StoreFiles.oneBitPutBack(in: mended.count))
                     ], copies: [copy])
+            }
+            // A newer build's values: this build would set every one aside.
+            if let newer = StoreFiles.newerVersion(of: data, supported: Value.schemaVersion) {
+                throw Failure.newerSchema(
+                    file: fileURL, found: newer, supported: Value.schemaVersion)
             }
             // Value by value, in the order it was written (a value whose bytes hold the damage,
             // or whose id is out of that order, is set aside); a file of an older layout (a

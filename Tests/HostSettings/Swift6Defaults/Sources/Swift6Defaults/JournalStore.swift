@@ -933,9 +933,12 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 mended = flipped
             }
         }
+        // Its values are not decoded here: one of a newer build's (a newer schema version, an
+        // enum case this build does not know) then throws when the record is read, as opening
+        // would, rather than have the record set aside.
         guard let mended,
-            let record = try? JSONDecoder().decode(JournalRecord.self, from: mended),
-            record.generation != nil, record.version != nil
+            let header = try? JSONDecoder().decode(RecordHeader.self, from: mended),
+            header.generation != nil, header.version != nil
         else { return nil }
         return mended
     }
@@ -1031,7 +1034,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             let (mended, bit) = StoreFiles.mendedFile(data),
-            let read = try? readSnapshot(mended, of: files.snapshotURL)
+            let read = try StoreFiles.readMended(
+                mended, read: { try readSnapshot($0, of: files.snapshotURL) })
         {
             // One flipped bit, put back from the checksum: the snapshot as it was written.
             (values, _, _, generation, _) = read
@@ -1040,6 +1044,13 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                     file: files.snapshotURL, offset: bit / 8,
                     reason: StoreFiles.oneBitPutBack(in: mended.count)))
             if mended.count > CRC32.certainMendSize { unverified.append(files.snapshotURL) }
+        } else if let data = try StoreFiles.readIfPresent(
+            files.snapshotURL, reporting: Failure.self),
+            let newer = StoreFiles.newerVersion(of: data, supported: Value.schemaVersion)
+        {
+            // A newer build's values: this build would set every one aside.
+            throw Failure.newerSchema(
+                file: files.snapshotURL, found: newer, supported: Value.schemaVersion)
         } else if let data = try StoreFiles.readIfPresent(
             files.snapshotURL, reporting: Failure.self),
             let salvaged = StoreFiles.salvagedSnapshot(
@@ -1151,6 +1162,12 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             items = try Value.decodeStored(
                 schemaVersion, from: container.superDecoder(forKey: .items))
         }
+    }
+
+    /// A record's generation and schema version, without its values.
+    private nonisolated struct RecordHeader: Decodable {
+        var generation: Int?
+        var version: Int?
     }
 
     /// One change in the journal: values saved, ids deleted, or everything removed. The schema

@@ -963,6 +963,31 @@ nonisolated enum StoreFiles {
         return (values, setAside.sorted { $0.offset < $1.offset })
     }
 
+    /// A damaged file with one bit put back (`mended`, its checksum matching again), as `read`
+    /// reads it; nil when it does not read, as damage would not. When it is JSON that does not
+    /// fit the model (a newer build's values: a newer schema version, an enum case this build
+    /// does not know), throws what `read` threw, as opening would: recovering would set them
+    /// aside.
+    static func readMended<Read>(_ mended: Data, read: (Data) throws -> Read) throws -> Read? {
+        do {
+            return try read(mended)
+        } catch {
+            guard JSONBytes.isJSON(CRC32.unchecked(mended).json) else { return nil }
+            throw error
+        }
+    }
+
+    /// The schema version that a damaged store file's JSON (`data`, as written, its checksum
+    /// line included) ends with, when it is newer than `supported`: a newer build's file, whose
+    /// values this build would set aside. Nil otherwise, or when its end does not read.
+    static func newerVersion(of data: Data, supported: Int) -> Int? {
+        let json = [UInt8](CRC32.unchecked(data).json)
+        guard let (_, version) = JSONBytes.arrayEnd(in: json, before: "schemaVersion"),
+            version > supported
+        else { return nil }
+        return version
+    }
+
     /// `values` as one JSON array, as `encoder` writes it (without spaces), each value with its
     /// members in `unknown` (``StoredValues/unknownMembers``) after its own.
     static func encodedArray<Value: StoredValue>(
