@@ -148,7 +148,7 @@ struct Node: StoredValue {
 
     /// The version is read from the end: a value's own `schemaVersion` key is not taken for
     /// it. One that does not read there is taken to be the model's (a snapshot is written again
-    /// in it whenever it opens); one that reads newer is a newer build's: refused.
+    /// in it whenever it opens); one that reads newer sets the snapshot aside whole.
     @Test func aSchemaVersionIsReadFromTheEndOrTakenToBeTheModels() throws {
         let nodes = (1...8).map { Node(id: $0, title: #"{"schemaVersion":1}"#, children: []) }
         do {
@@ -161,10 +161,10 @@ struct Node: StoredValue {
         }
         do {
             defer { try? FileManager.default.removeItem(at: folder) }
-            #expect(throws: ItemError.newerSchema(file: snapshot, found: 7, supported: 1)) {
-                try recovered(
-                    nodes, replacing: #"],"schemaVersion":1}"#, with: #"],"schemaVersion":7}"#)
-            }
+            let (recovery, kept) = try recovered(
+                nodes, replacing: #"],"schemaVersion":1}"#, with: #"],"schemaVersion":7}"#)
+            #expect(kept.isEmpty)
+            #expect(recovery.setAside.map(\.reason) == [StoreRecovery.Damage.undecodable])
         }
     }
 

@@ -221,26 +221,28 @@ import Testing
         #expect(reopened.values.items[3].title == "Item #")
     }
 
-    /// A damaged snapshot that ends with a schema version newer than the model's is a newer
-    /// build's (an app extension not updated yet beside the app): no value of it reads here, and
-    /// setting them all aside would empty the newer build's store. Refused, as opening is.
-    @Test func aDamagedSnapshotOfANewerSchemaVersionIsRefusedAndLeftAsItIs() throws {
+    @Test func aSnapshotThatNoLongerDecodesIsSetAsideAndTheJournalsValuesOpen() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var store = try open()
         try store.commit(.saved((1...5).map { item($0) }))
         try store.commit(.saved([item(6)]))
         store.close()
-        _ = try damage(
-            snapshot, replacing: "\"schemaVersion\":2}", with: "\"schemaVersion\":7}")
-        let damaged = try Data(contentsOf: snapshot)
+        // A schema version newer than the model's: no value can be read as the version that
+        // wrote it.
+        _ = try damage(snapshot, replacing: "\"schemaVersion\":2}", with: "\"schemaVersion\":7}")
 
-        #expect(throws: ItemError.newerSchema(file: snapshot, found: 7, supported: 2)) {
-            try recover()
-        }
-        #expect(try Data(contentsOf: snapshot) == damaged)
+        let recovery = try recover()
+
+        #expect(recovery.setAside.map(\.file) == [snapshot])
+        #expect(recovery.setAside.map(\.offset) == [0])
+        var reopened = try open()
+        #expect(reopened.values.items == [item(6)])
+        reopened.close()
+        // A second recovery of the same folder finds it sound, and keeps the first copy.
+        #expect(try recover().wasSound)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
-                "items.journal", "items.json", "items.lock",
+                "items.journal", "items.json", "items.json.damaged", "items.lock",
             ])
     }
 
@@ -393,18 +395,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: copy.path))
     }
 
-    /// A damaged file that ends with a newer schema version is a newer build's: refused, as
-    /// opening is, and left as it is.
-    @Test func aDamagedFileOfANewerSchemaVersionIsRefusedAndLeftAsItIs() throws {
+    @Test func aFileThatNoLongerDecodesIsSetAsideAndTheStoreOpensEmpty() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let damaged = try storeDamaged(
             replacing: "\"schemaVersion\" : 2", with: "\"schemaVersion\" : 7")
 
-        #expect(throws: ItemError.newerSchema(file: file, found: 7, supported: 2)) {
-            try recover()
-        }
-        #expect(try Data(contentsOf: file) == damaged)
-        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        let recovery = try recover()
+
+        #expect(recovery.setAside.map(\.file) == [file])
+        #expect(recovery.valuesKept == 0)
+        #expect(try Data(contentsOf: copy) == damaged)
+        #expect(try open().values.items.isEmpty)
     }
 
     @Test func aValueThatNoLongerDecodesIsSetAsideAndTheOthersKept() throws {

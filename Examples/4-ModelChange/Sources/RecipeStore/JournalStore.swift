@@ -950,14 +950,18 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 mended = flipped
             }
         }
-        // Its values are not decoded here: one of a newer build's (a newer schema version, an
-        // enum case this build does not know) then throws when the record is read, as opening
-        // would, rather than have the record set aside.
-        guard let mended,
-            let header = try? JSONDecoder().decode(RecordHeader.self, from: mended),
-            header.generation != nil, header.version != nil
-        else { return nil }
-        return mended
+        guard let mended else { return nil }
+        do {
+            let record = try JSONDecoder().decode(JournalRecord.self, from: mended)
+            return record.generation != nil && record.version != nil ? mended : nil
+        } catch is NewerSchema {
+            // A newer build's record: it throws when it is read, as opening would, rather than
+            // have it set aside.
+            let header = try? JSONDecoder().decode(RecordHeader.self, from: mended)
+            return header?.generation != nil ? mended : nil
+        } catch {
+            return nil
+        }
     }
 
     /// The values of an intact record (`payload`, at byte `position` of `file`) that saves
@@ -1055,7 +1059,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
             files.snapshotURL, reporting: Failure.self),
             let (mended, bit) = StoreFiles.mendedFile(data),
             let read = try StoreFiles.readMended(
-                mended, read: { try readSnapshot($0, of: files.snapshotURL) })
+                mended, supported: Value.schemaVersion,
+                read: { try readSnapshot($0, of: files.snapshotURL) })
         {
             // One flipped bit, put back from the checksum: the snapshot as it was written.
             (values, _, _, generation, _) = read

@@ -964,27 +964,45 @@ nonisolated enum StoreFiles {
     }
 
     /// A damaged file with one bit put back (`mended`, its checksum matching again), as `read`
-    /// reads it; nil when it does not read, as damage would not. When it is JSON that does not
-    /// fit the model (a newer build's values: a newer schema version, an enum case this build
-    /// does not know), throws what `read` threw, as opening would: recovering would set them
-    /// aside.
-    static func readMended<Read>(_ mended: Data, read: (Data) throws -> Read) throws -> Read? {
+    /// reads it; nil when it does not read. When it is a newer build's file (it ends with a
+    /// schema version newer than `supported`), throws what `read` threw, as opening would:
+    /// recovering would set every value aside.
+    static func readMended<Read>(
+        _ mended: Data, supported: Int, read: (Data) throws -> Read
+    ) throws -> Read? {
         do {
             return try read(mended)
         } catch {
-            guard JSONBytes.isJSON(CRC32.unchecked(mended).json) else { return nil }
+            guard newerVersion(of: mended, supported: supported) != nil else { return nil }
             throw error
         }
     }
 
-    /// The schema version that a damaged store file's JSON (`data`, as written, its checksum
-    /// line included) ends with, when it is newer than `supported`: a newer build's file, whose
-    /// values this build would set aside. Nil otherwise, or when its end does not read.
+    /// The schema version that a store file's JSON (`data`, as written, its checksum line
+    /// included) ends with, when it is newer than `supported`: a newer build's file, whose
+    /// values this build would set aside. Nil otherwise: when its end does not read, when it
+    /// has no checksum to tell, or when a version up to `supported` in its place makes the
+    /// checksum match (the version's own digits were damaged).
     static func newerVersion(of data: Data, supported: Int) -> Int? {
         let json = [UInt8](CRC32.unchecked(data).json)
         guard let (_, version) = JSONBytes.arrayEnd(in: json, before: "schemaVersion"),
-            version > supported
+            version > supported, data.count > 9,
+            let stored = CRC32.parse(Data(data.suffix(9).prefix(8)))
         else { return nil }
+        // The version's digits: the last before the closing brace.
+        var end = json.count - 1
+        while end > 0, json[end] != UInt8(ascii: "}") { end -= 1 }
+        while end > 0, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(json[end - 1]) {
+            end -= 1
+        }
+        var start = end
+        while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(json[start - 1]) {
+            start -= 1
+        }
+        for candidate in 1...max(supported, 1) {
+            let repaired = json[..<start] + Array(String(candidate).utf8) + json[end...]
+            if CRC32.checksum(Data(repaired)) == stored { return nil }
+        }
         return version
     }
 

@@ -233,7 +233,8 @@ nonisolated struct SnapshotStore<Value: StoredValue, Failure: StoreFiles.Failure
             // One flipped bit, put back from the checksum: the file as it was written.
             if let (mended, bit) = StoreFiles.mendedFile(data),
                 let read = try StoreFiles.readMended(
-                    mended, read: { try readFile($0, of: fileURL) })
+                    mended, supported: Value.schemaVersion,
+                    read: { try readFile($0, of: fileURL) })
             {
                 let copy = try StoreFiles.keepCopy(of: fileURL, reporting: Failure.self)
                 try write(read.values, to: fileURL)

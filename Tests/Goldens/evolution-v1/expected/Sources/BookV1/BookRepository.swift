@@ -174,8 +174,8 @@ public actor BookRepository {
     /// - Throws: ``BookRepositoryError`` when a repository has the folder open (`locked`), a
     ///   file cannot be read or written, or intact values do not fit the model
     ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change;
-    ///   also when damage put back leaves such values, or a damaged file ends with a newer
-    ///   schema version (a newer build's, which it would otherwise set aside).
+    ///   `newerSchema` also for a damaged file of a newer build, whose values it would
+    ///   otherwise set aside.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try JournalStore<Book, BookRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
