@@ -141,4 +141,79 @@ struct LabelBeforeTheRename: StoredValue {
         }
         #expect(titles == ["One", "Two"])
     }
+
+    /// The JSON of the row `id` of `table`, as stored.
+    func json(of id: Int, in table: String) throws -> String {
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        var json = ""
+        try database.run("SELECT value FROM \(table) WHERE id = \(id)") { json = $0.text(at: 0) }
+        return json
+    }
+
+    /// An older build's save of a value that a newer build wrote with fields it does not know
+    /// (`pages`, and `remark`, which the older build knows as `note`) writes them back beside
+    /// its own: the newer build reads its fields as it saved them, with the older build's edit.
+    @Test func anOlderBuildsSaveKeepsTheNewerBuildsFieldsOfThatValue() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            defer { database.close() }
+            try SQLiteTable<NewerBook, ItemError>("books", in: database).commit(
+                .saved([NewerBook(id: 1, title: "One", pages: 300, remark: "kept \"as\" is")]))
+        }
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            defer { database.close() }
+            let older = try SQLiteTable<OlderBook, ItemError>("books", in: database)
+            try older.commit(.saved([OlderBook(id: 1, title: "One, edited", note: "older")]))
+            try older.commit(.saved([OlderBook(id: 1, title: "One, edited twice")]))
+            try older.commit(.saved([OlderBook(id: 2, title: "Two")]))
+        }
+
+        #expect(
+            try json(of: 1, in: "books")
+                == #"{"id":1,"title":"One, edited twice","pages":300,"remark":"kept \"as\" is"}"#)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        let book = try #require(
+            try SQLiteTable<NewerBook, ItemError>("books", in: database).find(1))
+        #expect(book.title == "One, edited twice")
+        #expect(book.pages == 300)
+        #expect(book.remark == "kept \"as\" is")
+        #expect(try json(of: 2, in: "books") == #"{"id":2,"title":"Two"}"#)
+    }
+
+    /// A field the model dropped (`--drop`, listed in its known keys) is not kept by a save,
+    /// nor is a field added to the type by hand that the save sets to nil: each goes from the
+    /// row as the save says.
+    @Test func aSaveDropsADroppedFieldAndClearsAHandAddedOne() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        /// `NewerBook` after `--drop pages`.
+        struct BookWithoutPages: StoredValue {
+            var id: Int
+            var title: String
+            var remark: String?
+
+            static let schemaVersion = 1
+            static let knownKeys: Set<String>? = ["id", "note", "pages", "remark", "title"]
+            static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        try SQLiteTable<NewerBook, ItemError>("books", in: database).commit(
+            .saved([NewerBook(id: 1, title: "One", pages: 300)]))
+        let edited = try SQLiteTable<HandEdited, ItemError>("edited", in: database)
+        try edited.commit(.saved([HandEdited(id: 1, extra: "a")]))
+
+        try SQLiteTable<BookWithoutPages, ItemError>("books", in: database).commit(
+            .saved([BookWithoutPages(id: 1, title: "One")]))
+        try edited.commit(.saved([HandEdited(id: 1, extra: nil)]))
+
+        #expect(try json(of: 1, in: "books") == #"{"id":1,"title":"One"}"#)
+        #expect(try edited.find(1)?.extra == nil)
+        #expect(try json(of: 1, in: "edited") == #"{"id":1}"#)
+    }
 }

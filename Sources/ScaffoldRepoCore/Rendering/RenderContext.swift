@@ -106,8 +106,8 @@ struct ModelContext: TemplateContext {
     /// The current model's fields, enums and decoding.
     let shape: ShapeContext
     /// The JSON keys the model knows, sorted: its fields', their former ones, and those of
-    /// fields dropped since the current schema version began (their values are to go). The
-    /// journal and snapshot stores keep a stored value's other keys (a newer build's fields).
+    /// fields dropped since the current schema version began (their values are to go). Every
+    /// store keeps a stored value's other keys (a newer build's fields).
     let knownKeys: [StoredKeyContext]
     /// Whether there are several: swift-format then wants a comma after the last one too.
     let hasManyKnownKeys: Bool

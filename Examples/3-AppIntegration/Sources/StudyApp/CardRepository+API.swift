@@ -390,6 +390,18 @@ extension CardRepository: SharedRepository {}
 nonisolated extension Card: StoredValue {
     static var schemaVersion: Int { CardRepository.schemaVersion }
 
+    /// The keys of the JSON this build knows: its fields', their former ones, and those of
+    /// fields dropped since this schema version began (their values are to go). A stored
+    /// value's others are a newer build's fields (an app extension not updated yet shares the
+    /// folder): the store writes them back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "back",
+        "deckID",
+        "front",
+        "id",
+        "learned",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         CardRepository.precedes(first, second)
     }

@@ -372,6 +372,15 @@ extension DeckRepository: SharedRepository {}
 nonisolated extension Deck: StoredValue {
     static var schemaVersion: Int { DeckRepository.schemaVersion }
 
+    /// The keys of the JSON this build knows: its fields', their former ones, and those of
+    /// fields dropped since this schema version began (their values are to go). A stored
+    /// value's others are a newer build's fields (an app extension not updated yet shares the
+    /// folder): the store writes them back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "name",
+    ]
+
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         DeckRepository.precedes(first, second)
     }

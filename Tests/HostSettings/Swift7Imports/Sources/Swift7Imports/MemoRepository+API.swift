@@ -357,6 +357,18 @@ extension MemoRepository: SharedRepository {}
 nonisolated extension Memo: StoredValue {
     static var schemaVersion: Int { MemoRepository.schemaVersion }
 
+    /// The keys of the JSON this build knows: its fields', their former ones, and those of
+    /// fields dropped since this schema version began (their values are to go). A stored
+    /// value's others are a newer build's fields (an app extension not updated yet shares the
+    /// folder): the store writes them back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "due",
+        "id",
+        "kind",
+        "tags",
+        "title",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         MemoRepository.precedes(first, second)
     }

@@ -1084,7 +1084,9 @@ where Value.ID: SQLiteKey {
             + " ELSE 0 END"
         // A key neither written nor once written by this code is a newer build's (an extension
         // not yet updated opens the app's database): it is written back as it was.
-        let known = Set(schema.storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 })
+        let known =
+            Value.knownKeys
+            ?? Set(schema.storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 })
             .union(schema.renamed.keys)
         // Each page starts after the last key's bytes as stored (see ``migrateRows()``).
         var after: SQLiteProbe?
@@ -1101,12 +1103,13 @@ where Value.ID: SQLiteKey {
                     },
                     row: { row in
                         last = SQLiteProbe(column: 0, of: row)
+                        let json = ArraySlice(row.data(at: 2))
                         guard let value = try? value(of: row),
-                            let unknown = StoreFiles.JSONBytes.members(
-                                of: ArraySlice(row.data(at: 2)), notIn: known)
+                            StoreFiles.JSONBytes.members(of: json, notIn: known) != nil
                         else { return }
                         rows.append(value)
-                        kept[value.id] = unknown
+                        kept[value.id] =
+                            StoreFiles.unknownMembers(of: [(value, json)], known: known)[value.id]
                     })
                 try save(
                     rows, checkingRules: false, skippingDamaged: true, keeping: { kept[$0] ?? [] })
@@ -1338,25 +1341,32 @@ where Value.ID: SQLiteKey {
     /// must neither take a damaged row away nor stop the table opening).
     ///
     /// `keeping` gives, for a value, members of the JSON it replaces to write beside its own
-    /// (``rewriteRowsOfAnotherLayout()``'s keys of a newer build).
+    /// (``rewriteRowsOfAnotherLayout()``'s keys of a newer build). With `checkingRules`, an
+    /// app's save, they are read from the row it replaces instead, when that row is of this
+    /// schema version: its keys that ``StoredValue/knownKeys`` does not hold (a newer build's).
     func save(
         _ values: [Value], checkingRules: Bool = true, skippingDamaged: Bool = false,
         keeping kept: (Value.ID) -> [Data] = { _ in [] }
     ) throws {
         for value in values {
+            var keeping = kept(value.id)
+            if checkingRules {
+                let stored = try intactRow(
+                    value.id.argument, in: name, supporting: Value.schemaVersion)
+                if let stored, stored.version == Value.schemaVersion {
+                    keeping = Self.newerBuildsMembers(of: stored.json)
+                }
+            } else if skippingDamaged {
+                do { try checkIntact(value.id.argument, in: name) } catch { continue }
+            }
             var json: Data
             do {
                 json = try StoreFiles.readableJSON(encoder.encode(value))
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
-            json = StoreFiles.JSONBytes.object(json, adding: kept(value.id))
-            if checkingRules {
-                try checkIntact(value.id.argument, in: name, supporting: Value.schemaVersion)
-                try checkUnique(json, id: value.id)
-            } else if skippingDamaged, (try? checkIntact(value.id.argument, in: name)) == nil {
-                continue
-            }
+            json = StoreFiles.JSONBytes.object(json, adding: keeping)
+            if checkingRules { try checkUnique(json, id: value.id) }
             try database.writeRow(
                 insertSQL, of: name,
                 bind: { statement in
@@ -1369,6 +1379,20 @@ where Value.ID: SQLiteKey {
         }
         guard checkingRules, checksReferences, !schema.references.isEmpty else { return }
         for value in values { try checkReferences(of: value) }
+    }
+
+    /// The members of a stored row's JSON, of this schema version, that a newer build wrote:
+    /// its keys that ``StoredValue/knownKeys`` does not hold, less those the value the row
+    /// holds writes itself (a field added to the model by hand, which a save must be able to
+    /// clear): ``StoreFiles/unknownMembers(of:known:)``. A row that does not decode keeps them
+    /// all.
+    private static func newerBuildsMembers(of json: Data) -> [Data] {
+        guard let known = Value.knownKeys,
+            let members = StoreFiles.JSONBytes.members(of: ArraySlice(json), notIn: known),
+            !members.isEmpty
+        else { return [] }
+        guard let stored = try? decode(json, version: Value.schemaVersion) else { return members }
+        return StoreFiles.unknownMembers(of: [(stored, ArraySlice(json))])[stored.id] ?? []
     }
 
     /// Writes `values`, which another storage kept before the model moved to this one, as they

@@ -422,21 +422,32 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     func checkIntact(_ key: SQLiteRowKey, in table: String, supporting version: Int? = nil)
         throws
     {
+        _ = try intactRow(key, in: table, supporting: version)
+    }
+
+    /// The schema version and JSON of the row `key` of `table`, checked as
+    /// ``checkIntact(_:in:supporting:)`` checks it; nil when there is no such row.
+    func intactRow(_ key: SQLiteRowKey, in table: String, supporting version: Int? = nil)
+        throws -> (version: Int, json: Data)?
+    {
         var isIntact = true
-        var stored = 0
+        var stored: (version: Int, json: Data)?
         try database.run(
             "SELECT id, version, value, checksum FROM \"\(table)\" WHERE id = ?",
             bind: { $0.bind(key, at: 1) },
             row: { row in
-                let covered = Self.covered(row.argument(at: 0), row.int64(at: 1), row.data(at: 2))
+                let json = row.data(at: 2)
+                let covered = Self.covered(row.argument(at: 0), row.int64(at: 1), json)
                 isIntact = UInt32(truncatingIfNeeded: row.int64(at: 3)) == covered
-                stored = Int(truncatingIfNeeded: row.int64(at: 1))
+                stored = (Int(truncatingIfNeeded: row.int64(at: 1)), json)
             })
         guard isIntact else { throw damagedRow(of: table, id: key.shown) }
         // A newer build's value: written over by this build, its newer fields would be lost.
-        if let version, stored > version {
-            throw Failure.newerSchema(file: database.fileURL, found: stored, supported: version)
+        if let version, let stored, stored.version > version {
+            throw Failure.newerSchema(
+                file: database.fileURL, found: stored.version, supported: version)
         }
+        return stored
     }
 
     /// What a read or a write that meets the row `id` of `table`, whose checksum fails, throws.

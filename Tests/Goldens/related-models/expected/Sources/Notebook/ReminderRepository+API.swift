@@ -371,6 +371,16 @@ extension ReminderRepository: SharedRepository {}
 nonisolated extension Reminder: StoredValue {
     static var schemaVersion: Int { ReminderRepository.schemaVersion }
 
+    /// The keys of the JSON this build knows: its fields', their former ones, and those of
+    /// fields dropped since this schema version began (their values are to go). A stored
+    /// value's others are a newer build's fields (an app extension not updated yet shares the
+    /// folder): the store writes them back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "due",
+        "id",
+        "noteID",
+    ]
+
     static func precedes(_ first: String, _ second: String) -> Bool {
         ReminderRepository.precedes(first, second)
     }

@@ -379,6 +379,16 @@ extension TagRepository: SharedRepository {}
 nonisolated extension Tag: StoredValue {
     static var schemaVersion: Int { TagRepository.schemaVersion }
 
+    /// The keys of the JSON this build knows: its fields', their former ones, and those of
+    /// fields dropped since this schema version began (their values are to go). A stored
+    /// value's others are a newer build's fields (an app extension not updated yet shares the
+    /// folder): the store writes them back as they were whenever it writes the value again.
+    static let knownKeys: Set<String>? = [
+        "id",
+        "label",
+        "noteID",
+    ]
+
     static func precedes(_ first: Int, _ second: Int) -> Bool {
         TagRepository.precedes(first, second)
     }

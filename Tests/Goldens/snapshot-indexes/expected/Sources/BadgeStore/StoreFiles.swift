@@ -1042,13 +1042,14 @@ nonisolated enum StoreFiles {
     }
 
     /// The members of each value's JSON object (`json`, the bytes it was decoded from, of the
-    /// current schema version) whose keys ``StoredValue/knownKeys`` does not hold. A key that
-    /// the value writes itself is the model's, whatever its known keys say (a field added to
-    /// the model by hand), and is never kept: the value's own would be written back over.
+    /// current schema version) whose keys `known` (by default ``StoredValue/knownKeys``) does
+    /// not hold. A key that the value writes itself is the model's, whatever its known keys say
+    /// (a field added to the model by hand), and is never kept: the value's own would be
+    /// written back over.
     static func unknownMembers<Value: StoredValue>(
-        of values: [(value: Value, json: ArraySlice<UInt8>)]
+        of values: [(value: Value, json: ArraySlice<UInt8>)], known: Set<String>? = nil
     ) -> [Value.ID: [Data]] {
-        guard let known = Value.knownKeys else { return [:] }
+        guard let known = known ?? Value.knownKeys else { return [:] }
         var isOwn: [String: Bool] = [:]
         var unknown: [Value.ID: [Data]] = [:]
         for (value, json) in values {
