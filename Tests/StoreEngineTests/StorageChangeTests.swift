@@ -68,6 +68,38 @@ import Testing
         #expect(try items.find(4) == nil)
     }
 
+    /// An older build that still reads the journal storage after a newer one moved the model
+    /// to a table is refused, rather than shown an empty store: its files are there only as
+    /// `.imported` (or `.importing`, an import under way). A store that has its own files again
+    /// opens, whatever copies are kept beside them.
+    @Test func anOlderBuildIsRefusedTheFilesANewerBuildMovedAway() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let check = {
+            try StoreFiles.checkNotMovedAway(
+                self.journalFiles, in: self.folder, reporting: ItemError.self)
+        }
+        try check()
+        try writeJournalStore()
+        #expect(try importJournal(into: table()))
+
+        let error = #expect(throws: ItemError.self) { try check() }
+        guard case .unreadable(let file, let reason)? = error else {
+            Issue.record("expected unreadable, got \(String(describing: error))")
+            return
+        }
+        #expect(file.lastPathComponent == "items.snapshot.json.imported")
+        #expect(reason.contains("update it"))
+        for name in journalFiles where exists(name + ".imported") {
+            try FileManager.default.moveItem(
+                at: folder.appendingPathComponent(name + ".imported"),
+                to: folder.appendingPathComponent(name + ".importing"))
+        }
+        #expect(throws: ItemError.self) { try check() }
+
+        try Data().write(to: folder.appendingPathComponent("items.journal"))
+        try check()
+    }
+
     /// A `StoreTransaction` opens a model's table without its repository, so without the
     /// import: it is refused while the former store's files wait, under either name.
     @Test func aTableOpenedBeforeItsImportIsRefusedUntilTheFilesAreImported() throws {

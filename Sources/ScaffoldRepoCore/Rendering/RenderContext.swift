@@ -62,6 +62,10 @@ struct ModelContext: TemplateContext {
     let formerStores: [FormerStoreContext]
     /// Whether one of them is the journal, whose damage has a byte offset to tell.
     let importsJournal: Bool
+    /// Whether the model came back to a storage it had before (journal, snapshot, journal):
+    /// its own files may be left as `<name>.imported` by its move away, which a store that
+    /// never moved takes for a newer build's move (`StoreFiles.checkNotMovedAway`).
+    let cameBackToItsStorage: Bool
     /// `try ` before a read of the repository (`find`, `count`, `loadAll`), which throws for
     /// SQLite (it reads the disk), or nothing.
     let readTry: String
@@ -151,6 +155,7 @@ struct ModelContext: TemplateContext {
             FormerStoreContext($0, current: storage, names: names)
         }
         importsJournal = formerStorages.contains(.journal) && storage != .journal
+        cameBackToItsStorage = formerStorages.contains(storage)
         readTry = sqlite ? "try " : ""
         databaseFileName = Names.databaseFileName(module: module)
         tableName = names.pluralVariable

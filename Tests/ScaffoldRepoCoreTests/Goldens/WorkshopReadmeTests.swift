@@ -79,4 +79,36 @@ import Testing
             #expect(Int(match.output.1) == xctests, "\(step)/README.md: \(match.output.0)")
         }
     }
+
+    /// The numbers of tests a step's README says its `swift test` passes (the first such
+    /// sentence, which describes the step as it is) are those its suites declare: each
+    /// `func test` of its XCTest files, and each `@Test` of its other test files.
+    @Test(arguments: steps)
+    func theTestsAStepsReadmeSaysPassAreItsTests(step: String) throws {
+        let readme = try #require(
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent("\(step)/README.md")))
+        let xctest = try tests(of: step, endingWith: "XCTests.swift")
+        guard !xctest.isEmpty else { return }  // Step 0 has Swift Testing's flaw tests only.
+        let swiftTesting = try TestPaths.files(
+            below: TestPaths.repositoryRoot.appendingPathComponent(step)
+        )
+        .filter { $0.hasPrefix("Tests/") && $0.hasSuffix("Tests.swift") }
+        .filter { !$0.hasSuffix("XCTests.swift") }
+        .compactMap {
+            TestPaths.text(TestPaths.repositoryRoot.appendingPathComponent(step + "/" + $0))
+        }
+        .joined(separator: "\n")
+
+        let said = try #require(
+            readme.firstMatch(
+                of:
+                    /`swift test`\.\s+(\d+)\s+XCTest(?:\s+tests\s+\([^)]*\))?\s+and\s+(\d+)\s+Swift\s+Testing\s+tests/
+            ), "\(step)/README.md should say how many tests `swift test` passes")
+        #expect(Int(said.output.1) == xctest.components(separatedBy: "func test").count - 1)
+        #expect(
+            Int(said.output.2)
+                == swiftTesting.split(separator: "\n").filter {
+                    $0.drop { $0 == " " }.hasPrefix("@Test")
+                }.count, "\(step)/README.md: \(said.output.0)")
+    }
 }

@@ -587,6 +587,29 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
             Set(await reopened.loadAll()), [Support.sample(0), Support.sample(1, revision: 1)])
     }
 
+    func testAStoreANewerBuildMovedToAnotherStorageIsRefused() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // A newer build of the app moved Recipe to another storage: it imported the values
+        // there and kept this build's file as `<name>.imported`. This build, still running (an
+        // extension not updated yet), would see an empty store.
+        let kept = directory.appendingPathComponent(Support.storeFileName + ".imported")
+        try Data("kept".utf8).write(to: kept)
+
+        for open in [
+            { try RecipeRepository(directory: directory) },
+            { try RecipeRepository(readingFrom: directory) },
+        ] {
+            let error = thrownError { try open() }
+            guard case .unreadable(let named, _)? = error as? RecipeRepositoryError else {
+                fail("expected the move to be named, got \(String(describing: error))")
+                continue
+            }
+            expectEqual(named.lastPathComponent, kept.lastPathComponent)
+        }
+        expectEqual(try Data(contentsOf: kept), Data("kept".utf8))
+    }
+
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

@@ -412,6 +412,27 @@ nonisolated enum StoreFiles {
                 + "the transaction")
     }
 
+    /// Throws `unreadable` when none of a store's own `files` is in `directory` but one of them
+    /// is there as `<name>.imported` or `<name>.importing`: a newer build of the app moved the
+    /// model to another storage, and imported the values into it. Call it once the store is
+    /// open (under its lock, so that no import runs between), unless the model came back to a
+    /// storage it had before, whose own files its move away left so.
+    static func checkNotMovedAway<Reported: Failure>(
+        _ files: [String], in directory: URL, reporting _: Reported.Type
+    ) throws {
+        let (url, exists) = names(in: directory)
+        guard !files.contains(where: exists),
+            let moved = files.flatMap({ [$0 + ".imported", $0 + importingSuffix] }).first(
+                where: exists)
+        else { return }
+        throw Reported.unreadable(
+            file: url(moved),
+            reason: "a newer build of the app moved the model's values to another storage and "
+                + "kept this file as it was; this build still reads the former storage and would "
+                + "see none of them: update it (an app extension not updated yet, or an app run "
+                + "from an earlier version of its code)")
+    }
+
     /// Renames each of `files` (a store's own file names) still under its name to
     /// `<name>.importing` when another of them already is: a crash between two renames of an
     /// import into another storage left them half moved, and they belong together. Call it
