@@ -324,6 +324,54 @@ struct Badge: StoredValue {
         #expect(effects.keys(in: "pages") == [.text("1-1")])
     }
 
+    /// An older build of the app (an earlier revision of the models) that opens the database
+    /// after a newer one changed a delete rule and added an index leaves the newer records as
+    /// they are: a delete by either build follows the newer rule (`restrict`, not the older
+    /// `cascade`, which would delete the books). A later revision records its own again.
+    @Test func anEarlierRevisionLeavesTheReferencesAndIndexesALaterOneRecorded() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The older build's books list their keys, which the newer build's do not: its open
+        // writes, and must still leave the newer records.
+        func open(_ rule: DeleteRule, revision: Int, indexed: [String] = []) throws -> Tables {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            let books = SQLiteSchema<Book>(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+                ], storedKeys: revision == 1 ? ["id", "shelfID?", "title"] : [],
+                revision: revision)
+            return Tables(
+                database: database,
+                shelves: try SQLiteTable(
+                    "shelves", in: database,
+                    schema: SQLiteSchema(model: "Shelf", indexed: indexed, revision: revision)),
+                books: try SQLiteTable("books", in: database, schema: books),
+                pages: try SQLiteTable("pages", in: database))
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let newer = try open(.restrict, revision: 2, indexed: ["rank"])
+        defer { newer.database.close() }
+        try newer.shelves.commit(.saved([shelf]))
+        try newer.books.commit(.saved([Book(id: 1, shelfID: shelf.id, title: "Kept")]))
+
+        let older = try open(.cascade, revision: 1)
+        defer { older.database.close() }
+
+        #expect(try older.books.recordedReferences() == ["shelfID shelves restrict Book"])
+        #expect(Set(try older.shelves.indexes().keys) == ["shelves.rank"])
+        for shelves in [newer.shelves, older.shelves] {
+            #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
+                try shelves.commit(.deleted([shelf.id]))
+            }
+        }
+        #expect(try newer.books.count() == 1)
+        let later = try open(.nullify, revision: 3)
+        defer { later.database.close() }
+        #expect(try later.books.recordedReferences() == ["shelfID shelves nullify Book"])
+        #expect(try later.shelves.indexes().isEmpty)
+    }
+
     @Test func theTableRecordsItsReferencesAndIndexesAndOpensWithoutWritingNextTime() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tables = try open(books: .cascade)

@@ -96,7 +96,10 @@ import Testing
         }
         #expect(throws: ItemError.self) { try check() }
 
+        // The journal store opens with an empty journal: still nothing of its own.
         try Data().write(to: folder.appendingPathComponent("items.journal"))
+        #expect(throws: ItemError.self) { try check() }
+        try Data("{}\n".utf8).write(to: folder.appendingPathComponent("items.journal"))
         try check()
     }
 

@@ -17,6 +17,11 @@ public struct ModelHistory: Equatable, Sendable {
     /// still hold their keys, so a field of one of these names comes back only in a new version
     /// (`--migrate`), whose frozen type reads those values without them.
     public var dropped: [String] = []
+    /// 1, plus one for each run that changed the model's fields (their names, types, defaults,
+    /// references and delete rules, `:unique` and `:index`): a sqlite table that a build of a
+    /// later revision recorded keeps its references and indexes when an older build of the app
+    /// opens it.
+    public var revision = 1
 
     public init() {}
 

@@ -44,6 +44,9 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var destroyed: Bool?
         /// For `--storage sqlite`: the database file, the model's table and its columns.
         public var table: TableRecord?
+        /// How many runs changed the model's fields since it was first generated, plus one,
+        /// when above 1 (``ModelHistory/revision``).
+        public var revision: Int?
     }
 
     /// Where a sqlite model's values are: a table of the module's database, a row per value

@@ -46,7 +46,8 @@ extension Manifest.Model {
                     database: Names.databaseFileName(module: request.module),
                     name: Names(request.spec).pluralVariable,
                     columns: ["id", "version", "value", "checksum"])
-                : nil)
+                : nil,
+            revision: history.revision > 1 ? history.revision : nil)
     }
 
     /// The request that renders this model again, as `regen` runs it (into the standalone
@@ -71,6 +72,7 @@ extension Manifest.Model {
                     number: version.version, spec: try Self.spec(name, version.fields))
             }
             request.history.dropped = droppedFields ?? []
+            request.history.revision = revision ?? 1
             return request
         } catch let error as any BadInput {
             throw ManifestError(

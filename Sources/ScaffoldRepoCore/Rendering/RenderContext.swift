@@ -99,6 +99,9 @@ struct ModelContext: TemplateContext {
     /// name, `V2`.
     let schemaVersion: String
     let currentVersionName: String
+    /// The model's revision (1, plus one per run that changed its fields): a sqlite table keeps
+    /// the references and indexes of the latest revision that opened it.
+    let schemaRevision: String
     /// Whether earlier schema versions use Foundation types.
     let versionsUseFoundation: Bool
     /// Each earlier schema version, oldest first.
@@ -175,6 +178,7 @@ struct ModelContext: TemplateContext {
         modelUsesFoundation = usesFoundation(spec)
         schemaVersion = String(history.current)
         currentVersionName = "V\(history.current)"
+        schemaRevision = String(history.revision)
         versionsUseFoundation = history.previous.contains { usesFoundation($0.spec) }
         versions = history.previous.map { version in
             VersionContext(version, history: history, current: spec, names: names)

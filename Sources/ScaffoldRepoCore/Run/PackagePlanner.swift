@@ -93,6 +93,14 @@ enum PackagePlanner {
                 try? ReferenceCheck.resolve(&previous, among: referable)
                 let report = try ModelEvolution.check(
                     &request, previous: previous.spec, history: previous.history)
+                // A changed model is a later revision, whose sqlite records an older build of
+                // the app leaves as they are.
+                if request.spec.fields.map(Manifest.FieldRecord.init)
+                    != previous.spec.fields.map(Manifest.FieldRecord.init)
+                    || request.history.current != previous.history.current
+                {
+                    request.history.revision = previous.history.revision + 1
+                }
                 package.evolution += report.lines
                 warnings += report.warnings
                 request.formerStorages = try formerStorages(previous, request)

@@ -63,6 +63,11 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
     var storedKeys: [String] = []
     /// The former key of each renamed field, and its key now (`["name": "title"]`).
     var renamed: [String: String] = [:]
+    /// How many times the model's definition changed since it was first generated, plus one
+    /// (its fields, their types, references and delete rules, `:unique` and `:index`): the
+    /// manifest's `revision`. A table whose records a later revision wrote keeps them when an
+    /// earlier one opens it (``SQLiteTable/recordSchema()``). 0: not known.
+    var revision = 0
 
     /// The keys every value's JSON holds: a row without one was written before its field was
     /// added (or renamed), and Swift decodes a default (or the former key) that SQL cannot see.
@@ -196,9 +201,23 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             .sorted()
     }
 
+    // Workshop: an older build of the app (an extension not updated yet) opens the database
+    // after a newer one changed a delete rule, or added a reference or an index. Its records
+    // would replace the newer build's, and a delete by either would follow the older rules: a
+    // `cascade` where the newer build says `restrict` deletes values it meant to keep.
     /// Records the schema's references in place of what the table recorded before, and keeps
-    /// exactly the indexes its fields need.
+    /// exactly the indexes its fields need; then its revision (``SQLiteSchema/revision``).
+    /// Nothing when a later revision recorded them (a newer build of the app): they stay, and
+    /// every delete, this build's too, follows that build's rules.
     func recordSchema() throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_revisions (
+                name TEXT PRIMARY KEY NOT NULL,
+                revision INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """)
+        if let recorded = try recordedRevision(), recorded > schema.revision { return }
         try database.run(
             "DELETE FROM store_references WHERE child = ?", bind: { $0.bind(name, at: 1) },
             row: { _ in })
@@ -224,6 +243,26 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         for (index, sql) in needed.sorted(by: { $0.key < $1.key }) where kept[index] == nil {
             try database.execute(sql)
         }
+        try database.run(
+            "INSERT OR REPLACE INTO store_revisions (name, revision) VALUES (?, ?)",
+            bind: { statement in
+                statement.bind(name, at: 1)
+                statement.bind(Int64(schema.revision), at: 2)
+            }, row: { _ in })
+    }
+
+    /// The revision of the model whose build last recorded the table's references and indexes
+    /// (``recordSchema()``): nil when none did (an earlier release, or a new table), or SQLite
+    /// finds its record damaged.
+    func recordedRevision() throws -> Int? {
+        var revision: Int?
+        let read = try database.readingBookkeeping(of: "store_revisions") {
+            try database.run(
+                "SELECT revision FROM store_revisions WHERE name = ?",
+                bind: { $0.bind(name, at: 1) },
+                row: { revision = Int(truncatingIfNeeded: $0.int64(at: 0)) })
+        }
+        return read ? revision : nil
     }
 
     // Workshop: SQLite uses an index on an expression only for a query that writes the same

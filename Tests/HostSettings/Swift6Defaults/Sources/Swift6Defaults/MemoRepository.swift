@@ -121,7 +121,10 @@ public actor MemoRepository {
             "due?",
             "kind",
             "tags",
-        ])
+        ],
+        // Raised by each change of the model: an older build of the app that opens the
+        // database leaves the references and indexes that a newer one recorded.
+        revision: 1)
 
     /// The folder that holds the database.
     public nonisolated let directory: URL

@@ -128,7 +128,10 @@ public actor PinRepository {
             "label",
             "rank",
             "noteID?",
-        ])
+        ],
+        // Raised by each change of the model: an older build of the app that opens the
+        // database leaves the references and indexes that a newer one recorded.
+        revision: 1)
 
     /// The folder that holds the database.
     public nonisolated let directory: URL

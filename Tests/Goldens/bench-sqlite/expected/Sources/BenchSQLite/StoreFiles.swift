@@ -412,16 +412,17 @@ nonisolated enum StoreFiles {
                 + "the transaction")
     }
 
-    /// Throws `unreadable` when none of a store's own `files` is in `directory` but one of them
-    /// is there as `<name>.imported` or `<name>.importing`: a newer build of the app moved the
-    /// model to another storage, and imported the values into it. Call it once the store is
-    /// open (under its lock, so that no import runs between), unless the model came back to a
-    /// storage it had before, whose own files its move away left so.
+    /// Throws `unreadable` when none of a store's own `files` in `directory` holds a byte (the
+    /// journal store makes an empty journal when it opens) but one of them is there as
+    /// `<name>.imported` or `<name>.importing`: a newer build of the app moved the model to
+    /// another storage, and imported the values into it. Call it once the store is open (under
+    /// its lock, so that no import runs between), unless the model came back to a storage it
+    /// had before, whose own files its move away left so.
     static func checkNotMovedAway<Reported: Failure>(
         _ files: [String], in directory: URL, reporting _: Reported.Type
     ) throws {
         let (url, exists) = names(in: directory)
-        guard !files.contains(where: exists),
+        guard !files.contains(where: { (Stamp(url($0))?.size ?? 0) > 0 }),
             let moved = files.flatMap({ [$0 + ".imported", $0 + importingSuffix] }).first(
                 where: exists)
         else { return }

@@ -970,8 +970,9 @@ where Value.ID: SQLiteKey {
     static func json(_ field: String) -> String { StoreQueryText.field(field) }
 
     /// Whether the table exists at the current schema version, with exactly the references and
-    /// indexes of its schema. Each record is read, even when one before already says no, so
-    /// that a damaged one is found before ``create()`` writes them again.
+    /// indexes of its schema, recorded by its revision (or left by a later one's). Each record
+    /// is read, even when one before already says no, so that a damaged one is found before
+    /// ``create()`` writes them again.
     private func isReady() throws -> Bool {
         var names: Set<String> = []
         try database.run("SELECT name FROM sqlite_master") { names.insert($0.text(at: 0)) }
@@ -983,12 +984,17 @@ where Value.ID: SQLiteKey {
         }
         let layout = names.contains("store_layouts") ? try recordedLayout() : nil
         let version = names.contains("store_tables") ? try recordedVersion() : nil
+        let revision = names.contains("store_revisions") ? try recordedRevision() : nil
         guard
             ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
                 names.contains)
         else { return false }
-        return try Set(indexes().keys) == Set(neededIndexes().keys)
+        // A newer build's references and indexes stay as it recorded them (``recordSchema()``).
+        let isNewerBuilds = revision.map { $0 > schema.revision } ?? false
+        let recordsAreMine =
+            try revision == schema.revision && Set(indexes().keys) == Set(neededIndexes().keys)
             && references == declaredReferences()
+        return (isNewerBuilds || recordsAreMine)
             && (schema.layout == nil || layout == schema.layout) && version == Value.schemaVersion
     }
 
