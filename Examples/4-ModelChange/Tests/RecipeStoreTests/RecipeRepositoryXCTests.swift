@@ -608,6 +608,9 @@ nonisolated final class RecipeRepositoryXCTests: XCTestCase {
             expectEqual(named.lastPathComponent, kept.lastPathComponent)
         }
         expectEqual(try Data(contentsOf: kept), Data("kept".utf8))
+        // A refused open makes no file of its own: an empty journal would be imported again.
+        let journal = directory.appendingPathComponent(RecipeRepository.journalFileName)
+        expectTrue(!FileManager.default.fileExists(atPath: journal.path), "\(journal.path) made")
     }
 
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {

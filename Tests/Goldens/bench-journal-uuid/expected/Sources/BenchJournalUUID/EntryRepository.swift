@@ -125,17 +125,19 @@ public actor EntryRepository {
     ///   cannot be read or is damaged. Damaged files are never taken for an empty store, so no
     ///   later save can overwrite them.
     ///   `unreadable` also when a newer build of the app moved Entry to another storage
-    ///   (its files are there only as `<name>.imported`): this build would see none of it.
+    ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
+    ///   none of it.
     public init(directory: URL) throws {
         self.directory = directory
-        store = try JournalStore(
-            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
-            lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
         // A newer build of the app that moved Entry to another storage left these files as
-        // `<name>.imported`: this build would see none of the values.
+        // `<name>.imported` (`.importing` while it imports): this build would see none of the
+        // values, and what it saved there would be imported over the newer build's.
         try StoreFiles.checkNotMovedAway(
             [Self.snapshotFileName, Self.journalFileName], in: directory,
             reporting: EntryRepositoryError.self)
+        store = try JournalStore(
+            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
+            lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -159,15 +161,16 @@ public actor EntryRepository {
     ///
     /// - Throws: ``EntryRepositoryError`` when a file cannot be read or is damaged.
     ///   `unreadable` also when a newer build of the app moved Entry to another storage
-    ///   (its files are there only as `<name>.imported`): this build would see none of it.
+    ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
+    ///   none of it.
     public init(readingFrom directory: URL) throws {
         self.directory = directory
-        store = try JournalStore(
-            readingFrom: directory, snapshot: Self.snapshotFileName,
-            journal: Self.journalFileName)
         try StoreFiles.checkNotMovedAway(
             [Self.snapshotFileName, Self.journalFileName], in: directory,
             reporting: EntryRepositoryError.self)
+        store = try JournalStore(
+            readingFrom: directory, snapshot: Self.snapshotFileName,
+            journal: Self.journalFileName)
     }
 
     /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged

@@ -114,15 +114,17 @@ public actor EntryRepository {
     ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
     ///   save can overwrite it.
     ///   `unreadable` also when a newer build of the app moved Entry to another storage
-    ///   (its files are there only as `<name>.imported`): this build would see none of it.
+    ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
+    ///   none of it.
     public init(directory: URL) throws {
+        // A newer build of the app that moved Entry to another storage left these files as
+        // `<name>.imported` (`.importing` while it imports): this build would see none of the
+        // values, and what it saved there would be imported over the newer build's.
+        try StoreFiles.checkNotMovedAway(
+            [Self.fileName], in: directory, reporting: EntryRepositoryError.self)
         store = try SnapshotStore(
             directory: directory, file: Self.fileName, lock: Self.lockFileName)
         fileURL = store.fileURL
-        // A newer build of the app that moved Entry to another storage left this file as
-        // `<name>.imported`: this build would see none of the values.
-        try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: EntryRepositoryError.self)
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -146,12 +148,13 @@ public actor EntryRepository {
     ///
     /// - Throws: ``EntryRepositoryError`` when a file cannot be read or is damaged.
     ///   `unreadable` also when a newer build of the app moved Entry to another storage
-    ///   (its files are there only as `<name>.imported`): this build would see none of it.
+    ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
+    ///   none of it.
     public init(readingFrom directory: URL) throws {
-        store = try SnapshotStore(readingFrom: directory, file: Self.fileName)
-        fileURL = store.fileURL
         try StoreFiles.checkNotMovedAway(
             [Self.fileName], in: directory, reporting: EntryRepositoryError.self)
+        store = try SnapshotStore(readingFrom: directory, file: Self.fileName)
+        fileURL = store.fileURL
     }
 
     /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged

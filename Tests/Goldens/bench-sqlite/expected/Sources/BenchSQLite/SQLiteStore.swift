@@ -1894,14 +1894,21 @@ where Value.ID: SQLiteKey {
     /// Makes the table again from its rows whose checksum matches (the others are set aside
     /// already), in the caller's transaction: the table is renamed, made again as its own
     /// `CREATE TABLE` says (whatever columns a newer build added), each intact row copied to
-    /// it exactly, the old table dropped, and the indexes made. A second row with the key of
-    /// one already copied (two rows whose checksums match, under one key: only damage to the
-    /// table makes that) is set aside too, and returned.
+    /// it exactly, the old table dropped, and the indexes made: those it had (a newer build's
+    /// too, which ``recordSchema()`` leaves when a later revision recorded them), then those
+    /// its schema needs. A second row with the key of one already copied (two rows whose
+    /// checksums match, under one key: only damage to the table makes that) is set aside too,
+    /// and returned.
     private func remakeFromIntactRows() throws -> [StoreRecovery.Damage] {
         var create = ""
         try database.run(
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
             bind: { $0.bind(name, at: 1) }, row: { create = $0.text(at: 0) })
+        var indexes: [String] = []
+        try database.run(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                + "AND sql IS NOT NULL ORDER BY name",
+            bind: { $0.bind(name, at: 1) }, row: { indexes.append($0.text(at: 0)) })
         // A name with a space, which no model's table can have.
         let old = "\"store set aside\""
         try database.execute("ALTER TABLE \"\(name)\" RENAME TO \(old)")
@@ -1926,6 +1933,7 @@ where Value.ID: SQLiteKey {
             setAside.append(copy.damage)
         }
         try database.execute("DROP TABLE \(old)")
+        for index in indexes { try database.execute(index) }
         try recordSchema()
         return setAside
     }

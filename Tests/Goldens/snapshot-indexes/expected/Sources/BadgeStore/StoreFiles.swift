@@ -412,26 +412,31 @@ nonisolated enum StoreFiles {
                 + "the transaction")
     }
 
-    /// Throws `unreadable` when none of a store's own `files` in `directory` holds a byte (the
-    /// journal store makes an empty journal when it opens) but one of them is there as
-    /// `<name>.imported` or `<name>.importing`: a newer build of the app moved the model to
-    /// another storage, and imported the values into it. Call it once the store is open (under
-    /// its lock, so that no import runs between), unless the model came back to a storage it
-    /// had before, whose own files its move away left so.
+    /// Throws `unreadable` when a newer build of the app moved the model to another storage and
+    /// imports, or imported, the store's own `files` from `directory` into it: one of them is
+    /// there as `<name>.importing` (an import under way, or stopped by a crash), or none of
+    /// them holds a byte (the journal store makes an empty journal when it opens) and one is
+    /// there as `<name>.imported`. Call it before the store opens its files (which would make
+    /// an empty journal, and a store of another storage would import what this one moved),
+    /// unless the model came back to a storage it had before, whose own files its move away
+    /// left so.
     static func checkNotMovedAway<Reported: Failure>(
         _ files: [String], in directory: URL, reporting _: Reported.Type
     ) throws {
         let (url, exists) = names(in: directory)
-        guard !files.contains(where: { (Stamp(url($0))?.size ?? 0) > 0 }),
-            let moved = files.flatMap({ [$0 + ".imported", $0 + importingSuffix] }).first(
-                where: exists)
+        let importing = files.map { $0 + importingSuffix }.first(where: exists)
+        let isEmpty = !files.contains { (Stamp(url($0))?.size ?? 0) > 0 }
+        guard
+            let moved = importing
+                ?? (isEmpty ? files.map { $0 + ".imported" }.first(where: exists) : nil)
         else { return }
         throw Reported.unreadable(
             file: url(moved),
             reason: "a newer build of the app moved the model's values to another storage and "
                 + "kept this file as it was; this build still reads the former storage and would "
                 + "see none of them: update it (an app extension not updated yet, or an app run "
-                + "from an earlier version of its code)")
+                + "from an earlier version of its code). If this build is the newest (its model "
+                + "generated again after destroy), remove the file")
     }
 
     /// Renames each of `files` (a store's own file names) still under its name to
