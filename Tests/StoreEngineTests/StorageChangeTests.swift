@@ -68,6 +68,25 @@ import Testing
         #expect(try items.find(4) == nil)
     }
 
+    /// An empty journal that an older build's open made after the import is imported (nothing)
+    /// and removed, never renamed over the copy the first import kept.
+    @Test func anEmptyFileNeverReplacesTheCopyAnImportKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+        #expect(try importJournal(into: items))
+        let kept = try Data(contentsOf: folder.appendingPathComponent("items.journal.imported"))
+        #expect(!kept.isEmpty)
+
+        try Data().write(to: folder.appendingPathComponent("items.journal"))
+        #expect(try importJournal(into: items))
+
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent("items.journal.imported")) == kept)
+        #expect(!exists("items.journal") && !exists("items.journal.importing"))
+        #expect(try items.page(after: nil, limit: 10).map(\.id) == [1, 3, 4, 5])
+    }
+
     /// An older build that still reads the journal storage after a newer one moved the model
     /// to a table is refused, rather than shown an empty store: its files are there only as
     /// `.imported` (or `.importing`, an import under way). A store that has its own files again
@@ -102,11 +121,20 @@ import Testing
         // An import under way, or stopped by a crash, beside a file it has not moved yet.
         try Data("{}\n".utf8).write(to: folder.appendingPathComponent("items.journal"))
         #expect(throws: ItemError.self) { try check() }
-        for name in journalFiles {
-            try? FileManager.default.removeItem(
-                at: folder.appendingPathComponent(name + ".importing"))
+        // The store has its own values again: the copies kept beside them stop nothing.
+        for name in journalFiles where exists(name + ".importing") {
+            try FileManager.default.moveItem(
+                at: folder.appendingPathComponent(name + ".importing"),
+                to: folder.appendingPathComponent(name + ".imported"))
         }
         try check()
+        // Once the store holds the lock, the empty journal its open made goes with a refusal.
+        try Data().write(to: folder.appendingPathComponent("items.journal"))
+        #expect(throws: ItemError.self) {
+            try StoreFiles.checkNotMovedAway(
+                journalFiles, in: folder, removingEmpty: true, reporting: ItemError.self)
+        }
+        #expect(!exists("items.journal"))
     }
 
     /// A `StoreTransaction` opens a model's table without its repository, so without the

@@ -146,6 +146,10 @@ public actor RecipeRepository {
         store = try JournalStore(
             directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
             lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+        // Again under the folder's lock: the newer build may have imported them meanwhile.
+        try StoreFiles.checkNotMovedAway(
+            [Self.snapshotFileName, Self.journalFileName], in: directory, removingEmpty: true,
+            reporting: RecipeRepositoryError.self)
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -200,6 +204,9 @@ public actor RecipeRepository {
     ///   `newerSchema` also for a damaged file of a newer build, whose values it would
     ///   otherwise set aside.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
+        try StoreFiles.checkNotMovedAway(
+            [snapshotFileName, journalFileName], in: directory,
+            reporting: RecipeRepositoryError.self)
         try JournalStore<Recipe, RecipeRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)

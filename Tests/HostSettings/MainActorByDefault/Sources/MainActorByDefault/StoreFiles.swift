@@ -363,6 +363,12 @@ nonisolated enum StoreFiles {
         }
         try save(try read(importing))
         for (moving, name) in zip(importing, files) where exists(moving) {
+            // An empty file (a journal that an older build's open made) never replaces the
+            // copy an earlier import kept.
+            if exists(name + ".imported"), Stamp(url(moving))?.size == 0 {
+                try? FileManager.default.removeItem(at: url(moving))
+                continue
+            }
             try move(url(moving), to: url(name + ".imported"), reporting: Reported.self)
         }
         // Until this rename is on the disk, a power loss could bring the files back to be
@@ -417,11 +423,14 @@ nonisolated enum StoreFiles {
     /// there as `<name>.importing` (an import under way, or stopped by a crash), or none of
     /// them holds a byte (the journal store makes an empty journal when it opens) and one is
     /// there as `<name>.imported`. Call it before the store opens its files (which would make
-    /// an empty journal, and a store of another storage would import what this one moved),
-    /// unless the model came back to a storage it had before, whose own files its move away
-    /// left so.
+    /// an empty journal, and a store of another storage would import what this one moved), and
+    /// again, `removingEmpty`, once the store holds the folder's lock (an import may have run
+    /// in between): then it first removes the empty files of `files` (the journal that opening
+    /// made), which the newer build would import again over the copy it kept. Not for a model
+    /// that came back to a storage it had before, whose own files its move away left so.
     static func checkNotMovedAway<Reported: Failure>(
-        _ files: [String], in directory: URL, reporting _: Reported.Type
+        _ files: [String], in directory: URL, removingEmpty: Bool = false,
+        reporting _: Reported.Type
     ) throws {
         let (url, exists) = names(in: directory)
         let importing = files.map { $0 + importingSuffix }.first(where: exists)
@@ -430,6 +439,11 @@ nonisolated enum StoreFiles {
             let moved = importing
                 ?? (isEmpty ? files.map { $0 + ".imported" }.first(where: exists) : nil)
         else { return }
+        if removingEmpty {
+            for name in files where Stamp(url(name))?.size == 0 {
+                try? FileManager.default.removeItem(at: url(name))
+            }
+        }
         throw Reported.unreadable(
             file: url(moved),
             reason: "a newer build of the app moved the model's values to another storage and "

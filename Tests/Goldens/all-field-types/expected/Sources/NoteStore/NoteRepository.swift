@@ -138,6 +138,10 @@ public actor NoteRepository {
         store = try JournalStore(
             directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
             lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+        // Again under the folder's lock: the newer build may have imported them meanwhile.
+        try StoreFiles.checkNotMovedAway(
+            [Self.snapshotFileName, Self.journalFileName], in: directory, removingEmpty: true,
+            reporting: NoteRepositoryError.self)
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -192,6 +196,9 @@ public actor NoteRepository {
     ///   `newerSchema` also for a damaged file of a newer build, whose values it would
     ///   otherwise set aside.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
+        try StoreFiles.checkNotMovedAway(
+            [snapshotFileName, journalFileName], in: directory,
+            reporting: NoteRepositoryError.self)
         try JournalStore<Note, NoteRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)

@@ -125,6 +125,9 @@ public actor CacheRepository {
         store = try SnapshotStore(
             directory: directory, file: Self.fileName, lock: Self.lockFileName)
         fileURL = store.fileURL
+        // Again under the folder's lock: the newer build may have imported it meanwhile.
+        try StoreFiles.checkNotMovedAway(
+            [Self.fileName], in: directory, reporting: CacheRepositoryError.self)
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
@@ -174,6 +177,8 @@ public actor CacheRepository {
     ///   `newerSchema` also for a damaged file of a newer build, whose values it would
     ///   otherwise set aside.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
+        try StoreFiles.checkNotMovedAway(
+            [fileName], in: directory, reporting: CacheRepositoryError.self)
         try SnapshotStore<Cache, CacheRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
