@@ -187,7 +187,7 @@ public actor FlashcardRepository {
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
             [fileName], in: directory, reporting: FlashcardRepositoryError.self)
-        try SnapshotStore<Flashcard, FlashcardRepositoryError>.recover(
+        return try SnapshotStore<Flashcard, FlashcardRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
 

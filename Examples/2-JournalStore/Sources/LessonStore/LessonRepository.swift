@@ -207,7 +207,7 @@ public actor LessonRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: LessonRepositoryError.self)
-        try JournalStore<Lesson, LessonRepositoryError>.recover(
+        return try JournalStore<Lesson, LessonRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

@@ -207,7 +207,7 @@ public actor RecipeRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: RecipeRepositoryError.self)
-        try JournalStore<Recipe, RecipeRepositoryError>.recover(
+        return try JournalStore<Recipe, RecipeRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

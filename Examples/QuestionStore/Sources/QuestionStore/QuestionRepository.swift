@@ -199,7 +199,7 @@ public actor QuestionRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: QuestionRepositoryError.self)
-        try JournalStore<Question, QuestionRepositoryError>.recover(
+        return try JournalStore<Question, QuestionRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

@@ -199,7 +199,7 @@ public actor NoteRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: NoteRepositoryError.self)
-        try JournalStore<Note, NoteRepositoryError>.recover(
+        return try JournalStore<Note, NoteRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

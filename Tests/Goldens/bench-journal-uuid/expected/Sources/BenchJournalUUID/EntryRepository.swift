@@ -199,7 +199,7 @@ public actor EntryRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: EntryRepositoryError.self)
-        try JournalStore<Entry, EntryRepositoryError>.recover(
+        return try JournalStore<Entry, EntryRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

@@ -179,7 +179,7 @@ public actor EntryRepository {
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
             [fileName], in: directory, reporting: EntryRepositoryError.self)
-        try SnapshotStore<Entry, EntryRepositoryError>.recover(
+        return try SnapshotStore<Entry, EntryRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
 

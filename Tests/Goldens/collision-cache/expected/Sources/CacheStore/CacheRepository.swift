@@ -179,7 +179,7 @@ public actor CacheRepository {
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
             [fileName], in: directory, reporting: CacheRepositoryError.self)
-        try SnapshotStore<Cache, CacheRepositoryError>.recover(
+        return try SnapshotStore<Cache, CacheRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
 

@@ -179,7 +179,7 @@ public actor ResultRepository {
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
             [fileName], in: directory, reporting: ResultRepositoryError.self)
-        try SnapshotStore<Result, ResultRepositoryError>.recover(
+        return try SnapshotStore<Result, ResultRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
 

@@ -199,7 +199,7 @@ public actor TaskRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: TaskRepositoryError.self)
-        try JournalStore<Task, TaskRepositoryError>.recover(
+        return try JournalStore<Task, TaskRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

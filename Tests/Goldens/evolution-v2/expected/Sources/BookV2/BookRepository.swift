@@ -199,7 +199,7 @@ public actor BookRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: BookRepositoryError.self)
-        try JournalStore<Book, BookRepositoryError>.recover(
+        return try JournalStore<Book, BookRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

@@ -199,7 +199,7 @@ public actor BlogPostRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: BlogPostRepositoryError.self)
-        try JournalStore<BlogPost, BlogPostRepositoryError>.recover(
+        return try JournalStore<BlogPost, BlogPostRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

@@ -199,7 +199,7 @@ public actor ItemRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: ItemRepositoryError.self)
-        try JournalStore<Item, ItemRepositoryError>.recover(
+        return try JournalStore<Item, ItemRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

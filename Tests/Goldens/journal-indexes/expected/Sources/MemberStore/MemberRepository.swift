@@ -210,7 +210,7 @@ public actor MemberRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: MemberRepositoryError.self)
-        try JournalStore<Member, MemberRepositoryError>.recover(
+        return try JournalStore<Member, MemberRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

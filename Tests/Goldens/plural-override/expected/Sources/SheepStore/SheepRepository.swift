@@ -199,7 +199,7 @@ public actor SheepRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: SheepRepositoryError.self)
-        try JournalStore<Sheep, SheepRepositoryError>.recover(
+        return try JournalStore<Sheep, SheepRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

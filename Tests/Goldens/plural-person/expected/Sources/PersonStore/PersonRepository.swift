@@ -199,7 +199,7 @@ public actor PersonRepository {
         try StoreFiles.checkNotMovedAway(
             [snapshotFileName, journalFileName], in: directory,
             reporting: PersonRepositoryError.self)
-        try JournalStore<Person, PersonRepositoryError>.recover(
+        return try JournalStore<Person, PersonRepositoryError>.recover(
             directory: directory, snapshot: snapshotFileName, journal: journalFileName,
             lock: lockFileName)
     }

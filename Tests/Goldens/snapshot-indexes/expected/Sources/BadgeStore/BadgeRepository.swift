@@ -189,7 +189,7 @@ public actor BadgeRepository {
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
             [fileName], in: directory, reporting: BadgeRepositoryError.self)
-        try SnapshotStore<Badge, BadgeRepositoryError>.recover(
+        return try SnapshotStore<Badge, BadgeRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
 

@@ -179,7 +179,7 @@ public actor CardRepository {
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
             [fileName], in: directory, reporting: CardRepositoryError.self)
-        try SnapshotStore<Card, CardRepositoryError>.recover(
+        return try SnapshotStore<Card, CardRepositoryError>.recover(
             directory: directory, file: fileName, lock: lockFileName)
     }
 
