@@ -392,14 +392,17 @@ import Testing
         defer { Support.removeDirectory(directory) }
         // A newer build of the app moved Flashcard to another storage: it imported the values
         // there and kept this build's file as `<name>.imported`. This build, still running (an
-        // extension not updated yet), would see an empty store.
+        // extension not updated yet), would see an empty store: its writer, its reader and its
+        // recover refuse.
         let kept = directory.appendingPathComponent(Support.storeFileName + ".imported")
         try Data("kept".utf8).write(to: kept)
 
-        for open in [
-            { try FlashcardRepository(directory: directory) },
-            { try FlashcardRepository(readingFrom: directory) },
-        ] {
+        let opens: [() throws -> Void] = [
+            { _ = try FlashcardRepository(directory: directory) },
+            { _ = try FlashcardRepository(readingFrom: directory) },
+            { _ = try FlashcardRepository.recover(directory: directory) },
+        ]
+        for open in opens {
             let error = thrownError { try open() }
             guard case .unreadable(let named, _)? = error as? FlashcardRepositoryError else {
                 fail("expected the move to be named, got \(String(describing: error))")

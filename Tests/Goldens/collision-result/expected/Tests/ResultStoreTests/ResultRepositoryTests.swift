@@ -389,14 +389,17 @@ import Testing
         defer { Support.removeDirectory(directory) }
         // A newer build of the app moved Result to another storage: it imported the values
         // there and kept this build's file as `<name>.imported`. This build, still running (an
-        // extension not updated yet), would see an empty store.
+        // extension not updated yet), would see an empty store: its writer, its reader and its
+        // recover refuse.
         let kept = directory.appendingPathComponent(Support.storeFileName + ".imported")
         try Data("kept".utf8).write(to: kept)
 
-        for open in [
-            { try ResultRepository(directory: directory) },
-            { try ResultRepository(readingFrom: directory) },
-        ] {
+        let opens: [() throws -> Void] = [
+            { _ = try ResultRepository(directory: directory) },
+            { _ = try ResultRepository(readingFrom: directory) },
+            { _ = try ResultRepository.recover(directory: directory) },
+        ]
+        for open in opens {
             let error = thrownError { try open() }
             guard case .unreadable(let named, _)? = error as? ResultRepositoryError else {
                 fail("expected the move to be named, got \(String(describing: error))")
