@@ -125,6 +125,7 @@ enum PackagePlanner {
             warnings += capitalizedNewFields(request, record: record)
             package.models.append(.init(request: request, record: record, warnings: warnings))
         }
+        try refuseSharedStoreNames(package.models, manifest: manifest)
         // The shared files follow the models as checked: a migration's frozen version adds its
         // field types to the samples.
         let checked = package.models.map(\.request)
@@ -581,6 +582,47 @@ enum PackagePlanner {
             "model name 'Task' hides Swift's Task in module \(taskModule), which the code of "
                 + "\(others.joined(separator: ", ")) uses; name the model otherwise (for example "
                 + "TaskItem), or give it a target of its own")
+    }
+
+    /// Refuses a model new to the package, or moved to another storage, whose store would have
+    /// the name of another model's: journal and snapshot stores name their files after the
+    /// plural, and every model of a package can share one folder (an App Group's), so their
+    /// plurals must differ; sqlite tables share their module's database. Names compare
+    /// ignoring case, as Apple file systems and SQLite do. A record destroyed since counts: an
+    /// app that ran it may still hold its values.
+    static func refuseSharedStoreNames(
+        _ models: [RecalledPackage.Model], manifest: Manifest
+    ) throws {
+        func storeName(_ storage: Storage, plural: String, module: String) -> String {
+            storage == .sqlite
+                ? "the table '\(plural)' of \(Names.databaseFileName(module: module))"
+                : "the files \(plural).*"
+        }
+        var taken: [String: (model: String, store: String)] = [:]
+        let planned = Set(models.map(\.request.spec.typeName))
+        for record in manifest.models where !planned.contains(record.name) {
+            let plural = Names(typeName: record.name, plural: record.plural).pluralVariable
+            let store = storeName(record.storage, plural: plural, module: record.module)
+            taken[store.lowercased()] = (record.name, store)
+        }
+        for model in models {
+            let request = model.request
+            let plural = Names(request.spec).pluralVariable
+            let store = storeName(request.storage, plural: plural, module: request.module)
+            if let other = taken[store.lowercased()],
+                model.record == nil || model.record?.storage != request.storage
+            {
+                let token = request.spec.plural.map { "--plural \($0)" } ?? request.spec.typeName
+                let spelled = other.store == store ? "" : " (\(other.store))"
+                let name = request.spec.typeName
+                throw UsageError(
+                    "\(token): \(name) would keep its values in \(store), where \(other.model) "
+                        + "keeps its own\(spelled); the two models would read and write each other's "
+                        + "values. Give \(name) a plural of its own, for example --plural "
+                        + "\(Names(typeName: name).variable)Items")
+            }
+            taken[store.lowercased()] = taken[store.lowercased()] ?? (request.spec.typeName, store)
+        }
     }
 
     /// Everything a first run writes for `request`: the model's files and a new manifest,

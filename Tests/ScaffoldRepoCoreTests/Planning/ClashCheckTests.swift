@@ -131,6 +131,50 @@ import Testing
         try expectRefused("NoteTestSupport", "declares enum NoteTestSupport")
     }
 
+    /// Two models whose stores have one name would read and write one store: `Leave` beside
+    /// `Leaf` (both `leaves`), a plural given in another letter case, one sqlite table, and a
+    /// model of another target (an App Group's folder holds every module's files).
+    @Test func aModelWhoseStoreWouldHaveAnotherModelsNameIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Leaf").exitCode == 0)
+        let message =
+            "Leave: Leave would keep its values in the files leaves.*, where Leaf keeps its own; "
+            + "the two models would read and write each other's values. Give Leave a plural of "
+            + "its own, for example --plural leaveItems"
+        try expectRefused("Leave", message)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/Other"), withIntermediateDirectories: true)
+        let before = try TestPaths.files(below: folder)
+        for arguments in [
+            ["Human", "id:UUID", "--plural", "leaVes", "--into", ".", "--target", "App"],
+            ["Leave", "id:UUID", "--into", ".", "--target", "Other"],
+        ] {
+            let result = ScaffoldRepo.run(arguments, currentDirectory: folder)
+            #expect(result.exitCode == 2)
+            #expect(result.standardError.contains("where Leaf keeps its own"))
+            #expect(try TestPaths.files(below: folder) == before)
+        }
+        // sqlite: a table of the module's database, so another target's is another database.
+        let sqlite = ["id:UUID", "--storage", "sqlite", "--into", ".", "--target"]
+        #expect(
+            ScaffoldRepo.run(["Tree"] + sqlite + ["App"], currentDirectory: folder).exitCode == 0)
+        let table = ScaffoldRepo.run(
+            ["Oak", "id:UUID", "--plural", "trees"] + sqlite.dropFirst() + ["App"],
+            currentDirectory: folder)
+        #expect(table.exitCode == 2)
+        #expect(table.standardError.contains("the table 'trees' of App.sqlite, where Tree keeps"))
+        let other = ScaffoldRepo.run(
+            ["Grove", "id:UUID", "--plural", "trees"] + sqlite.dropFirst() + ["Other"],
+            currentDirectory: folder)
+        #expect(other.exitCode == 0, "\(other.standardError)")
+        // A model generated again keeps its store, and one with a plural of its own is fine.
+        #expect(generate("Leaf").exitCode == 0)
+        let own = ScaffoldRepo.run(
+            ["Leave", "id:UUID", "--plural", "leaveItems", "--into", ".", "--target", "App"],
+            currentDirectory: folder)
+        #expect(own.exitCode == 0, "\(own.standardError)")
+    }
+
     @Test func aModelWhoseFileIsAnotherModelsFileIsRefusedEvenWithForce() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(generate("Note").exitCode == 0)
