@@ -96,8 +96,12 @@ public struct Manifest: Codable, Equatable, Sendable {
                     "\(url.path) was written by a newer scaffold-repo (manifest version "
                         + "\(version)); update scaffold-repo")
             }
-            if version == 1 { return try decoder.decode(ManifestV1.self, from: data).upgraded() }
-            return try decoder.decode(Manifest.self, from: data)
+            let manifest =
+                version == 1
+                ? try decoder.decode(ManifestV1.self, from: data).upgraded()
+                : try decoder.decode(Manifest.self, from: data)
+            try manifest.refusePathsOutsideThePackage(manifest: url.path)
+            return manifest
         } catch let error as any BadInput {
             throw error
         } catch {
@@ -105,6 +109,24 @@ public struct Manifest: Codable, Equatable, Sendable {
                 "\(url.path) is not a scaffold-repo manifest (\(describe(error))); correct that, "
                     + "restore the file from version control, or delete it to treat every existing "
                     + "file as unknown")
+        }
+    }
+
+    /// Refuses a recorded file whose path is not a plain relative path inside the package (`..`,
+    /// an absolute path, an empty or `.` part): `regen` writes and `destroy` deletes what the
+    /// manifest records, so a copied or hand-made manifest could otherwise reach outside it.
+    private func refusePathsOutsideThePackage(manifest: String) throws {
+        for model in models {
+            for path in model.files.keys.sorted() + (model.owned ?? []) {
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                guard
+                    path.hasPrefix("/") || parts.contains(where: { ["", ".", ".."].contains($0) })
+                else { continue }
+                throw ManifestError(
+                    "\(manifest) records '\(path)' for \(model.name), which is not a path inside "
+                        + "the package; scaffold-repo writes only relative paths without '.' or "
+                        + "'..'. Restore the file from version control, or remove that entry")
+            }
         }
     }
 

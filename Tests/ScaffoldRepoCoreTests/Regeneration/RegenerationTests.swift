@@ -364,6 +364,36 @@ import Testing
         #expect(result.standardError.contains(message))
     }
 
+    /// A manifest copied from elsewhere or made by hand cannot make `destroy` delete, or `regen`
+    /// write, a file outside the package: its hash matching is not enough.
+    @Test(arguments: ["../outside.txt", "/tmp/outside.txt", "Sources/./x.swift", "a//b.swift"])
+    func aRecordedPathOutsideThePackageIsRefused(path: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let outside = folder.appendingPathComponent("outside.txt")
+        try Data("a person's file\n".utf8).write(to: outside)
+        #expect(run(["Note", "id:UUID"], in: folder).exitCode == 0)
+        let manifestURL = folder.appendingPathComponent("NoteStore/\(Manifest.path)")
+        var manifest = try #require(
+            try Manifest.load(root: folder.appendingPathComponent("NoteStore")))
+        manifest.models[0].files[path] = ContentHash.of("a person's file\n")
+        try Data(try manifest.file().contents.utf8).write(to: manifestURL)
+
+        for command in [["destroy", "Note", "NoteStore"], ["regen", "NoteStore"]] {
+            let result = run(command, in: folder)
+            #expect(result.exitCode == 2)
+            #expect(
+                result.standardError.contains(
+                    "records '\(path)' for Note, which is not a path inside the package"))
+        }
+        #expect(TestPaths.text(outside) == "a person's file\n")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(
+                    "NoteStore/Sources/NoteStore/Note.swift"
+                ).path))
+    }
+
     @Test func destroyRemovesUneditedFilesKeepsEditedOnesAndUpdatesTheManifest() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
