@@ -1,11 +1,12 @@
 /// A line-based unified diff (as `diff -u` prints it), for showing how files differ.
 public enum UnifiedDiff {
     /// The diff from `old` to `new`, with `context` unchanged lines around each change; empty
-    /// when the texts are equal.
+    /// when the texts are equal. Texts and lines compare by their bytes, as the file hashes do,
+    /// not as Swift compares Strings: "é" as one scalar and as "e" and an accent differ.
     public static func make(
         old: String, new: String, oldName: String, newName: String, context: Int = 3
     ) -> String {
-        guard old != new else { return "" }
+        guard !old.utf8.elementsEqual(new.utf8) else { return "" }
         let oldLines = lines(old)
         let newLines = lines(new)
         let edits = script(oldLines, newLines)
@@ -37,9 +38,13 @@ public enum UnifiedDiff {
         }
     }
 
-    /// Splits text into lines; a last line without a newline is marked the way `diff` marks it.
+    /// Splits text into lines at each `\n` byte (a `\r` before it stays in the line, as `diff`
+    /// keeps it); a last line without a newline is marked the way `diff` marks it.
     private static func lines(_ text: String) -> [String] {
-        var result = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var result = text.utf8.split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+        )
+        .map { String(decoding: $0, as: UTF8.self) }
         if result.last == "" {
             result.removeLast()
         } else if !result.isEmpty {
@@ -50,12 +55,13 @@ public enum UnifiedDiff {
 
     /// The shortest edit script, from the table of longest common subsequences.
     private static func script(_ old: [String], _ new: [String]) -> [Edit] {
+        let (oldBytes, newBytes) = (old.map { Array($0.utf8) }, new.map { Array($0.utf8) })
         var table = Array(
             repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
             for j in stride(from: new.count - 1, through: 0, by: -1) {
                 table[i][j] =
-                    old[i] == new[j]
+                    oldBytes[i] == newBytes[j]
                     ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
             }
         }
@@ -63,7 +69,7 @@ public enum UnifiedDiff {
         var i = 0
         var j = 0
         while i < old.count || j < new.count {
-            if i < old.count, j < new.count, old[i] == new[j] {
+            if i < old.count, j < new.count, oldBytes[i] == newBytes[j] {
                 edits.append(.same(old[i]))
                 i += 1
                 j += 1

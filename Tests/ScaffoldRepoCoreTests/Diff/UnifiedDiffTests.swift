@@ -49,4 +49,25 @@ import Testing
 
         #expect(diff.components(separatedBy: "@@ -").count - 1 == 2)
     }
+
+    /// A file checked out with Windows line endings: each line ends in `\r\n`, which Swift reads
+    /// as one character, and the diff keeps the `\r` in the line as `diff -u` does.
+    @Test func linesEndingInCarriageReturnsAreLinesOfTheDiff() {
+        let diff = UnifiedDiff.make(old: "a\r\nb\r\n", new: "a\nb\n", oldName: "x", newName: "y")
+
+        #expect(
+            Array(diff.utf8)
+                == Array("--- x\n+++ y\n@@ -1,2 +1,2 @@\n-a\r\n-b\r\n+a\n+b\n".utf8))
+    }
+
+    /// Texts that Swift calls equal but whose bytes differ ("é" as one scalar, and as "e" and a
+    /// combining accent) differ in the diff too, as their hashes do.
+    @Test func linesDifferingOnlyInTheirUnicodeFormDiffer() {
+        let diff = UnifiedDiff.make(
+            old: "x\n\u{E9}\n", new: "x\ne\u{301}\n", oldName: "x", newName: "y")
+
+        #expect(
+            Array(diff.utf8)
+                == Array("--- x\n+++ y\n@@ -1,2 +1,2 @@\n x\n-\u{E9}\n+e\u{301}\n".utf8))
+    }
 }
