@@ -8,11 +8,19 @@ import Foundation
 
 /// Applies a plan: every file to remove is first moved aside, and every file to write is staged
 /// beside its destination, then renamed into place, so an error before the renames leaves the
-/// tree exactly as it was.
+/// tree exactly as it was. An interrupt (Ctrl-C, a CI job cancelled with SIGTERM) waits until
+/// the plan is applied, and the hidden files a killed run left beside its files are removed.
 public enum Writer {
     /// Removes the changes whose status is `delete` and writes those whose status is `create`,
     /// `update` or `force`; leaves every other file alone.
     public static func apply(_ changes: [PlannedChange]) throws {
+        try Interruptions.deferred {
+            removeStagingOfEndedRuns(besides: changes)
+            try applyNow(changes)
+        }
+    }
+
+    private static func applyNow(_ changes: [PlannedChange]) throws {
         // A folder to delete is the caller's to remove, once the files in it are gone.
         let removals = try moveAside(
             changes.filter { $0.status == .delete && !$0.location.hasDirectoryPath })
@@ -56,8 +64,27 @@ public enum Writer {
     /// A hidden name beside `location`, for the file while it is being written or removed.
     private static func stagingURL(for location: URL) -> URL {
         location.deletingLastPathComponent().appendingPathComponent(
-            ".\(location.lastPathComponent).scaffold-repo-\(ProcessInfo.processInfo.processIdentifier)"
+            ".\(location.lastPathComponent)\(stagingMark)\(ProcessInfo.processInfo.processIdentifier)"
         )
+    }
+
+    private static let stagingMark = ".scaffold-repo-"
+
+    /// Removes, from the folders `changes` write in, the staged files of runs that ended without
+    /// renaming them (killed, or stopped by a full disk): those of a process no longer running.
+    private static func removeStagingOfEndedRuns(besides changes: [PlannedChange]) {
+        let folders = Set(changes.map { $0.location.deletingLastPathComponent().path })
+        for folder in folders.sorted() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names where name.hasPrefix(".") {
+                guard let mark = name.range(of: stagingMark, options: .backwards),
+                    let process = Int32(name[mark.upperBound...]), process > 0,
+                    process != ProcessInfo.processInfo.processIdentifier,
+                    kill(process, 0) != 0, errno == ESRCH
+                else { continue }
+                try? FileManager.default.removeItem(atPath: folder + "/" + name)
+            }
+        }
     }
 
     private static func write(_ changes: [PlannedChange]) throws {
@@ -77,6 +104,8 @@ public enum Writer {
             do {
                 try Data(change.file.contents.utf8).write(to: temporary)
             } catch {
+                // A full disk can leave the file begun.
+                try? FileManager.default.removeItem(at: temporary)
                 failure = (change.location.path, error.localizedDescription)
                 break
             }
@@ -115,6 +144,25 @@ public enum Writer {
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return missing
+    }
+}
+
+/// Holds back the signals that end a run (SIGINT, SIGTERM, SIGHUP) while files are written: the
+/// run ends once they are all in place, not with half of them renamed.
+enum Interruptions {
+    /// The signal that arrived while held back, 0 for none. Set from a signal handler.
+    private nonisolated(unsafe) static var held: Int32 = 0
+
+    static func deferred<T>(_ body: () throws -> T) rethrows -> T {
+        let signals = [SIGINT, SIGTERM, SIGHUP]
+        let previous = signals.map { signal($0) { number in Interruptions.held = number } }
+        defer {
+            for (number, handler) in zip(signals, previous) { signal(number, handler) }
+            let arrived = held
+            held = 0
+            if arrived != 0 { raise(arrived) }
+        }
+        return try body()
     }
 }
 

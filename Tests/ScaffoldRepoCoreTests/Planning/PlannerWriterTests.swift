@@ -113,4 +113,38 @@ import Testing
 
         #expect(try TestPaths.files(below: root) == ["sub"])
     }
+
+    /// A run killed while writing leaves its staged files (`.a.txt.scaffold-repo-PID`) beside
+    /// the files; the next run that writes there removes those of a process no longer running,
+    /// and leaves one whose process runs (it may be writing now, or have a reused number).
+    @Test func theStagedFilesOfAnEndedRunAreRemovedByTheNextWrite() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/sh")
+        ended.arguments = ["-c", "exit 0"]
+        try ended.run()
+        ended.waitUntilExit()
+        let running = 1  // init's, which always runs
+        for name in [
+            ".a.txt.scaffold-repo-\(ended.processIdentifier)",
+            "sub/.b.txt.scaffold-repo-\(ended.processIdentifier)",
+            ".a.txt.scaffold-repo-\(running)", "sub/.scaffold-repo-notes.txt",
+        ] {
+            let file = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("half\n".utf8).write(to: file)
+        }
+
+        try Writer.apply(try plan(in: root))
+
+        #expect(
+            try TestPaths.files(below: root).sorted()
+                == [
+                    ".a.txt.scaffold-repo-\(running)", "a.txt",
+                    "sub/.scaffold-repo-notes.txt",
+                    "sub/b.txt",
+                ])
+    }
 }
