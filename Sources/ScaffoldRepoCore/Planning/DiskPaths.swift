@@ -3,15 +3,18 @@ import Foundation
 /// What is at a path, and how a path is shown: asked in one place.
 enum DiskPaths {
     /// What a path holds.
-    enum Entry {
+    enum Entry: Equatable {
         case file, folder
+        /// A symbolic link to nothing: what it names (a person's, perhaps on another disk).
+        case brokenLink(to: String)
     }
 
     /// What is at `url` (a link counts as what it points to), or nil when nothing is.
     static func entry(at url: URL) -> Entry? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            return nil
+            return (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path))
+                .map { .brokenLink(to: $0) }
         }
         return isDirectory.boolValue ? .folder : .file
     }

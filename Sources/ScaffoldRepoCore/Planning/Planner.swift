@@ -139,9 +139,15 @@ public enum Planner {
     }
 
     private static func existingContents(at location: URL, displayPath: String) throws -> Data? {
-        guard let entry = DiskPaths.entry(at: location) else { return nil }
-        guard entry == .file else {
+        switch DiskPaths.entry(at: location) {
+        case nil: return nil
+        case .file: break
+        case .folder:
             throw PlanError("\(displayPath) is a folder where a generated file goes; move it away")
+        case .brokenLink(let target):
+            throw PlanError(
+                "\(displayPath) is a link to \(target), which does not exist, where a generated file "
+                    + "goes; remove the link, or restore the file it names")
         }
         guard let data = FileManager.default.contents(atPath: location.path) else {
             throw PlanError("cannot read \(displayPath) to compare it; check its permissions")
@@ -155,10 +161,16 @@ public enum Planner {
         var folder = location.deletingLastPathComponent()
         let rootPath = root.standardizedFileURL.path
         while folder.standardizedFileURL.path.count >= rootPath.count {
-            if DiskPaths.entry(at: folder) == .file {
+            switch DiskPaths.entry(at: folder) {
+            case .file:
                 throw PlanError(
                     "\(folder.path) is a file where a folder for \(displayPath) goes; move it away "
                         + "or choose another destination")
+            case .brokenLink(let target):
+                throw PlanError(
+                    "\(folder.path) is a link to \(target), which does not exist, where a folder for "
+                        + "\(displayPath) goes; remove the link, or restore the folder it names")
+            case .folder, nil: break
             }
             folder = folder.deletingLastPathComponent()
         }

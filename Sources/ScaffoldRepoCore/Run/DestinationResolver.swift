@@ -64,8 +64,13 @@ enum DestinationResolver {
                 throw UsageError(
                     "--output '\(path)' is a file; give a folder (it is created if missing)")
             }
-            var ancestor = root.deletingLastPathComponent()
+            var ancestor = root
             while DiskPaths.entry(at: ancestor) == nil { ancestor.deleteLastPathComponent() }
+            if case .brokenLink(let target) = DiskPaths.entry(at: ancestor) {
+                throw UsageError(
+                    "--output '\(path)': \(ancestor.path) is a link to \(target), which does not "
+                        + "exist; give another folder, or create the folder the link names")
+            }
             guard DiskPaths.entry(at: ancestor) == .folder else {
                 throw UsageError(
                     "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")

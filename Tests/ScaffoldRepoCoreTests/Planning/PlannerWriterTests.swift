@@ -147,4 +147,35 @@ import Testing
                     "sub/b.txt",
                 ])
     }
+
+    /// A link to nothing where a file or a folder goes is a person's (it may name a disk not
+    /// mounted now): refused, even with `--force`, where it was replaced by a new file before.
+    @Test func aLinkToNothingWhereAFileOrFolderGoesIsRefusedEvenWithForce() throws {
+        let root = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(root) }
+        let link = root.appendingPathComponent("a.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: "/nonexistent/a.txt")
+
+        for force in [false, true] {
+            #expect(
+                throws: PlanError(
+                    "out/a.txt is a link to /nonexistent/a.txt, which does not exist, where a "
+                        + "generated file goes; remove the link, or restore the file it names")
+            ) { try plan(in: root, force: force) }
+        }
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("sub").path, withDestinationPath: "/nonexistent")
+        #expect(throws: PlanError.self) { try plan(in: root, force: true) }
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: root.appendingPathComponent("sub").path) == "/nonexistent")
+
+        let output = ScaffoldRepo.run(
+            ["Note", "id:UUID", "--output", "sub"], currentDirectory: root)
+        #expect(output.exitCode == 2)
+        #expect(output.standardError.contains("is a link to /nonexistent, which does not exist"))
+        #expect(try TestPaths.files(below: root).isEmpty)
+    }
 }
