@@ -46,8 +46,23 @@ enum ClashCheck {
         let generatedPaths = Set(files.map { $0.path.lowercased() })
         var otherModelByPath: [String: String] = [:]
         for (path, other) in otherModels { otherModelByPath[path.lowercased()] = other.model }
+        // The names of Swift, Foundation and the test frameworks that the generated code uses bare,
+        // and a file that uses each: a type of the target's own with such a name hides it there.
+        let systemNames = Identifier.reservedTypeNames.union(["Task"])
+            .subtracting(declaredNames(swiftFiles, parsed).keys)
+        let used = { (files: [GeneratedFile]) in
+            var users: [String: String] = [:]
+            for file in files {
+                for name in bareCapitalizedNames(in: file.contents).intersection(systemNames) {
+                    users[name] = users[name] ?? file.path
+                }
+            }
+            return users
+        }
+        let usedByTests = used(tests)
         for folder in folders {
             let generated = swiftFiles.filter { moduleFolder($0.path) == folder }
+            let usedHere = used(generated)
             // A test module sees the generated sources' public types too: one of its own hides
             // them. The module's own public type would be hidden by a generated test type.
             var names = declaredNames(generated, parsed)
@@ -97,11 +112,28 @@ enum ClashCheck {
                 // declares them: only this model's own names can clash there. A file that
                 // mentions none of the names it could clash on is not parsed (reading every line
                 // is the slow part).
-                let candidates = model == nil ? allCandidates : modelCandidates
+                let candidates =
+                    model == nil
+                    ? allCandidates + Array(usedHere.keys) + Array(usedByTests.keys)
+                    : modelCandidates
                 guard candidates.contains(where: { text.contains($0) }) else { continue }
                 // Two file-private types of one name in two files are no clash.
                 for declaration in declarations(in: text)
                 where !(declaration.isPrivate && privateNames.contains(declaration.name)) {
+                    if model == nil, !declaration.isPrivate, names[declaration.name] == nil,
+                        let user = usedHere[declaration.name]
+                            ?? (declaration.isPublic && folder.hasPrefix("Sources/")
+                                ? usedByTests[declaration.name] : nil)
+                    {
+                        clashes.append(
+                            "\(shown):\(declaration.line) declares \(declaration.kind) "
+                                + "\(declaration.name), which hides the \(declaration.name) of Swift, "
+                                + "Foundation or a test framework that the generated "
+                                + "\(DiskPaths.shown(user, under: displayRoot)) uses: the target would "
+                                + "not compile. Rename yours, or generate the model into another "
+                                + "target (--target)")
+                        continue
+                    }
                     guard
                         let generatedPath = names[declaration.name]
                             ?? (declaration.isPublic ? hiddenByTests[declaration.name] : nil)
@@ -155,6 +187,21 @@ enum ClashCheck {
         return names
     }
 
+    /// Whether a Swift file below one of `folders` that is not at a `known` path declares a
+    /// top-level type named `name`.
+    static func declares(
+        _ name: String, inFolders folders: [String], root: URL, known: Set<String>
+    ) -> Bool {
+        folders.flatMap { personsFiles(in: $0, root: root, known: known) }.contains { path in
+            guard
+                let text = try? String(
+                    contentsOf: root.appendingPathComponent(path), encoding: .utf8),
+                text.contains(name)
+            else { return false }
+            return declarations(in: text).contains { $0.name == name }
+        }
+    }
+
     /// The Swift files below `folder` that are not at a `known` path, sorted.
     private static func personsFiles(in folder: String, root: URL, known: Set<String>) -> [String] {
         let base = root.appendingPathComponent(folder)
@@ -186,26 +233,7 @@ enum ClashCheck {
             /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect)\s+)*)(struct|class|enum|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
         var found: [Declaration] = []
         var depth = 0
-        var inBlockComment = false
-        var inMultilineString = false
-        // `\r\n` is one Character, a newline too.
-        for (index, rawLine) in text.split(
-            omittingEmptySubsequences: false, whereSeparator: \.isNewline
-        ).enumerated() {
-            var line = Substring(rawLine)
-            if inMultilineString {
-                guard let end = line.range(of: "\"\"\"") else { continue }
-                inMultilineString = false
-                line = line[end.upperBound...]
-            }
-            if inBlockComment {
-                guard let end = line.range(of: "*/") else { continue }
-                inBlockComment = false
-                line = line[end.upperBound...]
-            }
-            let code = stripped(
-                line, inBlockComment: &inBlockComment,
-                inMultilineString: &inMultilineString)
+        for (index, code) in codeLines(text).enumerated() {
             if depth == 0, let match = code.firstMatch(of: declaration) {
                 let modifiers = match.output.1.split(separator: " ")
                 found.append(
@@ -220,6 +248,62 @@ enum ClashCheck {
                 0, depth + code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count)
         }
         return found
+    }
+
+    /// Each line of Swift `text` without its comments and the contents of its string literals.
+    private static func codeLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var inBlockComment = false
+        var inMultilineString = false
+        // `\r\n` is one Character, a newline too.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            var line = Substring(rawLine)
+            if inMultilineString {
+                guard let end = line.range(of: "\"\"\"") else {
+                    lines.append("")
+                    continue
+                }
+                inMultilineString = false
+                line = line[end.upperBound...]
+            }
+            if inBlockComment {
+                guard let end = line.range(of: "*/") else {
+                    lines.append("")
+                    continue
+                }
+                inBlockComment = false
+                line = line[end.upperBound...]
+            }
+            lines.append(
+                stripped(
+                    line, inBlockComment: &inBlockComment, inMultilineString: &inMultilineString))
+        }
+        return lines
+    }
+
+    /// The names starting with a capital letter that Swift `text` uses bare, outside comments
+    /// and string literals: not after a `.` (a member, or a qualified name) or an `@` (an
+    /// attribute or a macro, which a type does not hide).
+    static func bareCapitalizedNames(in text: String) -> Set<String> {
+        var names: Set<String> = []
+        for line in codeLines(text) {
+            var word = ""
+            var before: Character = " "
+            var previous: Character = " "
+            for character in line + " " {
+                if character.isLetter || character.isNumber || character == "_" {
+                    if word.isEmpty { before = previous }
+                    word.append(character)
+                } else {
+                    if word.first?.isUppercase == true, before != ".", before != "@" {
+                        names.insert(word)
+                    }
+                    word = ""
+                }
+                previous = character
+            }
+        }
+        return names
     }
 
     /// `line` without its comments and the contents of its string literals; notes where a

@@ -12,11 +12,12 @@ public enum RenderContext {
     /// the generated tests import.
     public static func make(
         for spec: ModelSpec, module: String, storage: Storage = .journal, annotate: Bool = false,
-        history: ModelHistory = ModelHistory(), formerStorages: [Storage] = []
+        history: ModelHistory = ModelHistory(), formerStorages: [Storage] = [],
+        targetDeclaresTask: Bool = false
     ) -> [String: TemplateValue] {
         ModelContext(
             spec: spec, module: module, storage: storage, annotate: annotate, history: history,
-            formerStorages: formerStorages
+            formerStorages: formerStorages, targetDeclaresTask: targetDeclaresTask
         )
         .templateValues
     }
@@ -83,7 +84,7 @@ struct ModelContext: TemplateContext {
     let testModule: String
     /// The `swift-tools-version` of a generated Package.swift.
     let toolsVersion: String
-    /// `Task`, or `_Concurrency.Task` when the model itself is named Task.
+    /// `Task`, or `_Concurrency.Task` when the model, or a type of the target's own, is named Task.
     let task: String
     /// The id field's type, in Swift.
     let idType: String
@@ -123,7 +124,7 @@ struct ModelContext: TemplateContext {
 
     init(
         spec: ModelSpec, module: String, storage: Storage, annotate: Bool, history: ModelHistory,
-        formerStorages: [Storage] = []
+        formerStorages: [Storage] = [], targetDeclaresTask: Bool = false
     ) {
         let names = Names(spec)
         let idType = spec.idField?.type.swiftSpelling ?? "String"
@@ -171,7 +172,8 @@ struct ModelContext: TemplateContext {
         testModule = module + "Tests"
         toolsVersion =
             "\(RenderContext.minimumToolsVersion.major).\(RenderContext.minimumToolsVersion.minor)"
-        task = names.type == "Task" ? "_Concurrency.Task" : "Task"
+        task =
+            names.type == "Task" || targetDeclaresTask ? "_Concurrency.Task" : "Task"
         self.idType = idType
         idSortKey = idType == "UUID" ? ".uuidString" : ""
         idIsUUID = idType == "UUID"

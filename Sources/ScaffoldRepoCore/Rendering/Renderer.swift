@@ -88,7 +88,8 @@ public enum Renderer {
         }
         let context = RenderContext.make(
             for: spec, module: module, storage: storage, annotate: request.annotate,
-            history: history, formerStorages: request.formerStorages)
+            history: history, formerStorages: request.formerStorages,
+            targetDeclaresTask: request.targetDeclaresTask)
         // A shared file is the same for every model of the module, whichever renders it.
         let shared = request.sharedFiles ?? request.ownSharedFiles
         var files = try outputs.map { output in

@@ -84,6 +84,12 @@ enum PackagePlanner {
             {
                 request.destination = .standalone(outputDirectory: package)
             }
+            if case .into = request.destination {
+                request.targetDeclaresTask = ClashCheck.declares(
+                    "Task",
+                    inFolders: ["Sources/\(request.module)", "Tests/\(request.module)Tests"],
+                    root: root, known: Set(manifest.models.flatMap(\.files.keys)))
+            }
             var warnings: [Diagnostic] = []
             if let record {
                 var previous = try record.request()

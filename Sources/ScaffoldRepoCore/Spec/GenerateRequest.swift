@@ -27,6 +27,10 @@ public struct GenerateRequest: Equatable, Sendable {
     /// The storages the model had before, oldest first, whose files its repository imports
     /// once (a journal or snapshot store's): from the manifest and the run that changes it.
     public var formerStorages: [Storage] = []
+    /// Whether the target's own code (its files that no model generated) declares a type named
+    /// `Task`, which hides Swift's: the generated code then writes `_Concurrency.Task`, as for a
+    /// model named `Task`. The planner sets it from the disk.
+    public var targetDeclaresTask = false
 
     public init(
         spec: ModelSpec, destination: Destination, templatesDirectory: String? = nil,

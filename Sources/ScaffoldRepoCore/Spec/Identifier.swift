@@ -77,6 +77,9 @@ extension Identifier {
         "AnyHashable", "CChar", "CancellationError", "CaseIterable", "CocoaError", "CodingKeys",
         "Encoder", "NSError", "NSLock", "ObjectIdentifier", "OpaquePointer", "POSIXError",
         "Range", "RawRepresentable", "SourceLocation", "StaticString", "Swift", "UInt", "UTF8",
+        "ArraySlice", "ContiguousBytes", "DataProtocol", "DecodableWithConfiguration",
+        "EncodingError", "ExpressibleByNilLiteral", "Int16", "JSONSerialization", "URLComponents",
+        "URLQueryItem", "UnsafeBufferPointer", "UnsafeRawBufferPointer", "UnsafeRawPointer",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the

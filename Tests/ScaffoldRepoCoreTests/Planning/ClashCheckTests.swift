@@ -175,6 +175,47 @@ import Testing
         #expect(own.exitCode == 0, "\(own.standardError)")
     }
 
+    /// A type of the target's own named like a type of Swift, Foundation or a test framework
+    /// that the generated code uses bare hides it there: refused, by file and line. A public one
+    /// in the sources hides it in the generated tests too; a file-private one only in its file.
+    @Test func aTypeOfTheTargetThatHidesANameTheGeneratedCodeUsesIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Cache.swift", "private struct URL {}\nstruct FileManager {}\n")
+        try expectRefused(
+            "Note",
+            "Sources/App/Cache.swift:2 declares struct FileManager, which hides the FileManager of "
+                + "Swift, Foundation or a test framework that the generated ")
+        try write("Sources/App/Cache.swift", "public struct JSONDecoder {}\n")
+        try expectRefused("Note", "Sources/App/Cache.swift:1 declares struct JSONDecoder")
+        try write("Sources/App/Cache.swift", "enum Cache {}\n")
+        try write("Tests/AppTests/Fixtures.swift", "struct UUID {}\n")
+        try expectRefused(
+            "Note", "Tests/AppTests/Fixtures.swift:1 declares struct UUID, which hides the UUID")
+        // An attribute or a macro is not hidden by a type: the view-model's @Observable.
+        try write("Tests/AppTests/Fixtures.swift", "final class Observable {}\n")
+        #expect(generate("Note").exitCode == 0)
+    }
+
+    /// A to-do app's own `Task` would hide Swift's from the view-model and the tests: the
+    /// generated code then writes `_Concurrency.Task`, as for a model named Task.
+    @Test func aTargetsOwnTaskMakesTheGeneratedCodeWriteConcurrencyTask() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Task.swift", "public struct Task: Sendable { var title = \"\" }\n")
+
+        #expect(generate("Note").exitCode == 0)
+
+        for path in ["Sources/App/NoteListViewModel.swift", "Tests/AppTests/NoteTestSupport.swift"]
+        {
+            let text = try #require(TestPaths.text(folder.appendingPathComponent(path)))
+            #expect(text.contains("_Concurrency.Task"))
+            #expect(!ClashCheck.bareCapitalizedNames(in: text).contains("Task"), "\(path)")
+        }
+        #expect(
+            ClashCheck.bareCapitalizedNames(
+                in: "let a = Task { } // Data\n@Observable x.Date \"URL\" /* UUID */ [Set<Int>]")
+                == ["Task", "Set", "Int"])
+    }
+
     @Test func aModelWhoseFileIsAnotherModelsFileIsRefusedEvenWithForce() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(generate("Note").exitCode == 0)

@@ -735,42 +735,47 @@ import Testing
     // Each takes the caller's source location, so that a failure points at the scenario's line.
 
     private func expectEqual<T: Equatable>(
-        _ actual: T, _ expected: T, sourceLocation: SourceLocation = #_sourceLocation
+        _ actual: T, _ expected: T, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         #expect(actual == expected, sourceLocation: sourceLocation)
     }
 
     private func expectTrue(
         _ condition: Bool, _ message: String? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        #expect(condition, message.map(Comment.init(rawValue:)), sourceLocation: sourceLocation)
+        #expect(
+            condition, message.map(Testing.Comment.init(rawValue:)), sourceLocation: sourceLocation)
     }
 
-    private func expectNil<T>(_ value: T?, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectNil<T>(
+        _ value: T?, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         #expect(value == nil, sourceLocation: sourceLocation)
     }
 
     private func unwrap<T>(
-        _ value: T?, sourceLocation: SourceLocation = #_sourceLocation
+        _ value: T?, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws -> T {
         try #require(value, sourceLocation: sourceLocation)
     }
 
-    private func fail(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        Issue.record(Testing.Comment(rawValue: message), sourceLocation: sourceLocation)
+    private func fail(
+        _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        Testing.Issue.record(Testing.Comment(rawValue: message), sourceLocation: sourceLocation)
     }
 
     /// The error `body` throws; nil, and a failure recorded, when it throws none.
     private func thrownError<T>(
-        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+        _ body: () throws -> T, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) -> (any Error)? {
         #expect(throws: (any Error).self, sourceLocation: sourceLocation) { _ = try body() }
     }
 
     /// The error `body` throws; nil, and a failure recorded, when it throws none.
     private func thrownError<T>(
-        _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+        _ body: () async throws -> T, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async -> (any Error)? {
         await #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
             _ = try await body()
