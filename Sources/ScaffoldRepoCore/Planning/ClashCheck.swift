@@ -166,7 +166,7 @@ enum ClashCheck {
     }
 
     /// `Sources/<module>` or `Tests/<module>Tests`: the folder of the module `path` is in.
-    private static func moduleFolder(_ path: String) -> String? {
+    static func moduleFolder(_ path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count > 2, parts[0] == "Sources" || parts[0] == "Tests" else { return nil }
         return "\(parts[0])/\(parts[1])"
@@ -203,7 +203,7 @@ enum ClashCheck {
     }
 
     /// The Swift files below `folder` that are not at a `known` path, sorted.
-    private static func personsFiles(in folder: String, root: URL, known: Set<String>) -> [String] {
+    static func personsFiles(in folder: String, root: URL, known: Set<String>) -> [String] {
         let base = root.appendingPathComponent(folder)
         guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
         var paths: [String] = []
@@ -251,7 +251,7 @@ enum ClashCheck {
     }
 
     /// Each line of Swift `text` without its comments and the contents of its string literals.
-    private static func codeLines(_ text: String) -> [String] {
+    static func codeLines(_ text: String) -> [String] {
         var lines: [String] = []
         var inBlockComment = false
         var inMultilineString = false

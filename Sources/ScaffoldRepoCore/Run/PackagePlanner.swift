@@ -168,9 +168,35 @@ enum PackagePlanner {
         _ recalled: RecalledPackage, templates: TemplateSource
     ) throws -> [RenderedModel] {
         var known = Set(recalled.manifest.models.flatMap(\.files.keys))
-        return try recalled.models.map { model in
-            let files = try Renderer.render(model.request, templates: templates)
-            known.formUnion(files.map(\.path))
+        let rendered = try recalled.models.map { model in
+            try Renderer.render(model.request, templates: templates)
+        }
+        known.formUnion(rendered.flatMap { $0.map(\.path) })
+        // How the target's own files import, by module folder, read once.
+        var levels: [String: ImportStyle.Levels] = [:]
+        let levelsBeside = { (folder: String) -> ImportStyle.Levels in
+            if let found = levels[folder] { return found }
+            var found = ImportStyle.Levels()
+            for path in ClashCheck.personsFiles(in: folder, root: recalled.root, known: known) {
+                guard
+                    let text = try? String(
+                        contentsOf: recalled.root.appendingPathComponent(path), encoding: .utf8)
+                else { continue }
+                found.formUnion(ImportStyle.levels(of: text))
+            }
+            levels[folder] = found
+            return found
+        }
+        return try zip(recalled.models, rendered).map { model, rendered in
+            let files = rendered.map { file in
+                guard file.path.hasSuffix(".swift"), let folder = ClashCheck.moduleFolder(file.path)
+                else { return file }
+                return GeneratedFile(
+                    path: file.path,
+                    contents: ImportStyle.fitted(file.contents, to: levelsBeside(folder)),
+                    isOwnedOnceEdited: file.isOwnedOnceEdited, isWrittenOnce: file.isWrittenOnce,
+                    isShared: file.isShared)
+            }
             try ClashCheck.refuse(
                 files, root: recalled.root, displayRoot: recalled.displayRoot, known: known,
                 otherModels: filesOfOtherModels(

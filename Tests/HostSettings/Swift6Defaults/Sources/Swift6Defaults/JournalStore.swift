@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The values of one repository, in memory and on disk in a snapshot and a journal. Each
 /// journal repository in this module keeps one and tells it of each change; the lines it writes

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// How a view-model's list is sorted. Values that the rule keeps equal are ordered by id, so
 /// the order is the same on every run.

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 nonisolated extension Note.V1 {
     /// This value as schema version 2 of ``Note`` has it.

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// One Pin, as the app keeps it in memory and on disk.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 // Related models in the module's database: a field that holds another model's id (a reference,
 // with a delete rule), fields whose values are unique or indexed, writes across several models

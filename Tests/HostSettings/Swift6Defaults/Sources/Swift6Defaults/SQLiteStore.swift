@@ -1,9 +1,9 @@
-import Foundation
+internal import Foundation
 
 #if canImport(SQLite3)
-    internal import SQLite3
+    import SQLite3
 #else
-    internal import CSQLite
+    import CSQLite
 #endif
 
 /// The SQLite side of the store's engine: one database file per module, holding one table per

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The values of one repository, in memory and on disk in one JSON file. Each snapshot
 /// repository in this module keeps one and tells it of each change; the errors it throws are

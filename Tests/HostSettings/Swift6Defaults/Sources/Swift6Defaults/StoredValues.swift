@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 // What every repository in this module keeps in memory: a model's values in id order, the
 // changes made to them, the streams told of each change, and one open repository per folder.

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 import Observation
 import Swift6Defaults
 import Testing

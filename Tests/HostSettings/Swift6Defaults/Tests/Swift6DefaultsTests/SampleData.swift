@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The sample values that every model's tests in this target build, field by field: the same
 /// field, `number` and `revision` give the same value on every run and machine.

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 #if canImport(SQLite3)
     internal import SQLite3

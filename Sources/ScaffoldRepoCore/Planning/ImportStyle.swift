@@ -1,0 +1,65 @@
+import Foundation
+
+/// Fits the access level of the generated files' imports to the code beside them. In one module,
+/// an `import Foundation` without a level beside an `internal import Foundation` does not compile
+/// ("ambiguous implicit access level"), whichever file has which: so a module that the target's
+/// own files import with a level below `public` is imported so by the generated files too, and
+/// one they import without a level is imported without one by the generated files, where those
+/// would say `internal` (the engine's SQLite import).
+enum ImportStyle {
+    /// How a module's files import other modules: without a level, or with one below `public`.
+    struct Levels: Equatable {
+        var bare: Set<String> = []
+        var belowPublic: Set<String> = []
+
+        mutating func formUnion(_ other: Levels) {
+            bare.formUnion(other.bare)
+            belowPublic.formUnion(other.belowPublic)
+        }
+    }
+
+    /// The imports of Swift `text`, outside comments (`import struct Foundation.Date` counts as
+    /// an import of Foundation).
+    static func levels(of text: String) -> Levels {
+        var levels = Levels()
+        for line in ClashCheck.codeLines(text) {
+            guard let match = line.firstMatch(of: importLine) else { continue }
+            let module = String(match.output.3)
+            switch match.output.2 {
+            case nil: levels.bare.insert(module)
+            case "public"?, "open"?: break
+            default: levels.belowPublic.insert(module)
+            }
+        }
+        return levels
+    }
+
+    /// `text` with each of its import lines at the level `levels` (the target's own files')
+    /// calls for; lines inside `#if` keep their indentation.
+    static func fitted(_ text: String, to levels: Levels) -> String {
+        guard !levels.bare.isEmpty || !levels.belowPublic.isEmpty else { return text }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for index in lines.indices {
+            guard let match = lines[index].firstMatch(of: importLine),
+                match.output.1.isEmpty, match.output.4.isEmpty
+            else { continue }
+            let indent = lines[index].prefix { $0 == " " }
+            let module = String(match.output.3)
+            switch match.output.2 {
+            case nil where levels.belowPublic.contains(module):
+                lines[index] = "\(indent)internal import \(module)"
+            case "internal"?
+            where levels.bare.contains(module)
+                && !levels.belowPublic.contains(module):
+                lines[index] = "\(indent)import \(module)"
+            default: break
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// An import: its attributes (`@testable `), level, module, and the rest of a scoped import
+    /// (`.Date` in `import struct Foundation.Date`).
+    private nonisolated(unsafe) static let importLine =
+        /^\s*((?:@[\w]+\s+)*)(public|package|internal|fileprivate|private|open)?\s*import\s+(?:(?:struct|class|enum|protocol|typealias|func|let|var)\s+)?([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$/
+}
