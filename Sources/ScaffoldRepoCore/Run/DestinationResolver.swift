@@ -128,16 +128,35 @@ enum DestinationResolver {
                             + "for):\n    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), "
                             + ".watchOS(.v10), .visionOS(.v1)],"))
             }
+            let sqliteDependency = sqliteDependencyLine
             if storage == .sqlite, !namesTheSQLiteLibrary(manifestText) {
                 notes.append(sqliteLines(for: target))
                 missing.append(sqliteLinesName)
+            } else if storage == .sqlite {
+                // Declared for another target: each target that imports it needs it.
+                let lacking = [target, target + "Tests"].filter {
+                    dependsOnTheSQLiteLibrary(target: $0, in: manifestText) == false
+                }
+                if !lacking.isEmpty {
+                    notes.append(
+                        Diagnostic(
+                            .advice,
+                            "Package.swift declares \(Names.sqliteLibraryTarget), but "
+                                + lacking.joined(separator: " and ")
+                                + " do\(lacking.count == 1 ? "es" : "") not depend on it; add to "
+                                + "\(lacking.count == 1 ? "its" : "their") dependencies:\n    "
+                                + sqliteDependency))
+                    missing.append("the \(Names.sqliteLibraryTarget) dependency")
+                }
             }
             if !manifestText.contains("\"\(target)Tests\"") {
+                let dependencies =
+                    storage == .sqlite ? "\"\(target)\", \(sqliteDependency)" : "\"\(target)\""
                 notes.append(
                     Diagnostic(
                         .advice,
                         "declare the test target in Package.swift if it is not there yet:\n"
-                            + "    .testTarget(name: \"\(target)Tests\", dependencies: [\"\(target)\"])"
+                            + "    .testTarget(name: \"\(target)Tests\", dependencies: [\(dependencies)])"
                     ))
                 missing.append("the test target")
             }
@@ -162,13 +181,52 @@ enum DestinationResolver {
         text.contains("\"\(Names.sqliteLibraryTarget)\"")
     }
 
+    /// The dependency on the sqlite storage's system library, on Linux only.
+    static let sqliteDependencyLine =
+        ".target(name: \"\(Names.sqliteLibraryTarget)\", condition: .when(platforms: [.linux]))"
+
+    /// Whether the declaration of `target` in the package manifest `text` names the sqlite
+    /// storage's system library, or a variable whose line does (`let sqlite: Target.Dependency =
+    /// .target(name: "CSQLite", …)`); nil when the declaration is not found as
+    /// `.target(name: "…"` (the manifest builds it some other way).
+    static func dependsOnTheSQLiteLibrary(target: String, in text: String) -> Bool? {
+        let library = "\"\(Names.sqliteLibraryTarget)\""
+        var names: [String] = []
+        for line in text.split(separator: "\n") where line.contains(library) {
+            if let match = line.firstMatch(of: /(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)/) {
+                names.append(String(match.output.1))
+            }
+        }
+        let opening = /\.(?:target|executableTarget|testTarget)\(\s*name:\s*"([^"]*)"/
+        // The declaration, or a dependency on the target (`.target(name: "Sync")`): any of
+        // them naming the library will do.
+        var found = false
+        for match in text.matches(of: opening) where match.output.1 == target {
+            found = true
+            var depth = 0
+            var end = match.range.lowerBound
+            for index in text[match.range.lowerBound...].indices {
+                if text[index] == "(" { depth += 1 }
+                if text[index] == ")" { depth -= 1 }
+                end = index
+                if depth == 0, text[index] == ")" { break }
+            }
+            let declaration = text[match.range.lowerBound...end]
+            if declaration.contains(library) { return true }
+            let words = Set(
+                declaration.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+            if names.contains(where: words.contains) { return true }
+        }
+        return found ? false : nil
+    }
+
     /// How the next step names what ``sqliteLines(for:)`` gives.
     static let sqliteLinesName = "the CSQLite lines"
 
     /// The lines a Package.swift needs for the sqlite storage of `target` and its tests.
     static func sqliteLines(for target: String) -> Diagnostic {
         let library = Names.sqliteLibraryTarget
-        let dependency = ".target(name: \"\(library)\", condition: .when(platforms: [.linux]))"
+        let dependency = sqliteDependencyLine
         return Diagnostic(
             .advice,
             "the sqlite storage links SQLite: Apple platforms have it as SQLite3, Linux through "

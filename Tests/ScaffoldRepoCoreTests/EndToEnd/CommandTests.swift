@@ -370,6 +370,54 @@ import Testing
         #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
     }
 
+    /// A second target with a sqlite model, in a package whose CSQLite an earlier target
+    /// already depends on: the run names the targets that do not, and does not say "swift test"
+    /// alone ("no such module 'CSQLite'" otherwise).
+    @Test func aSQLiteModelIntoATargetThatDoesNotDependOnCSQLiteIsToldTheDependency() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let manifest = """
+            // swift-tools-version: 6.1
+            import PackageDescription
+
+            let sqlite: Target.Dependency = .target(name: "CSQLite", condition: .when(platforms: [.linux]))
+
+            let package = Package(
+                name: "App", platforms: [.macOS(.v14), .iOS(.v17)],
+                targets: [
+                    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+                    .target(name: "AppCore", dependencies: [sqlite]),
+                    .testTarget(name: "AppCoreTests", dependencies: [.target(name: "AppCore")]),
+                ])
+
+            """
+        try TestPaths.makeAppPackage(in: folder, manifest: manifest)
+        let arguments = [
+            "Item", "id:Int", "--storage", "sqlite", "--into", ".", "--target", "AppCore",
+        ]
+
+        let result = ScaffoldRepo.run(arguments, currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput.contains(
+                "Package.swift declares CSQLite, but AppCoreTests does not depend on it; add to its "
+                    + "dependencies:\n    .target(name: \"CSQLite\", condition: .when(platforms: "
+                    + "[.linux]))"))
+        #expect(
+            result.standardOutput.hasSuffix(
+                "Next: add the CSQLite dependency above to Package.swift, then swift test\n"))
+        try Data(
+            manifest.replacingOccurrences(
+                of: "[.target(name: \"AppCore\")]", with: "[\"AppCore\", sqlite]"
+            ).utf8
+        ).write(to: folder.appendingPathComponent("Package.swift"))
+        let again = ScaffoldRepo.run(arguments, currentDirectory: folder)
+        #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
+        #expect(
+            DestinationResolver.dependsOnTheSQLiteLibrary(target: "Other", in: manifest) == nil)
+    }
+
     @Test func aModelThatChangesStorageImportsWhatTheFormerOneSavedAndNeverLeavesSQLite() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
