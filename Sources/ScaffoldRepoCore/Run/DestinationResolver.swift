@@ -159,6 +159,21 @@ enum DestinationResolver {
                             + "    .testTarget(name: \"\(target)Tests\", dependencies: [\(dependencies)])"
                     ))
                 missing.append("the test target")
+            } else if let path = customPath(ofTarget: target + "Tests", in: manifestText),
+                path.split(separator: "/") != ["Tests", "\(target)Tests"],
+                !manifestText.contains("\"Tests/\(target)Tests\"")
+            {
+                // `swift test` runs the files at that path, not the generated tests.
+                let dependencies =
+                    storage == .sqlite ? "\"\(target)\", \(sqliteDependency)" : "\"\(target)\""
+                notes.append(
+                    Diagnostic(
+                        .advice,
+                        "Package.swift gives \(target)Tests the path \(path), so swift test would "
+                            + "not run the generated tests in Tests/\(target)Tests; declare a test "
+                            + "target for them:\n    .testTarget(name: \"\(target)StoreTests\", "
+                            + "dependencies: [\(dependencies)], path: \"Tests/\(target)Tests\")"))
+                missing.append("the test target")
             }
             let display = display(packagePath)
             let test = display.isEmpty ? "swift test" : "cd \(display) && swift test"
@@ -197,12 +212,24 @@ enum DestinationResolver {
                 names.append(String(match.output.1))
             }
         }
-        let opening = /\.(?:target|executableTarget|testTarget)\(\s*name:\s*"([^"]*)"/
         // The declaration, or a dependency on the target (`.target(name: "Sync")`): any of
         // them naming the library will do.
-        var found = false
-        for match in text.matches(of: opening) where match.output.1 == target {
-            found = true
+        let found = declarations(ofTarget: target, in: text)
+        for declaration in found {
+            if declaration.contains(library) { return true }
+            let words = Set(
+                declaration.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+            if names.contains(where: words.contains) { return true }
+        }
+        return found.isEmpty ? nil : false
+    }
+
+    /// Each `.target(name: "…"` (or `.executableTarget`, `.testTarget`) of `target` in a package
+    /// manifest's `text`, up to its closing parenthesis: its declaration, and any dependency on
+    /// it written that way.
+    static func declarations(ofTarget target: String, in text: String) -> [Substring] {
+        let opening = /\.(?:target|executableTarget|testTarget)\(\s*name:\s*"([^"]*)"/
+        return text.matches(of: opening).filter { $0.output.1 == target }.map { match in
             var depth = 0
             var end = match.range.lowerBound
             for index in text[match.range.lowerBound...].indices {
@@ -211,13 +238,18 @@ enum DestinationResolver {
                 end = index
                 if depth == 0, text[index] == ")" { break }
             }
-            let declaration = text[match.range.lowerBound...end]
-            if declaration.contains(library) { return true }
-            let words = Set(
-                declaration.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
-            if names.contains(where: words.contains) { return true }
+            return text[match.range.lowerBound...end]
         }
-        return found ? false : nil
+    }
+
+    /// The `path:` that the declaration of `target` in a package manifest's `text` gives, or nil.
+    static func customPath(ofTarget target: String, in text: String) -> String? {
+        for declaration in declarations(ofTarget: target, in: text) {
+            if let match = declaration.firstMatch(of: /\bpath:\s*"([^"]*)"/) {
+                return String(match.output.1)
+            }
+        }
+        return nil
     }
 
     /// How the next step names what ``sqliteLines(for:)`` gives.

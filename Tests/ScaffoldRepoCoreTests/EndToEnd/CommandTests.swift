@@ -418,6 +418,46 @@ import Testing
             DestinationResolver.dependsOnTheSQLiteLibrary(target: "Other", in: manifest) == nil)
     }
 
+    /// A test target at a path of its own would not run the generated tests in
+    /// Tests/<target>Tests: the run gives a test target for them, and its Next: step names it.
+    @Test func aTestTargetWithAPathOfItsOwnIsToldATestTargetForTheGeneratedTests() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let manifest = """
+            // swift-tools-version: 6.1
+            import PackageDescription
+
+            let package = Package(
+                name: "App", platforms: [.macOS(.v14), .iOS(.v17)],
+                targets: [
+                    .target(name: "AppCore"),
+                    .testTarget(name: "AppCoreTests", dependencies: ["AppCore"], path: "Tests/Unit"),
+                ])
+
+            """
+        try TestPaths.makeAppPackage(in: folder, manifest: manifest)
+        let arguments = ["Item", "id:Int", "--into", ".", "--target", "AppCore"]
+
+        let result = ScaffoldRepo.run(arguments, currentDirectory: folder)
+
+        let line =
+            ".testTarget(name: \"AppCoreStoreTests\", dependencies: [\"AppCore\"], path: "
+            + "\"Tests/AppCoreTests\")"
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput.contains(
+                "Package.swift gives AppCoreTests the path Tests/Unit, so swift test would not run "
+                    + "the generated tests in Tests/AppCoreTests; declare a test target for them:\n    "
+                    + line))
+        #expect(
+            result.standardOutput.hasSuffix(
+                "Next: add the test target above to Package.swift, then swift test\n"))
+        try Data(manifest.replacingOccurrences(of: "    ])", with: "    \(line),\n    ])").utf8)
+            .write(to: folder.appendingPathComponent("Package.swift"))
+        let again = ScaffoldRepo.run(arguments, currentDirectory: folder)
+        #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
+    }
+
     @Test func aModelThatChangesStorageImportsWhatTheFormerOneSavedAndNeverLeavesSQLite() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
