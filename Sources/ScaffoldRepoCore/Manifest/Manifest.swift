@@ -47,6 +47,11 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// How many runs changed the model's fields since it was first generated, plus one,
         /// when above 1 (``ModelHistory/revision``).
         public var revision: Int?
+        /// A hash of what the record says of the model and its stored values (all but its
+        /// files, `annotate`, `owned`, `destroyed` and `table`), written with it: a record whose
+        /// hash differs was edited by hand, and is refused (``refuseEditsByHand()``). Absent in
+        /// records of earlier releases, and when a person removed it to keep their edit.
+        public var checksum: String? = nil
     }
 
     /// Where a sqlite model's values are: a table of the module's database, a row per value

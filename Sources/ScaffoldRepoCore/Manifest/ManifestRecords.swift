@@ -48,6 +48,44 @@ extension Manifest.Model {
                     columns: ["id", "version", "value", "checksum"])
                 : nil,
             revision: history.revision > 1 ? history.revision : nil)
+        checksum = computedChecksum
+    }
+
+    /// What ``checksum`` covers: what the model and its stored values are.
+    private struct Checked: Encodable {
+        let name: String
+        let fields: [Manifest.FieldRecord]
+        let storage: Storage
+        let formerStorages: [Storage]?
+        let plural: String?
+        let target: String?
+        let schemaVersion: Int?
+        let previousVersions: [Manifest.PreviousVersion]?
+        let droppedFields: [String]?
+        let revision: Int?
+    }
+
+    /// The hash of what the record now says of the model and its stored values.
+    var computedChecksum: String {
+        let checked = Checked(
+            name: name, fields: fields, storage: storage, formerStorages: formerStorages,
+            plural: plural, target: target, schemaVersion: schemaVersion,
+            previousVersions: previousVersions, droppedFields: droppedFields, revision: revision)
+        return ContentHash.of((try? StableJSON.text(checked)) ?? "")
+    }
+
+    /// Refuses a record that was changed by hand since scaffold-repo wrote it: `regen` would
+    /// apply a new plural, a removed field or another type without the checks the command line
+    /// makes, and stored values would be left behind or stop decoding.
+    func refuseEditsByHand() throws {
+        guard let checksum, checksum != computedChecksum else { return }
+        throw ManifestError(
+            "the record of \(name) in \(Manifest.path) was changed by hand since scaffold-repo "
+                + "wrote it (its checksum no longer matches): its fields, plural, storage or "
+                + "versions would change without the checks that keep stored values readable. "
+                + "Restore it (for example git checkout \(Manifest.path)) and make the change "
+                + "with the command line, which checks it; or, if no stored value has to survive "
+                + "it, delete the record's \"checksum\" line to keep the edit")
     }
 
     /// The request that renders this model again, as `regen` runs it (into the standalone

@@ -70,6 +70,7 @@ enum PackagePlanner {
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
             let record = manifest.model(named: request.spec.typeName)
+            try record?.refuseEditsByHand()
             // Without --storage, a model keeps the storage that holds its values.
             if let record, !request.storageIsChosen { request.storage = record.storage }
             // A command line was checked when parsed; a manifest's record (regen) is here. The

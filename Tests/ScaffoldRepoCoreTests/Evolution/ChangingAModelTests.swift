@@ -395,8 +395,9 @@ import Testing
         let path = folder.appendingPathComponent("BookStore/.scaffold/manifest.json")
         let recorded = try String(contentsOf: path, encoding: .utf8)
         try Data(
-            recorded.replacingOccurrences(of: "\"name\" : \"issue\"", with: "\"name\" : \"Issue\"")
-                .utf8
+            TestPaths.withoutChecksums(recorded).replacingOccurrences(
+                of: "\"name\" : \"issue\"", with: "\"name\" : \"Issue\""
+            ).utf8
         ).write(to: path)
 
         #expect(run(["Book", "id:UUID", "title", "Issue:Int"]).exitCode == 2)

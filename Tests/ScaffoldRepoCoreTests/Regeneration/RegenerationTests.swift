@@ -122,7 +122,8 @@ import Testing
         #expect(run(["Q", "id:Int", "big:Int64=3000000000"], in: folder).exitCode == 0)
         let url = folder.appendingPathComponent("QStore/\(Manifest.path)")
         let text = try #require(TestPaths.text(url))
-        let earlier = text.replacingOccurrences(of: #""type" : "Int64""#, with: #""type" : "Int""#)
+        let earlier = TestPaths.withoutChecksums(text).replacingOccurrences(
+            of: #""type" : "Int64""#, with: #""type" : "Int""#)
         #expect(earlier != text)
         try Data(earlier.utf8).write(to: url)
 
@@ -362,6 +363,43 @@ import Testing
 
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains(message))
+    }
+
+    /// A record changed by hand (a new plural, a field removed, another type) would reach the
+    /// code without the command line's checks, and stored values would be left under the
+    /// former name or stop decoding: regen and generate refuse it, naming the way out; without
+    /// its checksum (an earlier release's record, or an edit a person keeps) it is used as it is.
+    @Test(arguments: [
+        (#""plural" : "memos""#, #""plural" : "jottings""#),
+        (#""type" : "String""#, #""type" : "Int""#),
+        (#""storage" : "journal""#, #""storage" : "snapshot""#),
+    ])
+    func aRecordEditedByHandIsRefused(recorded: String, edited: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Note", "id:UUID", "title", "--plural", "memos"], in: folder).exitCode == 0)
+        let url = folder.appendingPathComponent("NoteStore/\(Manifest.path)")
+        let text = try #require(TestPaths.text(url))
+        #expect(text.contains(recorded))
+        try Data(text.replacingOccurrences(of: recorded, with: edited).utf8).write(to: url)
+        let before = try TestPaths.files(below: folder)
+
+        for command in [
+            ["regen", "NoteStore"], ["Note", "id:UUID", "title", "--output", "NoteStore"],
+        ] {
+            let result = run(command, in: folder)
+            #expect(result.exitCode == 2)
+            #expect(
+                result.standardError.contains(
+                    "the record of Note in .scaffold/manifest.json was changed by hand since "
+                        + "scaffold-repo wrote it"))
+        }
+        #expect(try TestPaths.files(below: folder) == before)
+        try Data(
+            TestPaths.withoutChecksums(text.replacingOccurrences(of: recorded, with: edited)).utf8
+        ).write(to: url)
+        #expect(run(["regen", "NoteStore"], in: folder).exitCode == 0)
+        #expect(try #require(TestPaths.text(url)).contains(#""checksum" : "#))
     }
 
     /// A manifest copied from elsewhere or made by hand cannot make `destroy` delete, or `regen`
