@@ -66,14 +66,20 @@ public enum ScaffoldRepo {
         do {
             switch try InvocationParser.parse(arguments) {
             case .help(let topic):
+                // A script that asked for JSON gets an error it can read, not text.
+                guard !InvocationParser.asksForJSON(arguments) else {
+                    throw UsageError("--json: help is text for people; leave out --json")
+                }
                 return RunResult(
                     exitCode: 0, standardOutput: CommandHelp.text(for: topic), standardError: "")
             case .completions(let shell):
                 return RunResult(
                     exitCode: 0, standardOutput: Completions.script(for: shell), standardError: "")
             case .version:
-                return RunResult(
-                    exitCode: 0, standardOutput: "scaffold-repo \(version)\n", standardError: "")
+                let text =
+                    InvocationParser.asksForJSON(arguments)
+                    ? try StableJSON.text(["version": version]) : "scaffold-repo \(version)\n"
+                return RunResult(exitCode: 0, standardOutput: text, standardError: "")
             case .generate(let request, let options):
                 return try GenerateCommand.run(request, options, currentDirectory: currentDirectory)
             case .regen(let directory, let templates, let options):

@@ -83,6 +83,25 @@ import Testing
         #expect((object["error"] as? String)?.hasPrefix("unknown type 'Strng'") == true)
     }
 
+    /// A script that asks for JSON reads JSON whatever it asked: the version as an object, and
+    /// help, which is text, as an error.
+    @Test func versionAndHelpUnderJSONAreJSON() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let version = run(["--version", "--json"], in: folder)
+        let help = run(["--help", "--json"], in: folder)
+
+        #expect(version.exitCode == 0)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(version.standardOutput.utf8))
+                as? [String: Any])
+        #expect(object["version"] as? String == ScaffoldRepo.version)
+        #expect(help.exitCode == 2)
+        let error = try #require(
+            try JSONSerialization.jsonObject(with: Data(help.standardOutput.utf8))
+                as? [String: Any])
+        #expect(error["error"] as? String == "--json: help is text for people; leave out --json")
+    }
+
     @Test func destroyRemovesThePackageFolderItCreatedOnceEmpty() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
