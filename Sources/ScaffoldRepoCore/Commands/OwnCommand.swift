@@ -103,6 +103,7 @@ enum OwnCommand {
         // (its generated version changed) is owned as of that version once the person has made
         // the change and gives `own` again.
         let templates = PackagePlanner.templates(explicit: nil, root: root)
+        let host = HostFiles(root: root, known: Set(manifest.models.flatMap(\.files.keys)))
         for var model in manifest.models where model.files[relative] != nil {
             model.owned = Array(Set(model.owned ?? []).union([relative])).sorted()
             var request = try model.request()
@@ -111,7 +112,7 @@ enum OwnCommand {
                 ?? .standalone(outputDirectory: root.path)
             request.sharedFiles = PackagePlanner.sharedFileSettings(
                 in: request.module, manifest: manifest, requests: [])
-            if let generated = try? Renderer.render(request, templates: templates)
+            if let generated = try? host.render(request, templates: templates)
                 .first(where: { $0.path == relative })
             {
                 model.files[relative] = ContentHash.of(generated.contents)

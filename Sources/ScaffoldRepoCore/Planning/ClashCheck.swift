@@ -48,8 +48,12 @@ enum ClashCheck {
         for (path, other) in otherModels { otherModelByPath[path.lowercased()] = other.model }
         // The names of Swift, Foundation and the test frameworks that the generated code uses bare,
         // and a file that uses each: a type of the target's own with such a name hides it there.
+        // A type the generated code declares at any depth (the repository's `Change`, the
+        // view-model's `Ordering`, a model's `CodingKeys`) is found before one of the target's.
         let systemNames = Identifier.reservedTypeNames.union(["Task"])
             .subtracting(declaredNames(swiftFiles, parsed).keys)
+            .subtracting(swiftFiles.flatMap { namesDeclaredAtAnyDepth(in: $0.contents) })
+            .subtracting(["CodingKeys"])
         let used = { (files: [GeneratedFile]) in
             var users: [String: String] = [:]
             for file in files {
@@ -187,21 +191,6 @@ enum ClashCheck {
         return names
     }
 
-    /// Whether a Swift file below one of `folders` that is not at a `known` path declares a
-    /// top-level type named `name`.
-    static func declares(
-        _ name: String, inFolders folders: [String], root: URL, known: Set<String>
-    ) -> Bool {
-        folders.flatMap { personsFiles(in: $0, root: root, known: known) }.contains { path in
-            guard
-                let text = try? String(
-                    contentsOf: root.appendingPathComponent(path), encoding: .utf8),
-                text.contains(name)
-            else { return false }
-            return declarations(in: text).contains { $0.name == name }
-        }
-    }
-
     /// The Swift files below `folder` that are not at a `known` path, sorted.
     static func personsFiles(in folder: String, root: URL, known: Set<String>) -> [String] {
         let base = root.appendingPathComponent(folder)
@@ -279,6 +268,21 @@ enum ClashCheck {
                     line, inBlockComment: &inBlockComment, inMultilineString: &inMultilineString))
         }
         return lines
+    }
+
+    /// The names of the types Swift `text` declares, nested ones too.
+    static func namesDeclaredAtAnyDepth(in text: String) -> Set<String> {
+        var names: Set<String> = []
+        let keywords: Set<Substring> = [
+            "struct", "class", "enum", "actor", "protocol", "typealias", "associatedtype",
+        ]
+        for line in codeLines(text) {
+            let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+            for (word, next) in zip(words, words.dropFirst()) where keywords.contains(word) {
+                names.insert(String(next))
+            }
+        }
+        return names
     }
 
     /// The names starting with a capital letter that Swift `text` uses bare, outside comments

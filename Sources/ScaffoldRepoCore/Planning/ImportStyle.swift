@@ -18,11 +18,12 @@ enum ImportStyle {
         }
     }
 
-    /// The imports of Swift `text`, outside comments (`import struct Foundation.Date` counts as
-    /// an import of Foundation).
+    /// The imports of Swift `text`: each line that is an import, which a line comment cannot be
+    /// (`import struct Foundation.Date` counts as an import of Foundation). Only lines with the
+    /// word are matched: a target of thousands of files is read in a moment.
     static func levels(of text: String) -> Levels {
         var levels = Levels()
-        for line in ClashCheck.codeLines(text) {
+        for line in text.split(whereSeparator: \.isNewline) where line.contains("import") {
             guard let match = line.firstMatch(of: importLine) else { continue }
             let module = String(match.output.3)
             switch match.output.2 {

@@ -295,9 +295,17 @@ enum DestinationResolver {
 
     /// `./QuestionStore/` → `QuestionStore`; `.` → `` (paths are then printed as they are).
     static func display(_ path: String) -> String {
-        var display = path
-        while display.hasPrefix("./") { display.removeFirst(2) }
-        while display.count > 1, display.hasSuffix("/") { display.removeLast() }
+        // `.` and `a/..` taken out as the run takes them out (a standardized URL): `cd a/../b`
+        // fails in a shell where `a` does not exist.
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        let display = (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
         return display == "." ? "" : display
     }
 }

@@ -16,6 +16,8 @@ struct RecalledPackage {
     let displayRoot: String
     let manifest: Manifest
     var models: [Model]
+    /// The person's own code beside the generated files, which they are fitted to.
+    let host: HostFiles
     /// Notes about the package itself, such as a manifest in an earlier format.
     var notes: [Diagnostic] = []
     /// The lines that say what each model's change does to stored data.
@@ -59,7 +61,8 @@ enum PackagePlanner {
         let manifest = try Manifest.load(root: root) ?? Manifest()
         try refuseTaskBesideOtherModels(requests, manifest: manifest)
         var package = RecalledPackage(
-            root: root, displayRoot: displayRoot, manifest: manifest, models: [])
+            root: root, displayRoot: displayRoot, manifest: manifest, models: [],
+            host: HostFiles(root: root, known: Set(manifest.models.flatMap(\.files.keys))))
         if Manifest.isOlderFormat(root: root) {
             package.notes.append(
                 .note(
@@ -84,12 +87,6 @@ enum PackagePlanner {
                 target == record.module
             {
                 request.destination = .standalone(outputDirectory: package)
-            }
-            if case .into = request.destination {
-                request.targetDeclaresTask = ClashCheck.declares(
-                    "Task",
-                    inFolders: ["Sources/\(request.module)", "Tests/\(request.module)Tests"],
-                    root: root, known: Set(manifest.models.flatMap(\.files.keys)))
             }
             var warnings: [Diagnostic] = []
             if let record {
@@ -169,35 +166,9 @@ enum PackagePlanner {
         _ recalled: RecalledPackage, templates: TemplateSource
     ) throws -> [RenderedModel] {
         var known = Set(recalled.manifest.models.flatMap(\.files.keys))
-        let rendered = try recalled.models.map { model in
-            try Renderer.render(model.request, templates: templates)
-        }
-        known.formUnion(rendered.flatMap { $0.map(\.path) })
-        // How the target's own files import, by module folder, read once.
-        var levels: [String: ImportStyle.Levels] = [:]
-        let levelsBeside = { (folder: String) -> ImportStyle.Levels in
-            if let found = levels[folder] { return found }
-            var found = ImportStyle.Levels()
-            for path in ClashCheck.personsFiles(in: folder, root: recalled.root, known: known) {
-                guard
-                    let text = try? String(
-                        contentsOf: recalled.root.appendingPathComponent(path), encoding: .utf8)
-                else { continue }
-                found.formUnion(ImportStyle.levels(of: text))
-            }
-            levels[folder] = found
-            return found
-        }
-        return try zip(recalled.models, rendered).map { model, rendered in
-            let files = rendered.map { file in
-                guard file.path.hasSuffix(".swift"), let folder = ClashCheck.moduleFolder(file.path)
-                else { return file }
-                return GeneratedFile(
-                    path: file.path,
-                    contents: ImportStyle.fitted(file.contents, to: levelsBeside(folder)),
-                    isOwnedOnceEdited: file.isOwnedOnceEdited, isWrittenOnce: file.isWrittenOnce,
-                    isShared: file.isShared)
-            }
+        return try recalled.models.map { model in
+            let files = try recalled.host.render(model.request, templates: templates)
+            known.formUnion(files.map(\.path))
             try ClashCheck.refuse(
                 files, root: recalled.root, displayRoot: recalled.displayRoot, known: known,
                 otherModels: filesOfOtherModels(
@@ -264,7 +235,8 @@ enum PackagePlanner {
                 &modelChanges, recorded: recorded, record: record, request: request,
                 templates: templates,
                 sharedFilesBefore: sharedFileSettings(
-                    in: request.module, manifest: recalled.manifest, requests: []))
+                    in: request.module, manifest: recalled.manifest, requests: []),
+                host: recalled.host)
             changes += modelChanges
             warnings += placeholderWarnings(modelChanges)
             // A kept file keeps its old record: it stays `modified`, or unknown, next time too;
@@ -439,7 +411,8 @@ enum PackagePlanner {
     /// disk.
     private static func markOwnedFilesToReview(
         _ changes: inout [PlannedChange], recorded: [String: String], record: Manifest.Model?,
-        request: GenerateRequest, templates: TemplateSource, sharedFilesBefore: SharedFileSettings
+        request: GenerateRequest, templates: TemplateSource, sharedFilesBefore: SharedFileSettings,
+        host: HostFiles
     ) throws {
         var previousRequest = try record?.request()
         previousRequest?.destination = request.destination
@@ -465,7 +438,7 @@ enum PackagePlanner {
         }
         guard !stale.isEmpty else { return }
         let before =
-            previousRequest.flatMap { try? Renderer.render($0, templates: templates) } ?? []
+            previousRequest.flatMap { try? host.render($0, templates: templates) } ?? []
         for index in stale {
             let file = changes[index].file
             changes[index].status = .review

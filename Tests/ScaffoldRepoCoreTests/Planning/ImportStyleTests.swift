@@ -92,4 +92,31 @@ import Testing
             #expect(!levels.belowPublic.contains("SQLite3"), "\(path)")
         }
     }
+
+    /// `own` records the hash of what is generated for the file now, fitted as generate fits it
+    /// (its imports, `_Concurrency.Task`): `regen --check` then passes, with nothing to review.
+    @Test func aFileOwnedInATargetWithItsOwnImportsAndTaskIsNotToReview() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let own = folder.appendingPathComponent("Sources/App/Own.swift")
+        try FileManager.default.createDirectory(
+            at: own.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("internal import Foundation\npublic struct Task {}\n".utf8).write(to: own)
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        let run = { (arguments: [String]) in
+            ScaffoldRepo.run(arguments, currentDirectory: folder)
+        }
+        #expect(run(["Item", "id:UUID", "title", "--into", ".", "--target", "App"]).exitCode == 0)
+        let files = ["Sources/App/Item.swift", "Sources/App/ItemListViewModel.swift"]
+        #expect(run(["own"] + files + ["--into", "."]).exitCode == 0)
+        for path in files {
+            let file = folder.appendingPathComponent(path)
+            try Data((try #require(TestPaths.text(file)) + "// mine\n").utf8).write(to: file)
+        }
+
+        let check = run(["regen", ".", "--check"])
+
+        #expect(check.exitCode == 0, "\(check.standardOutput)")
+        #expect(!check.standardOutput.contains("review"))
+    }
 }
