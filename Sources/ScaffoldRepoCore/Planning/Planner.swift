@@ -172,7 +172,10 @@ public enum Planner {
                         + "\(displayPath) goes; remove the link, or restore the folder it names")
             case .folder, nil: break
             }
-            folder = folder.deletingLastPathComponent()
+            let parent = folder.deletingLastPathComponent()
+            // The root of the file system is its own parent.
+            guard parent.standardizedFileURL.path != folder.standardizedFileURL.path else { break }
+            folder = parent
         }
     }
 }

@@ -178,4 +178,16 @@ import Testing
         #expect(output.standardError.contains("is a link to /nonexistent, which does not exist"))
         #expect(try TestPaths.files(below: root).isEmpty)
     }
+
+    /// The file system's root as the destination (`--output /`): planning stops at the root,
+    /// which is its own parent, where it looped for ever.
+    @Test func aPlanAtTheFileSystemsRootEnds() throws {
+        let file = GeneratedFile(
+            path: "scaffold-repo-test-\(UUID().uuidString)/a.txt", contents: "")
+
+        let changes = try Planner.plan(
+            [file], root: URL(fileURLWithPath: "/"), displayRoot: "/", force: false)
+
+        #expect(changes.map(\.status) == [.create])
+    }
 }
