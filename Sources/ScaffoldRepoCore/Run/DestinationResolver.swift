@@ -160,7 +160,10 @@ enum DestinationResolver {
                     ))
                 missing.append("the test target")
             } else if let path = customPath(ofTarget: target + "Tests", in: manifestText),
-                path.split(separator: "/") != ["Tests", "\(target)Tests"],
+                // A path that holds Tests/<target>Tests (`Tests`, `./Tests/AppTests`) builds
+                // the generated tests too.
+                !["Tests", "\(target)Tests"].starts(
+                    with: path.split(separator: "/").filter { $0 != "." }),
                 !manifestText.contains("\"Tests/\(target)Tests\"")
             {
                 // `swift test` runs the files at that path, not the generated tests.
@@ -206,11 +209,19 @@ enum DestinationResolver {
     /// `.target(name: "…"` (the manifest builds it some other way).
     static func dependsOnTheSQLiteLibrary(target: String, in text: String) -> Bool? {
         let library = "\"\(Names.sqliteLibraryTarget)\""
+        // Variables whose statement (up to the next top-level `let` or `var`) names it, on one
+        // line or several, but the package's own declaration.
         var names: [String] = []
-        for line in text.split(separator: "\n") where line.contains(library) {
-            if let match = line.firstMatch(of: /(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)/) {
-                names.append(String(match.output.1))
+        var statements: [(name: String, text: String)] = []
+        for line in text.split(separator: "\n") {
+            if let match = line.firstMatch(of: /^(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)/) {
+                statements.append((String(match.output.1), ""))
             }
+            if !statements.isEmpty { statements[statements.count - 1].text += line + "\n" }
+        }
+        for statement in statements
+        where statement.text.contains(library) && !statement.text.contains("Package(") {
+            names.append(statement.name)
         }
         // The declaration, or a dependency on the target (`.target(name: "Sync")`): any of
         // them naming the library will do.

@@ -599,24 +599,33 @@ enum PackagePlanner {
     static func refuseSharedStoreNames(
         _ models: [RecalledPackage.Model], manifest: Manifest
     ) throws {
-        func storeName(_ storage: Storage, plural: String, module: String) -> String {
-            storage == .sqlite
-                ? "the table '\(plural)' of \(Names.databaseFileName(module: module))"
-                : "the files \(plural).*"
+        // A sqlite model moved from a journal or snapshot store imports the files of its
+        // plural at every open: those are its store too.
+        func stores(_ storages: [Storage], plural: String, module: String) -> [String] {
+            var names: [String] = []
+            if storages.contains(.sqlite) {
+                names.append("the table '\(plural)' of \(Names.databaseFileName(module: module))")
+            }
+            if storages.contains(where: { $0 != .sqlite }) { names.append("the files \(plural).*") }
+            return names
         }
         var taken: [String: (model: String, store: String)] = [:]
         let planned = Set(models.map(\.request.spec.typeName))
         for record in manifest.models where !planned.contains(record.name) {
             let plural = Names(typeName: record.name, plural: record.plural).pluralVariable
-            let store = storeName(record.storage, plural: plural, module: record.module)
-            taken[store.lowercased()] = (record.name, store)
+            let storages = [record.storage] + (record.formerStorages ?? [])
+            for store in stores(storages, plural: plural, module: record.module) {
+                taken[store.lowercased()] = (record.name, store)
+            }
         }
         for model in models {
             let request = model.request
             let plural = Names(request.spec).pluralVariable
-            let store = storeName(request.storage, plural: plural, module: request.module)
-            if let other = taken[store.lowercased()],
-                model.record == nil || model.record?.storage != request.storage
+            let storages = [request.storage] + request.formerStorages
+            let mine = stores(storages, plural: plural, module: request.module)
+            if model.record == nil || model.record?.storage != request.storage,
+                let store = mine.first(where: { taken[$0.lowercased()] != nil }),
+                let other = taken[store.lowercased()]
             {
                 let token = request.spec.plural.map { "--plural \($0)" } ?? request.spec.typeName
                 let spelled = other.store == store ? "" : " (\(other.store))"
@@ -627,7 +636,10 @@ enum PackagePlanner {
                         + "values. Give \(name) a plural of its own, for example --plural "
                         + "\(Names(typeName: name).variable)Items")
             }
-            taken[store.lowercased()] = taken[store.lowercased()] ?? (request.spec.typeName, store)
+            for store in mine {
+                taken[store.lowercased()] =
+                    taken[store.lowercased()] ?? (request.spec.typeName, store)
+            }
         }
     }
 

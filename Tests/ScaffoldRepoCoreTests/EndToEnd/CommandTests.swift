@@ -416,6 +416,23 @@ import Testing
         #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
         #expect(
             DestinationResolver.dependsOnTheSQLiteLibrary(target: "Other", in: manifest) == nil)
+        // A variable over several lines; the package's own declaration names it but is no
+        // dependency.
+        let spread = """
+            let storeDependencies: [Target.Dependency] = [
+                .target(name: "CSQLite", condition: .when(platforms: [.linux]))
+            ]
+            let package = Package(
+                name: "App",
+                targets: [
+                    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+                    .target(name: "App", dependencies: storeDependencies),
+                    .testTarget(name: "AppTests", dependencies: ["App", package]),
+                ])
+            """
+        #expect(DestinationResolver.dependsOnTheSQLiteLibrary(target: "App", in: spread) == true)
+        #expect(
+            DestinationResolver.dependsOnTheSQLiteLibrary(target: "AppTests", in: spread) == false)
     }
 
     /// A test target at a path of its own would not run the generated tests in
@@ -456,6 +473,13 @@ import Testing
             .write(to: folder.appendingPathComponent("Package.swift"))
         let again = ScaffoldRepo.run(arguments, currentDirectory: folder)
         #expect(again.standardOutput.hasSuffix("Next: swift test\n"))
+        // A path that holds Tests/AppCoreTests builds the generated tests already.
+        for path in ["Tests", "./Tests/AppCoreTests"] {
+            try Data(manifest.replacingOccurrences(of: "Tests/Unit", with: path).utf8)
+                .write(to: folder.appendingPathComponent("Package.swift"))
+            let holding = ScaffoldRepo.run(arguments, currentDirectory: folder)
+            #expect(holding.standardOutput.hasSuffix("Next: swift test\n"), "\(path)")
+        }
     }
 
     @Test func aModelThatChangesStorageImportsWhatTheFormerOneSavedAndNeverLeavesSQLite() throws {

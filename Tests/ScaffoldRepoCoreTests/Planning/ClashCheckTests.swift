@@ -175,6 +175,22 @@ import Testing
         #expect(own.exitCode == 0, "\(own.standardError)")
     }
 
+    /// A sqlite model that a journal store moved to imports the files of its plural at every
+    /// open: a journal model with that plural would have its values taken there.
+    @Test func aModelNamedLikeTheFilesAMovedModelImportsIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Leaf").exitCode == 0)
+        let moved = ScaffoldRepo.run(
+            [
+                "Leaf", "id:UUID", "title:String", "--storage", "sqlite", "--into", ".", "--target",
+                "App",
+            ],
+            currentDirectory: folder)
+        #expect(moved.exitCode == 0, "\(moved.standardError)")
+
+        try expectRefused("Leave", "Leave would keep its values in the files leaves.*, where Leaf")
+    }
+
     /// A type of the target's own named like a type of Swift, Foundation or a test framework
     /// that the generated code uses bare hides it there: refused, by file and line. A public one
     /// in the sources hides it in the generated tests too; a file-private one only in its file.
