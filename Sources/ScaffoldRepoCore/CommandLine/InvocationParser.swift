@@ -224,10 +224,10 @@ public enum InvocationParser {
             }
             guard Identifier.isValid(target) else {
                 throw UsageError(
-                    "--target '\(target)' is not a Swift identifier (letters, digits and _, not "
-                        + "starting with a digit), which scaffold-repo needs of a target: it names "
-                        + "the module the generated tests import. Give such a target, or rename "
-                        + "this one in Package.swift (and its folder)")
+                    "--target '\(target)' is not a target name scaffold-repo can generate into "
+                        + "(ASCII letters, digits and _, not starting with a digit, and not a "
+                        + "keyword): it names the module the generated tests import. Give such a "
+                        + "target, or rename this one in Package.swift (and its folder)")
             }
             return .into(packageDirectory: package, target: target)
         case (_?, nil):

@@ -50,14 +50,16 @@ enum ClashCheck {
         // and a file that uses each: a type of the target's own with such a name hides it there.
         // A type the generated code declares at any depth (the repository's `Change`, the
         // view-model's `Ordering`, a model's `CodingKeys`) is found before one of the target's.
+        var scanned: [String: (declared: Set<String>, bare: Set<String>)] = [:]
+        for file in swiftFiles { scanned[file.path] = identifiers(in: file.contents) }
         let systemNames = Identifier.reservedTypeNames.union(["Task"])
             .subtracting(declaredNames(swiftFiles, parsed).keys)
-            .subtracting(swiftFiles.flatMap { namesDeclaredAtAnyDepth(in: $0.contents) })
+            .subtracting(swiftFiles.flatMap { scanned[$0.path]?.declared ?? [] })
             .subtracting(["CodingKeys"])
         let used = { (files: [GeneratedFile]) in
             var users: [String: String] = [:]
             for file in files {
-                for name in bareCapitalizedNames(in: file.contents).intersection(systemNames) {
+                for name in (scanned[file.path]?.bare ?? []).intersection(systemNames) {
                     users[name] = users[name] ?? file.path
                 }
             }
@@ -272,42 +274,82 @@ enum ClashCheck {
 
     /// The names of the types Swift `text` declares, nested ones too.
     static func namesDeclaredAtAnyDepth(in text: String) -> Set<String> {
-        var names: Set<String> = []
-        let keywords: Set<Substring> = [
-            "struct", "class", "enum", "actor", "protocol", "typealias", "associatedtype",
-        ]
-        for line in codeLines(text) {
-            let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-            for (word, next) in zip(words, words.dropFirst()) where keywords.contains(word) {
-                names.insert(String(next))
-            }
-        }
-        return names
+        identifiers(in: text).declared
     }
 
     /// The names starting with a capital letter that Swift `text` uses bare, outside comments
     /// and string literals: not after a `.` (a member, or a qualified name) or an `@` (an
     /// attribute or a macro, which a type does not hide).
     static func bareCapitalizedNames(in text: String) -> Set<String> {
-        var names: Set<String> = []
-        for line in codeLines(text) {
-            var word = ""
-            var before: Character = " "
-            var previous: Character = " "
-            for character in line + " " {
-                if character.isLetter || character.isNumber || character == "_" {
-                    if word.isEmpty { before = previous }
-                    word.append(character)
-                } else {
-                    if word.first?.isUppercase == true, before != ".", before != "@" {
-                        names.insert(word)
+        identifiers(in: text).bare
+    }
+
+    /// One pass over `text`'s bytes, outside comments and string literals (a string's
+    /// interpolations are skipped too): the names after a declaring keyword, and the
+    /// capitalized names used bare. Bytes, not Characters: every generated file is read on
+    /// every run.
+    private static func identifiers(in text: String) -> (declared: Set<String>, bare: Set<String>) {
+        let bytes = Array(text.utf8)
+        let keywords: Set<String> = [
+            "struct", "class", "enum", "actor", "protocol", "typealias", "associatedtype",
+        ]
+        var declared: Set<String> = []
+        var bare: Set<String> = []
+        var lastWord = ""
+        var index = 0
+        let (slash, star, quote) = (UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: "\""))
+        func at(_ position: Int) -> UInt8 { position < bytes.count ? bytes[position] : 0 }
+        func isTripleQuote(_ position: Int) -> Bool {
+            at(position) == quote && at(position + 1) == quote && at(position + 2) == quote
+        }
+        func isWordByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == slash, at(index + 1) == slash {
+                while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+            } else if byte == slash, at(index + 1) == star {
+                var depth = 0
+                while index < bytes.count {
+                    if bytes[index] == slash, at(index + 1) == star {
+                        depth += 1
+                        index += 2
+                    } else if bytes[index] == star, at(index + 1) == slash {
+                        depth -= 1
+                        index += 2
+                        if depth == 0 { break }
+                    } else {
+                        index += 1
                     }
-                    word = ""
                 }
-                previous = character
+            } else if isTripleQuote(index) {
+                index += 3
+                while index < bytes.count, !isTripleQuote(index) {
+                    index += bytes[index] == 0x5C ? 2 : 1
+                }
+                index += 3
+            } else if byte == 0x22 {
+                index += 1
+                while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x0A {
+                    index += bytes[index] == 0x5C ? 2 : 1
+                }
+                index += 1
+            } else if isWordByte(byte), !(byte >= 0x30 && byte <= 0x39) {
+                let start = index
+                while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
+                let word = String(decoding: bytes[start..<index], as: UTF8.self)
+                let before = start > 0 ? bytes[start - 1] : 0x20
+                if keywords.contains(lastWord) { declared.insert(word) }
+                if byte >= 0x41, byte <= 0x5A, before != 0x2E, before != 0x40 { bare.insert(word) }
+                lastWord = word
+            } else {
+                if byte != 0x20, byte != 0x0A, byte != 0x09 { lastWord = "" }
+                index += 1
             }
         }
-        return names
+        return (declared, bare)
     }
 
     /// `line` without its comments and the contents of its string literals; notes where a

@@ -148,19 +148,42 @@ public enum Writer {
 }
 
 /// Holds back the signals that end a run (SIGINT, SIGTERM, SIGHUP) while files are written: the
-/// run ends once they are all in place, not with half of them renamed.
+/// run ends once they are all in place, not with half of them renamed. A second such signal
+/// while held ends it at once (a write that hangs, on a network disk, can still be stopped).
+/// Nested or overlapping calls (tests in one process) install the handlers once.
 enum Interruptions {
     /// The signal that arrived while held back, 0 for none. Set from a signal handler.
     private nonisolated(unsafe) static var held: Int32 = 0
+    private nonisolated(unsafe) static var depth = 0
+    private nonisolated(unsafe) static var saved: [(@convention(c) (Int32) -> Void)?] = []
+    private static let lock = NSLock()
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     static func deferred<T>(_ body: () throws -> T) rethrows -> T {
-        let signals = [SIGINT, SIGTERM, SIGHUP]
-        let previous = signals.map { signal($0) { number in Interruptions.held = number } }
+        lock.withLock {
+            depth += 1
+            guard depth == 1 else { return }
+            saved = signals.map { number in
+                signal(number) { number in
+                    guard Interruptions.held == 0 else {
+                        signal(number, SIG_DFL)
+                        raise(number)
+                        return
+                    }
+                    Interruptions.held = number
+                }
+            }
+        }
         defer {
-            for (number, handler) in zip(signals, previous) { signal(number, handler) }
-            let arrived = held
-            held = 0
-            if arrived != 0 { raise(arrived) }
+            lock.withLock {
+                depth -= 1
+                guard depth == 0 else { return }
+                for (number, handler) in zip(signals, saved) { signal(number, handler) }
+                let arrived = held
+                held = 0
+                // To the process, not this thread, which may block it (a concurrency thread).
+                if arrived != 0 { kill(getpid(), arrived) }
+            }
         }
         return try body()
     }

@@ -3,6 +3,9 @@ import Testing
 
 @testable import ScaffoldRepoCore
 
+/// The SIGHUP a test handler saw: set from the handler.
+private nonisolated(unsafe) var hangUpsSeen = 0
+
 @Suite struct PlannerWriterTests {
     private let files = [
         GeneratedFile(path: "a.txt", contents: "A\n"),
@@ -189,5 +192,27 @@ import Testing
             [file], root: URL(fileURLWithPath: "/"), displayRoot: "/", force: false)
 
         #expect(changes.map(\.status) == [.create])
+    }
+
+    /// A SIGHUP (as SIGINT or SIGTERM) that arrives while a plan is written reaches the
+    /// process's own handler once the writing is done, nested calls included, and not before.
+    @Test func aSignalWhileWritingArrivesOnceTheFilesAreInPlace() throws {
+        hangUpsSeen = 0
+        let before = signal(SIGHUP) { _ in hangUpsSeen += 1 }
+        defer { signal(SIGHUP, before) }
+
+        // To the process: a test's thread may block signals, and another thread takes it.
+        let seen = { (count: Int) in
+            for _ in 0..<100 where hangUpsSeen < count { usleep(10_000) }
+            return hangUpsSeen
+        }
+        Interruptions.deferred {
+            Interruptions.deferred { kill(getpid(), SIGHUP) }
+            #expect(seen(1) == 0)
+        }
+
+        #expect(seen(1) == 1)
+        kill(getpid(), SIGHUP)
+        #expect(seen(2) == 2, "the handler is the process's own again")
     }
 }
