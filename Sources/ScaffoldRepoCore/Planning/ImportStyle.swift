@@ -18,12 +18,20 @@ enum ImportStyle {
         }
     }
 
-    /// The imports of Swift `text`: each line that is an import, which a line comment cannot be
-    /// (`import struct Foundation.Date` counts as an import of Foundation). Only lines with the
-    /// word are matched: a target of thousands of files is read in a moment.
+    /// The imports of Swift `text`, outside comments and multi-line strings (`import struct
+    /// Foundation.Date` counts as an import of Foundation). A file with neither is read line by
+    /// line, only the lines with the word matched: a target of thousands of files is read in a
+    /// moment.
     static func levels(of text: String) -> Levels {
         var levels = Levels()
-        for line in text.split(whereSeparator: \.isNewline) where line.contains("import") {
+        guard text.contains("import") else { return levels }
+        let lines =
+            text.contains("/*") || text.contains("\"\"\"")
+            ? ClashCheck.codeLines(text).map { Substring($0) }
+            : text.split(whereSeparator: \.isNewline).map { line in
+                line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+            }
+        for line in lines where line.contains("import") {
             guard let match = line.firstMatch(of: importLine) else { continue }
             let module = String(match.output.3)
             switch match.output.2 {

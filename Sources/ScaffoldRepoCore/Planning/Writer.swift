@@ -164,7 +164,7 @@ enum Interruptions {
             depth += 1
             guard depth == 1 else { return }
             saved = signals.map { number in
-                signal(number) { number in
+                let before = signal(number) { number in
                     guard Interruptions.held == 0 else {
                         signal(number, SIG_DFL)
                         raise(number)
@@ -172,6 +172,9 @@ enum Interruptions {
                     }
                     Interruptions.held = number
                 }
+                // A signal the process ignores (under nohup) stays ignored.
+                if before.map({ unsafeBitCast($0, to: Int.self) }) == 1 { signal(number, before) }
+                return before
             }
         }
         defer {

@@ -209,12 +209,13 @@ enum DestinationResolver {
     /// `.target(name: "…"` (the manifest builds it some other way).
     static func dependsOnTheSQLiteLibrary(target: String, in text: String) -> Bool? {
         let library = "\"\(Names.sqliteLibraryTarget)\""
-        // Variables whose statement (up to the next top-level `let` or `var`) names it, on one
-        // line or several, but the package's own declaration.
+        // Variables whose statement (up to the next line that starts with `let` or `var`, as
+        // inside `#if os(Linux)`) names it, on one line or several, but the package's own
+        // declaration.
         var names: [String] = []
         var statements: [(name: String, text: String)] = []
         for line in text.split(separator: "\n") {
-            if let match = line.firstMatch(of: /^(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)/) {
+            if let match = line.firstMatch(of: /^\s*(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)/) {
                 statements.append((String(match.output.1), ""))
             }
             if !statements.isEmpty { statements[statements.count - 1].text += line + "\n" }

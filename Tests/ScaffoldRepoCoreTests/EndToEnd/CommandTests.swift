@@ -431,6 +431,15 @@ import Testing
                 ])
             """
         #expect(DestinationResolver.dependsOnTheSQLiteLibrary(target: "App", in: spread) == true)
+        let indented = """
+            #if os(Linux)
+                let sqlite: [Target.Dependency] = [.target(name: "CSQLite")]
+            #else
+                let sqlite: [Target.Dependency] = []
+            #endif
+            let package = Package(name: "App", targets: [.target(name: "App", dependencies: sqlite)])
+            """
+        #expect(DestinationResolver.dependsOnTheSQLiteLibrary(target: "App", in: indented) == true)
         #expect(
             DestinationResolver.dependsOnTheSQLiteLibrary(target: "AppTests", in: spread) == false)
     }

@@ -23,6 +23,13 @@ import Testing
 
         #expect(levels.bare == ["Testing", "App", "SQLite3"])
         #expect(levels.belowPublic == ["Foundation", "Observation"])
+        // A comment after an import, and an import line inside a block comment.
+        #expect(
+            ImportStyle.levels(of: "internal import Foundation // not public: see ADR-12\n")
+                .belowPublic == ["Foundation"])
+        let commented = ImportStyle.levels(
+            of: "/*\ninternal import Foundation\n*/\nimport Foundation\n")
+        #expect(commented.bare == ["Foundation"] && commented.belowPublic.isEmpty)
     }
 
     @Test func aGeneratedImportTakesTheLevelTheTargetsFilesGiveItsModule() {
