@@ -207,7 +207,7 @@ private nonisolated(unsafe) var hangUpsSeen = 0
             return hangUpsSeen
         }
         Interruptions.deferred {
-            Interruptions.deferred { kill(getpid(), SIGHUP) }
+            Interruptions.deferred { _ = kill(getpid(), SIGHUP) }
             #expect(seen(1) == 0)
         }
 
