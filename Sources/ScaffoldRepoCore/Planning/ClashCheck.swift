@@ -272,11 +272,6 @@ enum ClashCheck {
         return lines
     }
 
-    /// The names of the types Swift `text` declares, nested ones too.
-    static func namesDeclaredAtAnyDepth(in text: String) -> Set<String> {
-        identifiers(in: text).declared
-    }
-
     /// The names starting with a capital letter that Swift `text` uses bare, outside comments
     /// and string literals: not after a `.` (a member, or a qualified name) or an `@` (an
     /// attribute or a macro, which a type does not hide).

@@ -128,7 +128,9 @@ enum DestinationResolver {
                             + "for):\n    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), "
                             + ".watchOS(.v10), .visionOS(.v1)],"))
             }
-            let sqliteDependency = sqliteDependencyLine
+            // What a test target for the generated tests depends on.
+            let testDependencies =
+                storage == .sqlite ? "\"\(target)\", \(sqliteDependencyLine)" : "\"\(target)\""
             if storage == .sqlite, !namesTheSQLiteLibrary(manifestText) {
                 notes.append(sqliteLines(for: target))
                 missing.append(sqliteLinesName)
@@ -145,18 +147,16 @@ enum DestinationResolver {
                                 + lacking.joined(separator: " and ")
                                 + " do\(lacking.count == 1 ? "es" : "") not depend on it; add to "
                                 + "\(lacking.count == 1 ? "its" : "their") dependencies:\n    "
-                                + sqliteDependency))
+                                + sqliteDependencyLine))
                     missing.append("the \(Names.sqliteLibraryTarget) dependency")
                 }
             }
             if !manifestText.contains("\"\(target)Tests\"") {
-                let dependencies =
-                    storage == .sqlite ? "\"\(target)\", \(sqliteDependency)" : "\"\(target)\""
                 notes.append(
                     Diagnostic(
                         .advice,
                         "declare the test target in Package.swift if it is not there yet:\n"
-                            + "    .testTarget(name: \"\(target)Tests\", dependencies: [\(dependencies)])"
+                            + "    .testTarget(name: \"\(target)Tests\", dependencies: [\(testDependencies)])"
                     ))
                 missing.append("the test target")
             } else if let path = customPath(ofTarget: target + "Tests", in: manifestText),
@@ -167,15 +167,14 @@ enum DestinationResolver {
                 !manifestText.contains("\"Tests/\(target)Tests\"")
             {
                 // `swift test` runs the files at that path, not the generated tests.
-                let dependencies =
-                    storage == .sqlite ? "\"\(target)\", \(sqliteDependency)" : "\"\(target)\""
                 notes.append(
                     Diagnostic(
                         .advice,
                         "Package.swift gives \(target)Tests the path \(path), so swift test would "
                             + "not run the generated tests in Tests/\(target)Tests; declare a test "
                             + "target for them:\n    .testTarget(name: \"\(target)StoreTests\", "
-                            + "dependencies: [\(dependencies)], path: \"Tests/\(target)Tests\")"))
+                            + "dependencies: [\(testDependencies)], path: \"Tests/\(target)Tests\")"
+                    ))
                 missing.append("the test target")
             }
             let display = display(packagePath)
