@@ -200,13 +200,18 @@ public struct Manifest: Codable, Equatable, Sendable {
 /// every machine.
 public enum ContentHash {
     public static func of(_ text: String) -> String {
-        of(Data(text.utf8))
+        var text = text
+        return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
     }
 
     public static func of(_ bytes: Data) -> String {
-        let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { hash, byte in
-            (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+        bytes.withUnsafeBytes { of($0) }
+    }
+
+    /// FNV-1a over the bytes, through a buffer: every generated file is hashed on every run.
+    private static func of(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hash = UInt64(0xcbf2_9ce4_8422_2325)
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

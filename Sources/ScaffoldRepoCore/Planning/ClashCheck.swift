@@ -225,7 +225,7 @@ enum ClashCheck {
         var found: [Declaration] = []
         var depth = 0
         for (index, code) in codeLines(text).enumerated() {
-            if depth == 0, let match = code.firstMatch(of: declaration) {
+            if depth == 0, !code.isEmpty, let match = code.firstMatch(of: declaration) {
                 let modifiers = match.output.1.split(separator: " ")
                 found.append(
                     Declaration(
@@ -235,40 +235,83 @@ enum ClashCheck {
                         isPrivate: modifiers.contains("private")
                             || modifiers.contains("fileprivate")))
             }
-            depth = max(
-                0, depth + code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count)
+            for byte in code.utf8 {
+                if byte == UInt8(ascii: "{") { depth += 1 }
+                if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+            }
         }
         return found
     }
 
-    /// Each line of Swift `text` without its comments and the contents of its string literals.
+    /// Each line of Swift `text` without its comments and the contents of its string literals
+    /// (a string becomes `""`; a multi-line string and a block comment, nested ones included,
+    /// leave their lines empty). Bytes, not Characters: every generated file, and every file of
+    /// the target that mentions a generated name, is read on every run.
     static func codeLines(_ text: String) -> [String] {
-        var lines: [String] = []
-        var inBlockComment = false
-        var inMultilineString = false
-        // `\r\n` is one Character, a newline too.
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            var line = Substring(rawLine)
-            if inMultilineString {
-                guard let end = line.range(of: "\"\"\"") else {
-                    lines.append("")
-                    continue
-                }
-                inMultilineString = false
-                line = line[end.upperBound...]
-            }
-            if inBlockComment {
-                guard let end = line.range(of: "*/") else {
-                    lines.append("")
-                    continue
-                }
-                inBlockComment = false
-                line = line[end.upperBound...]
-            }
-            lines.append(
-                stripped(
-                    line, inBlockComment: &inBlockComment, inMultilineString: &inMultilineString))
+        let bytes = Array(text.utf8)
+        let (slash, star, quote, backslash) = (
+            UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: "\""), UInt8(ascii: "\\")
+        )
+        let (newline, carriageReturn) = (UInt8(ascii: "\n"), UInt8(ascii: "\r"))
+        func at(_ position: Int) -> UInt8 { position < bytes.count ? bytes[position] : 0 }
+        func isLineEnd(_ position: Int) -> Bool {
+            at(position) == newline || at(position) == carriageReturn
         }
+        func isTripleQuote(_ position: Int) -> Bool {
+            at(position) == quote && at(position + 1) == quote && at(position + 2) == quote
+        }
+        var lines: [String] = []
+        var code: [UInt8] = []
+        var commentDepth = 0
+        var inMultilineString = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == newline || byte == carriageReturn {
+                lines.append(String(decoding: code, as: UTF8.self))
+                code.removeAll(keepingCapacity: true)
+                // `\r\n` ends one line.
+                index += byte == carriageReturn && at(index + 1) == newline ? 2 : 1
+            } else if commentDepth > 0 {
+                if byte == slash, at(index + 1) == star {
+                    commentDepth += 1
+                    index += 2
+                } else if byte == star, at(index + 1) == slash {
+                    commentDepth -= 1
+                    index += 2
+                } else {
+                    index += 1
+                }
+            } else if inMultilineString {
+                if isTripleQuote(index) {
+                    inMultilineString = false
+                    index += 3
+                } else {
+                    index += byte == backslash && !isLineEnd(index + 1) ? 2 : 1
+                }
+            } else if byte == slash, at(index + 1) == slash {
+                while index < bytes.count, bytes[index] != newline, bytes[index] != carriageReturn {
+                    index += 1
+                }
+            } else if byte == slash, at(index + 1) == star {
+                commentDepth = 1
+                index += 2
+            } else if isTripleQuote(index) {
+                inMultilineString = true
+                index += 3
+            } else if byte == quote {
+                index += 1
+                while index < bytes.count, bytes[index] != quote, !isLineEnd(index) {
+                    index += bytes[index] == backslash && !isLineEnd(index + 1) ? 2 : 1
+                }
+                if at(index) == quote { index += 1 }
+                code += [quote, quote]
+            } else {
+                code.append(byte)
+                index += 1
+            }
+        }
+        lines.append(String(decoding: code, as: UTF8.self))
         return lines
     }
 
@@ -345,47 +388,5 @@ enum ClashCheck {
             }
         }
         return (declared, bare)
-    }
-
-    /// `line` without its comments and the contents of its string literals; notes where a
-    /// block comment or a multi-line string starts and does not end.
-    private static func stripped(
-        _ line: Substring, inBlockComment: inout Bool, inMultilineString: inout Bool
-    ) -> String {
-        var code = ""
-        var rest = line
-        while let character = rest.first {
-            if rest.hasPrefix("//") { break }
-            if rest.hasPrefix("/*") {
-                guard let end = rest.range(of: "*/") else {
-                    inBlockComment = true
-                    break
-                }
-                rest = rest[end.upperBound...]
-                continue
-            }
-            if rest.hasPrefix("\"\"\"") {
-                let after = rest.dropFirst(3)
-                guard let end = after.range(of: "\"\"\"") else {
-                    inMultilineString = true
-                    break
-                }
-                rest = after[end.upperBound...]
-                continue
-            }
-            if character == "\"" {
-                var index = rest.index(after: rest.startIndex)
-                while index < rest.endIndex, rest[index] != "\"" {
-                    if rest[index] == "\\" { index = rest.index(after: index) }
-                    if index < rest.endIndex { index = rest.index(after: index) }
-                }
-                rest = index < rest.endIndex ? rest[rest.index(after: index)...] : ""
-                code += "\"\""
-                continue
-            }
-            code.append(character)
-            rest = rest.dropFirst()
-        }
-        return code
     }
 }

@@ -47,20 +47,23 @@ enum ImportStyle {
     /// calls for; lines inside `#if` keep their indentation.
     static func fitted(_ text: String, to levels: Levels) -> String {
         guard !levels.bare.isEmpty || !levels.belowPublic.isEmpty else { return text }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.lineSlices
         for index in lines.indices {
-            guard let match = lines[index].firstMatch(of: importLine),
+            // The pattern only on the lines that can match: it is slow, and every generated line
+            // passes here.
+            guard lines[index].contains("import"),
+                let match = lines[index].firstMatch(of: importLine),
                 match.output.1.isEmpty, match.output.4.isEmpty
             else { continue }
             let indent = lines[index].prefix { $0 == " " }
             let module = String(match.output.3)
             switch match.output.2 {
             case nil where levels.belowPublic.contains(module):
-                lines[index] = "\(indent)internal import \(module)"
+                lines[index] = "\(indent)internal import \(module)"[...]
             case "internal"?
             where levels.bare.contains(module)
                 && !levels.belowPublic.contains(module):
-                lines[index] = "\(indent)import \(module)"
+                lines[index] = "\(indent)import \(module)"[...]
             default: break
             }
         }

@@ -190,6 +190,17 @@ enum Interruptions {
         }
         return try body()
     }
+
+    /// Runs `body` and returns true when no write holds signals back; returns false, without
+    /// running it, while one does. A handler set in `body` is the one a later write saves and
+    /// puts back, where one set during a write would be replaced when the write ends.
+    static func whileIdle(_ body: () -> Void) -> Bool {
+        lock.withLock {
+            guard depth == 0 else { return false }
+            body()
+            return true
+        }
+    }
 }
 
 /// The disk refused a write.

@@ -133,7 +133,7 @@ public enum Renderer {
         var kept: [Substring] = []
         var isInUnused = false
         var dropsBlankLine = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.lineSlices {
             if isInUnused {
                 if line.hasPrefix("}") { (isInUnused, dropsBlankLine) = (false, true) }
                 continue
@@ -142,7 +142,9 @@ public enum Renderer {
                 dropsBlankLine = false
                 if line.isEmpty { continue }
             }
-            let conformance = line.wholeMatch(of: /nonisolated extension (\w+): SampleValue \{/)
+            let conformance =
+                line.hasPrefix("nonisolated extension ")
+                ? line.wholeMatch(of: /nonisolated extension (\w+): SampleValue \{/) : nil
             if let name = conformance?.output.1, let type = BaseType(rawValue: String(name)),
                 !types.contains(type)
             {
@@ -161,7 +163,7 @@ public enum Renderer {
     static func withoutWorkshopNotes(_ text: String) -> String {
         var kept: [Substring] = []
         var isInNote = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.lineSlices {
             let code = line.drop { $0 == " " || $0 == "\t" }
             if code.hasPrefix("// Workshop:")
                 || (isInNote && code.hasPrefix("//") && !code.hasPrefix("///"))
@@ -179,16 +181,38 @@ public enum Renderer {
 
     /// LF line ends, no trailing spaces, exactly one final newline: the same bytes everywhere.
     static func normalized(_ text: String) -> String {
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in
-                line.last == " " || line.last == "\t"
-                    ? String(line.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-                    : String(line)
+        // Bytes, not Characters: every rendered file passes here.
+        let (space, tab) = (UInt8(ascii: " "), UInt8(ascii: "\t"))
+        let (newline, carriageReturn) = (UInt8(ascii: "\n"), UInt8(ascii: "\r"))
+        var text = text
+        return text.withUTF8 { input in
+            String(unsafeUninitializedCapacity: input.count + 1) { output in
+                var count = 0
+                var lineStart = 0
+                func dropTrailingSpaces() {
+                    while count > lineStart, output[count - 1] == space || output[count - 1] == tab
+                    {
+                        count -= 1
+                    }
+                }
+                for byte in input {
+                    guard byte == newline else {
+                        output[count] = byte
+                        count += 1
+                        continue
+                    }
+                    if count > lineStart, output[count - 1] == carriageReturn { count -= 1 }
+                    dropTrailingSpaces()
+                    output[count] = newline
+                    count += 1
+                    lineStart = count
+                }
+                dropTrailingSpaces()
+                while count > 0, output[count - 1] == newline { count -= 1 }
+                output[count] = newline
+                return count + 1
             }
-        var result = lines.joined(separator: "\n")
-        while result.hasSuffix("\n") { result.removeLast() }
-        return result + "\n"
+        }
     }
 }
 

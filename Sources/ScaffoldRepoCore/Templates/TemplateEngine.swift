@@ -370,6 +370,17 @@ extension TemplateError: BadInput {
     }
 }
 
+extension String {
+    /// The text's lines, split at each `\n` byte (a `\r` before it stays in its line): as
+    /// `split(separator: "\n", omittingEmptySubsequences: false)` for text with LF line ends,
+    /// without reading it Character by Character.
+    var lineSlices: [Substring] {
+        utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            Substring($0)
+        }
+    }
+}
+
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     func trimmingWhiteSpace() -> SubSequence {

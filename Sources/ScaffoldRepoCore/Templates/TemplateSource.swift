@@ -56,11 +56,20 @@ public struct TemplateSource: Sendable {
             }
             return try Template(name: shown(file), text: text)
         }
+        if let parsed = Self.parsedBuiltIns[name] { return parsed }
         guard let text = BuiltInTemplates.embedded[name] else {
             throw TemplateError(
                 template: name, line: 0, message: "no built-in template of that name")
         }
         return try Template(name: "Templates/" + name, text: text)
+    }
+
+    /// Every built-in template that parses, parsed once per process (a test run renders
+    /// thousands of files); one that does not is parsed again when asked for, to throw.
+    private static let parsedBuiltIns: [String: Template] = BuiltInTemplates.embedded.reduce(
+        into: [:]
+    ) { parsed, entry in
+        parsed[entry.key] = try? Template(name: "Templates/" + entry.key, text: entry.value)
     }
 
     /// The template called `name` rendered with `context`, its `{{> partial}}` tags read from

@@ -198,8 +198,14 @@ private nonisolated(unsafe) var hangUpsSeen = 0
     /// process's own handler once the writing is done, nested calls included, and not before.
     @Test func aSignalWhileWritingArrivesOnceTheFilesAreInPlace() throws {
         hangUpsSeen = 0
-        let before = signal(SIGHUP) { _ in hangUpsSeen += 1 }
-        defer { signal(SIGHUP, before) }
+        // Set and put back while no other test's write holds signals back: one set during such a
+        // write would be replaced when it ends, and the signal would reach the handler too soon.
+        let whenIdle = { (body: () -> Void) in
+            while !Interruptions.whileIdle(body) { usleep(1_000) }
+        }
+        var before: (@convention(c) (Int32) -> Void)?
+        whenIdle { before = signal(SIGHUP) { _ in hangUpsSeen += 1 } }
+        defer { whenIdle { _ = signal(SIGHUP, before) } }
 
         // To the process: a test's thread may block signals, and another thread takes it.
         let seen = { (count: Int) in
