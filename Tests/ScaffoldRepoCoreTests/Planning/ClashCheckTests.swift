@@ -356,4 +356,17 @@ import Testing
                 "class Shown 9", "enum Conditional 13", "typealias Alias 15",
             ])
     }
+
+    /// Code lines are read byte by byte: comments (nested ones too) and the contents of strings
+    /// are gone, a line keeps its number, and `\r\n` ends one line.
+    @Test func codeLinesKeepCodeAndLineNumbersOnly() {
+        let text =
+            "let a = \"x // \\\" y\" // note\r\n/* outer /* inner */ still */ struct B {}\n"
+            + "let c = \"\"\"\nstruct InString {}\n\"\"\" + d\nCafé é"
+
+        #expect(
+            ClashCheck.codeLines(text) == [
+                #"let a = "" "#, " struct B {}", "let c = ", "", " + d", "Café é",
+            ])
+    }
 }

@@ -119,4 +119,15 @@ import Testing
             folder.appendingPathComponent("Sources/AppCore/StoreFiles.swift"))
         #expect(storeFiles?.contains("// Workshop: ") == false)
     }
+
+    /// Every rendered file ends lines with LF, keeps no trailing spaces or tabs, and ends with
+    /// exactly one newline; a `\r` inside a line, and non-ASCII text, stay as they are.
+    @Test func renderedTextIsNormalizedByteForByte() {
+        #expect(Renderer.normalized("a \t\r\nb\rc\t\n\n  \nCafé  \n\n\n") == "a\nb\rc\n\n\nCafé\n")
+        #expect(Renderer.normalized("") == "\n")
+        #expect(Renderer.normalized("x  ") == "x\n")
+        #expect(ContentHash.of("") == "cbf29ce484222325")
+        #expect(ContentHash.of("a") == "af63dc4c8601ec8c")
+        #expect(ContentHash.of("Café") == ContentHash.of(Data("Café".utf8)))
+    }
 }
