@@ -92,10 +92,12 @@ enum GenerateCommand {
                 "--into . --target \(target)"
             } else if record != nil {
                 "--output ."
-            } else if let target = manifest.models.compactMap(\.target).first {
-                "--into . --target \(target)"
             } else {
-                "--output ."
+                // A package generated for another model builds no second package's files: the
+                // new model goes into one of its targets.
+                "--into . --target "
+                    + (manifest.models.compactMap(\.target).first
+                        ?? DestinationResolver.swiftTargets(in: currentDirectory).first ?? "NAME")
             }
         let recorded = record == nil ? "" : ", and it records \(name) already"
         return [

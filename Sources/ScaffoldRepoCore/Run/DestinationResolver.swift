@@ -13,7 +13,7 @@ struct ResolvedDestination {
 enum DestinationResolver {
     /// The folders under `root`'s `Sources` that can hold Swift files: not hidden, and not a C
     /// or system library (such as the sqlite storage's `CSQLite`), sorted.
-    private static func swiftTargets(in root: URL) -> [String] {
+    static func swiftTargets(in root: URL) -> [String] {
         let sources = root.appendingPathComponent("Sources")
         return ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
             .filter { !$0.hasPrefix(".") && !isCLibrary(sources.appendingPathComponent($0)) }

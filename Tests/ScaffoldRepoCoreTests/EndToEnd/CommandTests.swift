@@ -51,6 +51,24 @@ import Testing
         #expect(elsewhere.standardError.isEmpty)
     }
 
+    /// In a package generated for one model, another model's run is pointed at `--into` the
+    /// package's target, which works, not at `--output .`, which that package refuses.
+    @Test func aNewModelInAPackageGeneratedForAnotherIsPointedAtItsTarget() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = ScaffoldRepo.run(question + ["--output", "."], currentDirectory: folder)
+
+        let nested = ScaffoldRepo.run(["Item", "id:Int", "--dry-run"], currentDirectory: folder)
+
+        #expect(
+            nested.standardError.contains(
+                "To generate into the current package, give --into . --target QuestionStore"))
+        let into = ScaffoldRepo.run(
+            ["Item", "id:Int", "--into", ".", "--target", "QuestionStore"], currentDirectory: folder
+        )
+        #expect(into.exitCode == 0, "\(into.standardError)")
+    }
+
     @Test func aSecondRunIsIdenticalAndWritesNothing() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
