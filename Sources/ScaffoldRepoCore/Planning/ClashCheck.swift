@@ -116,13 +116,15 @@ enum ClashCheck {
                 }
                 // Another model's file as generated uses the shared engine's types but never
                 // declares them: only this model's own names can clash there. A file that
-                // mentions none of the names it could clash on is not parsed (reading every line
-                // is the slow part).
+                // declares none of the names it could clash on, at any depth, is not parsed line
+                // by line (one pass over its bytes finds the names it declares).
                 let candidates =
                     model == nil
                     ? allCandidates + Array(usedHere.keys) + Array(usedByTests.keys)
                     : modelCandidates
-                guard candidates.contains(where: { text.contains($0) }) else { continue }
+                guard !identifiers(in: text).declared.isDisjoint(with: candidates) else {
+                    continue
+                }
                 // Two file-private types of one name in two files are no clash.
                 for declaration in declarations(in: text)
                 where !(declaration.isPrivate && privateNames.contains(declaration.name)) {

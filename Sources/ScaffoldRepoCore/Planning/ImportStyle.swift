@@ -25,14 +25,12 @@ enum ImportStyle {
     static func levels(of text: String) -> Levels {
         var levels = Levels()
         guard text.contains("import") else { return levels }
-        let lines =
-            text.contains("/*") || text.contains("\"\"\"")
-            ? ClashCheck.codeLines(text).map { Substring($0) }
-            : text.split(whereSeparator: \.isNewline).map { line in
-                line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
-            }
-        for line in lines where line.contains("import") {
-            guard let match = line.firstMatch(of: importLine) else { continue }
+        let hasBlocks = text.contains("/*") || text.contains("\"\"\"")
+        let lines = hasBlocks ? ClashCheck.codeLines(text).map { Substring($0) } : text.lineSlices
+        for line in lines where mayImport(line) {
+            let code =
+                hasBlocks ? line : line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+            guard let match = code.firstMatch(of: importLine) else { continue }
             let module = String(match.output.3)
             switch match.output.2 {
             case nil: levels.bare.insert(module)
@@ -43,6 +41,13 @@ enum ImportStyle {
         return levels
     }
 
+    /// Whether `line` can be an import: its first character, past spaces, starts `import`, an
+    /// attribute or an access level. Bytes: every line of the target's files is asked.
+    private static func mayImport(_ line: Substring) -> Bool {
+        guard let first = line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        return "@iopf".utf8.contains(first) && line.contains("import")
+    }
+
     /// `text` with each of its import lines at the level `levels` (the target's own files')
     /// calls for; lines inside `#if` keep their indentation.
     static func fitted(_ text: String, to levels: Levels) -> String {
@@ -51,7 +56,7 @@ enum ImportStyle {
         for index in lines.indices {
             // The pattern only on the lines that can match: it is slow, and every generated line
             // passes here.
-            guard lines[index].contains("import"),
+            guard mayImport(lines[index]),
                 let match = lines[index].firstMatch(of: importLine),
                 match.output.1.isEmpty, match.output.4.isEmpty
             else { continue }
