@@ -88,6 +88,9 @@ enum PackagePlanner {
             {
                 request.destination = .standalone(outputDirectory: package)
             }
+            if let record, record.module != request.module {
+                try refuseSecondModelOfAName(record, request, root: root, displayRoot: displayRoot)
+            }
             var warnings: [Diagnostic] = []
             if let record {
                 var previous = try record.request()
@@ -138,6 +141,27 @@ enum PackagePlanner {
                 in: checked[index].module, manifest: manifest, requests: checked)
         }
         return package
+    }
+
+    /// A model recorded in one module and asked for in another is moved there, history and all,
+    /// once its type's file is gone from the first. While that file is there, the run is
+    /// refused: the manifest keeps one model of a name, so the first's history would be taken
+    /// over by the second, and the two would read and write one store.
+    private static func refuseSecondModelOfAName(
+        _ record: Manifest.Model, _ request: GenerateRequest, root: URL, displayRoot: String
+    ) throws {
+        let name = request.spec.typeName
+        let typeFile = "Sources/\(record.module)/\(name).swift"
+        guard record.files[typeFile] != nil,
+            FileManager.default.fileExists(atPath: root.appendingPathComponent(typeFile).path)
+        else { return }
+        throw UsageError(
+            "\(name) is generated in \(record.module) already "
+                + "(\(DiskPaths.shown(typeFile, under: displayRoot))): a package keeps one model of a "
+                + "name, and a second would take over its history and share its store. For a "
+                + "second model, give it another name; to move \(name) to \(request.module), delete "
+                + "its files from \(record.module) first (its stored values stay where the app "
+                + "keeps them)")
     }
 
     /// A warning for each field new to the model whose name starts with a capital letter: a

@@ -303,20 +303,33 @@ import Testing
         }
         try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
         _ = run(["Item", "id:Int", "--into", ".", "--target", "Old"], in: folder)
+        let second = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
+        // A second Item beside the first is refused: the manifest keeps one model of a name.
+        #expect(second.exitCode == 2)
+        #expect(
+            second.standardError.contains(
+                "Item is generated in Old already (Sources/Old/Item.swift): a package keeps one "
+                    + "model of a name"))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("Sources/New/Item.swift").path))
+        // Once the type's file is gone, the model moves.
+        try FileManager.default.removeItem(
+            at: folder.appendingPathComponent("Sources/Old/Item.swift"))
 
         let moved = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
 
         #expect(moved.exitCode == 0)
         #expect(
             moved.standardError.contains(
-                "warning: Sources/Old/Item.swift was generated for Item before but is not any more")
-        )
+                "warning: Sources/Old/ItemRepository.swift was generated for Item before but is "
+                    + "not any more"))
         #expect(
-            try Manifest.load(root: folder)?.model(named: "Item")?.files["Sources/Old/Item.swift"]
-                != nil)
+            try Manifest.load(root: folder)?.model(named: "Item")?.files[
+                "Sources/Old/ItemRepository.swift"] != nil)
         #expect(
             run(["destroy", "Item"], in: folder).standardOutput.contains(
-                "delete    Sources/Old/Item.swift\n"))
+                "delete    Sources/Old/ItemRepository.swift\n"))
     }
 
     @Test func regenWithoutAManifestIsBadInput() throws {
