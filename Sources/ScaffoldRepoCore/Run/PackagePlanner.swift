@@ -144,13 +144,21 @@ enum PackagePlanner {
     }
 
     /// A model recorded in one module and asked for in another is moved there, history and all,
-    /// once its type's file is gone from the first. While that file is there, the run is
-    /// refused: the manifest keeps one model of a name, so the first's history would be taken
+    /// once its type's file is gone from the first; a sqlite model never is, since its values
+    /// are in its module's database. While that file is there, the run is refused: the manifest keeps one model of a name, so the first's history would be taken
     /// over by the second, and the two would read and write one store.
     private static func refuseSecondModelOfAName(
         _ record: Manifest.Model, _ request: GenerateRequest, root: URL, displayRoot: String
     ) throws {
         let name = request.spec.typeName
+        if record.storage == .sqlite {
+            throw UsageError(
+                "\(name) is a sqlite model of \(record.module), whose values are in "
+                    + "\(record.module).sqlite, the database of \(record.module)'s models: a repository "
+                    + "in \(request.module) opens \(request.module).sqlite and would not find them. Keep "
+                    + "\(name) in \(record.module) (--target \(record.module)), or give a model of "
+                    + "\(request.module) another name")
+        }
         let typeFile = "Sources/\(record.module)/\(name).swift"
         guard record.files[typeFile] != nil,
             FileManager.default.fileExists(atPath: root.appendingPathComponent(typeFile).path)

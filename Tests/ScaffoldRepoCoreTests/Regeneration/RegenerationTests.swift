@@ -332,6 +332,32 @@ import Testing
                 "delete    Sources/Old/ItemRepository.swift\n"))
     }
 
+    /// A sqlite model's values are in its module's database: it never moves to another target.
+    @Test func aSQLiteModelStaysInItsTarget() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        for target in ["Old", "New"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("Sources/\(target)"),
+                withIntermediateDirectories: true)
+        }
+        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        _ = run(
+            ["Item", "id:Int", "--storage", "sqlite", "--into", ".", "--target", "Old"], in: folder)
+        try FileManager.default.removeItem(
+            at: folder.appendingPathComponent("Sources/Old/Item.swift"))
+
+        let moved = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
+
+        #expect(moved.exitCode == 2)
+        #expect(
+            moved.standardError.contains(
+                "Item is a sqlite model of Old, whose values are in Old.sqlite"))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("Sources/New/Item.swift").path))
+    }
+
     @Test func regenWithoutAManifestIsBadInput() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
