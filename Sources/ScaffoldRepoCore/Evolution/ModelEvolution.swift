@@ -185,6 +185,27 @@ struct ModelEvolution: Equatable {
                             + "\(new.name) existed load with it"))
             }
         }
+        let givesNil = { (field: Field) in
+            field.defaultValue == nil || field.defaultValue == DefaultValue.none
+        }
+        if old.type.isOptional, new.type.isOptional, givesNil(old), !givesNil(new) {
+            let kept = Field(name: new.name, type: new.type)
+            changes.append(
+                Change(
+                    effect: .breaksStoredData,
+                    message: "\(new.name) gets a default: a value saved with \(new.name) = nil was "
+                        + "stored without the key, so it would load with the default instead. Keep "
+                        + "it without one (\(SpecFormatter.token(kept))), or migrate",
+                    what: "\(new.name) gets a default", field: new.name))
+        } else if old.type.isOptional, new.type.isOptional, let oldDefault = old.defaultValue,
+            !givesNil(new), new.defaultValue != oldDefault
+        {
+            changes.append(
+                Change(
+                    effect: .compatible,
+                    message: "\(new.name) has a new default: values stored before "
+                        + "\(new.name) existed load with it"))
+        }
         changes += relationChanges(old, new)
         let oldCases = old.type.allTypes.flatMap(\.enumCases)
         let newCases = new.type.allTypes.flatMap(\.enumCases)

@@ -225,6 +225,12 @@ struct ShapeContext: InlineTemplateContext {
     let hasFormerNames: Bool
     /// Whether decoding needs code of its own (defaults or former keys).
     let hasCustomDecoding: Bool
+    /// Whether an optional field has a default other than `nil`: the model then encodes itself,
+    /// writing null for such a field's `nil`, since a missing key reads as the default.
+    let writesNils: Bool
+    /// The optional fields but the id, whose `nil` the generated tests save and read back.
+    let optionalFields: [FieldContext]
+    let hasOptionalFields: Bool
     /// The nested `String` enums the fields declare.
     let enums: [EnumContext]
 
@@ -237,6 +243,9 @@ struct ShapeContext: InlineTemplateContext {
         formerKeys = spec.fields.compactMap(\.formerName).map(IdentifierContext.init)
         hasFormerNames = !formerKeys.isEmpty
         hasCustomDecoding = hasDefaults || hasFormerNames
+        writesNils = fields.contains(where: \.writesNil)
+        optionalFields = fields.filter { $0.isOptional && !$0.isID }
+        hasOptionalFields = !optionalFields.isEmpty
         enums = spec.fields.flatMap { field in
             field.type.allTypes.compactMap { type in
                 guard case .enumeration(let name, let cases) = type else { return nil }
@@ -278,6 +287,13 @@ struct FieldContext: TemplateContext {
     let type: String
     /// What `decode`/`decodeIfPresent` read: the type without its outer `?`.
     let decodeMethod: String
+    /// Whether the type is optional.
+    let isOptional: Bool
+    /// Whether it is optional with a default other than `nil`: its `nil` is written as null
+    /// (`encodeMethod` is then `encode`, else `encodeIfPresent` for an optional, as the
+    /// compiler's encoding writes it).
+    let writesNil: Bool
+    let encodeMethod: String
     let decodeType: String
     /// ` = <default>` for the memberwise init (`nil` for an optional), or nothing.
     let defaultArgument: String
@@ -304,6 +320,9 @@ struct FieldContext: TemplateContext {
         label = Identifier.label(field.name)
         type = field.swiftType
         decodeMethod = field.type.isOptional ? "decodeIfPresent" : "decode"
+        isOptional = field.type.isOptional
+        writesNil = field.type.isOptional && literal != nil && literal != "nil"
+        encodeMethod = field.type.isOptional && !writesNil ? "encodeIfPresent" : "encode"
         decodeType = field.reference == nil ? unwrapped.swiftSpelling : field.unwrappedSwiftType
         self.defaultArgument = defaultArgument.map { " = \($0)" } ?? ""
         defaultLiteral = literal ?? ""

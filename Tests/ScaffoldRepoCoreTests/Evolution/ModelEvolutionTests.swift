@@ -25,6 +25,7 @@ import Testing
         (["s:enum(a,b)"], ["s:enum(a,b,c)"]),  // a new enum case
         (["title"], ["headline"]),  // a rename (below)
         (["shelf=main"], ["shelf=attic"]),  // another default
+        (["note:String?=a"], ["note:String?=b"]),  // another default of an optional field
     ])
     func compatibleChangesAreNotes(old: [String], new: [String]) throws {
         let rename = new == ["headline"] ? "title=headline" : nil
@@ -37,6 +38,9 @@ import Testing
         (["rating:Int?"], ["rating:Int"]),  // optional to required
         (["s:enum(a,b)"], ["s:enum(a)"]),  // a removed enum case
         (["count:Int=0"], ["count:Int"]),  // a default removed
+        // A default for an optional field: a nil saved before has no key, and would load as it.
+        (["note:String?"], ["note:String?=hello"]),
+        (["note:String?=nil"], ["note:String?=hello"]),
     ])
     func breakingChangesAreRefused(old: [String], new: [String]) throws {
         #expect(try Self.effects(from: old, to: new) == [.breaksStoredData])

@@ -18,6 +18,21 @@ import Testing
         expectNil(try await repository.find(by: Support.sample(2).id))
     }
 
+    @Test func testNilInAnOptionalFieldIsReadBackAfterReopening() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try PinRepository(directory: directory)
+        var value = Support.sample(1)
+        value.noteID = nil
+
+        try await repository.save(value)
+        expectEqual(try await repository.find(by: value.id), value)
+        await repository.close()
+
+        let reopened = try PinRepository(directory: directory)
+        expectEqual(try await reopened.find(by: value.id), value)
+    }
+
     @Test func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

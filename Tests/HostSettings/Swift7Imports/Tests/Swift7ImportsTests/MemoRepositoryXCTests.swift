@@ -18,6 +18,21 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         expectNil(try await repository.find(by: Support.sample(2).id))
     }
 
+    func testNilInAnOptionalFieldIsReadBackAfterReopening() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try MemoRepository(directory: directory)
+        var value = Support.sample(1)
+        value.due = nil
+
+        try await repository.save(value)
+        expectEqual(try await repository.find(by: value.id), value)
+        await repository.close()
+
+        let reopened = try MemoRepository(directory: directory)
+        expectEqual(try await reopened.find(by: value.id), value)
+    }
+
     func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

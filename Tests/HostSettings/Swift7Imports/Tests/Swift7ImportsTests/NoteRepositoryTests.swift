@@ -18,6 +18,21 @@ import Testing
         expectNil(await repository.find(by: Support.sample(2).id))
     }
 
+    @Test func testNilInAnOptionalFieldIsReadBackAfterReopening() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        var value = Support.sample(1)
+        value.body = nil
+
+        try await repository.save(value)
+        expectEqual(await repository.find(by: value.id), value)
+        await repository.close()
+
+        let reopened = try NoteRepository(directory: directory)
+        expectEqual(await reopened.find(by: value.id), value)
+    }
+
     @Test func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

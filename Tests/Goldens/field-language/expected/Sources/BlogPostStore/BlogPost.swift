@@ -42,6 +42,7 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
     public var link: URL
     public var due: Date
     public var owner: UUID?
+    public var nickname: String?
 
     public init(
         id: UUID,
@@ -67,7 +68,8 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
         decoder: String,
         link: URL = URL(string: "https://example.com")!,
         due: Date = Date(timeIntervalSince1970: 0.0),
-        owner: UUID? = nil
+        owner: UUID? = nil,
+        nickname: String? = "anon"
     ) {
         self.id = id
         self.title = title
@@ -93,6 +95,7 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
         self.link = link
         self.due = due
         self.owner = owner
+        self.nickname = nickname
     }
 
     /// Decodes JSON written by earlier versions of the model: a missing key takes the field's
@@ -151,6 +154,71 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
             try container.contains(.owner)
             ? container.decodeIfPresent(UUID.self, forKey: .owner)
             : nil
+        self.nickname =
+            try container.contains(.nickname)
+            ? container.decodeIfPresent(String.self, forKey: .nickname)
+            : "anon"
+    }
+
+    /// Encodes as the compiler would, except that a `nil` in an optional field with a default
+    /// is written as `null`: a missing key would read as the default, which the value did not
+    /// hold.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.title, forKey: .title)
+        try container.encodeIfPresent(self.body, forKey: .body)
+        try container.encode(self.views, forKey: .views)
+        try container.encode(self.big, forKey: .big)
+        try container.encode(self.ratio, forKey: .ratio)
+        try container.encode(self.price, forKey: .price)
+        try container.encode(self.raw, forKey: .raw)
+        try container.encode(self.tags, forKey: .tags)
+        try container.encode(self.scores, forKey: .scores)
+        try container.encodeIfPresent(self.notes, forKey: .notes)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.kind, forKey: .kind)
+        try container.encode(self.`default`, forKey: .`default`)
+        try container.encode(self.`class`, forKey: .`class`)
+        try container.encode(self.`func`, forKey: .`func`)
+        try container.encode(self.`in`, forKey: .`in`)
+        try container.encode(self.`operator`, forKey: .`operator`)
+        try container.encode(self.`Type`, forKey: .`Type`)
+        try container.encode(self.container, forKey: .container)
+        try container.encode(self.decoder, forKey: .decoder)
+        try container.encode(self.link, forKey: .link)
+        try container.encode(self.due, forKey: .due)
+        try container.encodeIfPresent(self.owner, forKey: .owner)
+        try container.encode(self.nickname, forKey: .nickname)
+    }
+
+    /// The JSON keys, one per field (a type that encodes and decodes itself declares them).
+    private nonisolated enum CodingKeys: String, CodingKey {
+        case id
+        case title
+        case body
+        case views
+        case big
+        case ratio
+        case price
+        case raw
+        case tags
+        case scores
+        case notes
+        case status
+        case kind
+        case `default`
+        case `class`
+        case `func`
+        case `in`
+        case `operator`
+        case `Type`
+        case container
+        case decoder
+        case link
+        case due
+        case owner
+        case nickname
     }
 }
 
@@ -189,6 +257,7 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
             let due: Date = Date(timeIntervalSince1970: 1_767_225_600 + Double(number) * 86_400)
             let owner: UUID? =
                 UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(number)))
+            let nickname: String? = "Nickname \(number)"
             return BlogPost(
                 id: id,
                 title: title,
@@ -213,7 +282,8 @@ public nonisolated struct BlogPost: Codable, Identifiable, Sendable, Hashable {
                 decoder: decoder,
                 link: link,
                 due: due,
-                owner: owner
+                owner: owner,
+                nickname: nickname
             )
         }
     }

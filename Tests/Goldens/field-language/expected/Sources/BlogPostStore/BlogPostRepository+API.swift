@@ -195,6 +195,7 @@ nonisolated extension BlogPost: StoredValue {
         "in",
         "kind",
         "link",
+        "nickname",
         "notes",
         "operator",
         "owner",

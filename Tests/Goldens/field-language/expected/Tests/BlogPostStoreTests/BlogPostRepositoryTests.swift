@@ -18,6 +18,25 @@ import Testing
         expectNil(await repository.find(by: Support.sample(2).id))
     }
 
+    @Test func testNilInAnOptionalFieldIsReadBackAfterReopening() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BlogPostRepository(directory: directory)
+        var value = Support.sample(1)
+        value.body = nil
+        value.notes = nil
+        value.kind = nil
+        value.owner = nil
+        value.nickname = nil
+
+        try await repository.save(value)
+        expectEqual(await repository.find(by: value.id), value)
+        await repository.close()
+
+        let reopened = try BlogPostRepository(directory: directory)
+        expectEqual(await reopened.find(by: value.id), value)
+    }
+
     @Test func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -296,6 +315,7 @@ import Testing
         object["link"] = nil
         object["due"] = nil
         object["owner"] = nil
+        object["nickname"] = nil
 
         // The sample's type, not BlogPost by name: in the Swift Testing suite a model named like
         // one of Testing's types (Tag, Trait, Attachment, …) would be ambiguous.
@@ -312,6 +332,7 @@ import Testing
         expectEqual(decoded.link, URL(string: "https://example.com")!)
         expectEqual(decoded.due, Date(timeIntervalSince1970: 0.0))
         expectEqual(decoded.owner, nil)
+        expectEqual(decoded.nickname, "anon")
     }
 
     @Test func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {

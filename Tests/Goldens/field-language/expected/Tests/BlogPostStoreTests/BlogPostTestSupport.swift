@@ -31,7 +31,8 @@ nonisolated enum BlogPostTestSupport {
             decoder: SampleData.value("decoder", number, revision),
             link: SampleData.value("link", number, revision),
             due: SampleData.value("due", number, revision),
-            owner: SampleData.value("owner", number, revision)
+            owner: SampleData.value("owner", number, revision),
+            nickname: SampleData.value("nickname", number, revision)
         )
     }
 

@@ -18,6 +18,21 @@ nonisolated final class PersonRepositoryXCTests: XCTestCase {
         expectNil(await repository.find(by: Support.sample(2).id))
     }
 
+    func testNilInAnOptionalFieldIsReadBackAfterReopening() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try PersonRepository(directory: directory)
+        var value = Support.sample(1)
+        value.nickname = nil
+
+        try await repository.save(value)
+        expectEqual(await repository.find(by: value.id), value)
+        await repository.close()
+
+        let reopened = try PersonRepository(directory: directory)
+        expectEqual(await reopened.find(by: value.id), value)
+    }
+
     func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
