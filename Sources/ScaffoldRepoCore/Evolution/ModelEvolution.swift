@@ -332,6 +332,25 @@ extension ModelEvolution {
                     + "--migrate: the model as last generated is frozen, and the values stored "
                     + "before open without the old \(name). Nothing was written.")
         }
+        // A field renamed before reads its former key while its own is missing: a new field of
+        // that name would take those values from it (and the renamed field, without them, would
+        // not open).
+        let reused = previous.fields.compactMap { field in
+            field.formerName.flatMap { former in
+                request.spec.fields.contains { $0.name == field.name && $0.formerName == nil }
+                    && request.spec.fields.contains { $0.name == former }
+                    ? (former, field.name) : nil
+            }
+        }
+        if let (former, renamed) = reused.first, !request.migrate {
+            throw SpecError(
+                "\(request.spec.typeName).\(former): \(former) was renamed to \(renamed) before "
+                    + "(--rename), and values stored before the rename hold \(renamed)'s values "
+                    + "under the key \(former): the new \(former) would load them, and \(renamed) "
+                    + "would lose them (or, required, stop the store opening). Give the field "
+                    + "another name, or add --migrate: the model as last generated is frozen, and "
+                    + "reads \(former) into \(renamed) as before. Nothing was written.")
+        }
         var report = try check(
             &request.spec, previous: previous, migrate: request.migrate,
             dropping: request.droppedFields)
@@ -342,7 +361,7 @@ extension ModelEvolution {
         if request.migrate {
             guard
                 !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty
-                    || !returning.isEmpty
+                    || !returning.isEmpty || !reused.isEmpty
             else {
                 throw SpecError(
                     "--migrate: stored \(request.spec.typeName) data opens with this model as "
@@ -387,18 +406,14 @@ extension ModelEvolution {
         _ spec: inout ModelSpec, previous: ModelSpec, migrate: Bool = false,
         dropping: [String] = []
     ) throws -> Report {
-        var reusedFormerNames: [String] = []
+        // A rename recorded before is kept, unless a field of the former name is back (refused
+        // without --migrate, whose frozen version reads the former key).
         for index in spec.fields.indices where spec.fields[index].formerName == nil {
             let name = spec.fields[index].name
-            guard let former = previous.fields.first(where: { $0.name == name })?.formerName
+            guard let former = previous.fields.first(where: { $0.name == name })?.formerName,
+                !spec.fields.contains(where: { $0.name == former })
             else { continue }
-            if spec.fields.contains(where: { $0.name == former }) {
-                reusedFormerNames.append(
-                    "\(former) was renamed to \(name) before: stored values that still have the "
-                        + "key \(former) now load into the new field \(former), not into \(name)")
-            } else {
-                spec.fields[index].formerName = former
-            }
+            spec.fields[index].formerName = former
         }
         for field in spec.fields {
             guard let former = field.formerName,
@@ -456,7 +471,6 @@ extension ModelEvolution {
                     + ". Nothing was written.\n" + lines.joined(separator: "\n"))
         }
         var report = Report()
-        report.warnings = reusedFormerNames.map { .warning("\(spec.typeName): \($0)") }
         guard !evolution.changes.isEmpty else { return report }
         report.lines.append("\(spec.typeName) changed since it was last generated:")
         let decided = Set(

@@ -145,6 +145,33 @@ import Testing
     /// saved again, the journal and snapshot stores until their next snapshot). A field of that
     /// name again, added or renamed to, would load them, or stop the store opening: it is
     /// refused with nothing written until `--migrate` freezes the version that holds them.
+    /// A renamed field's former name, given to a new field, would take the values stored before
+    /// the rename from it: refused, or with --migrate the frozen version reads the former key.
+    @Test func aRenamedFieldsFormerNameComesBackOnlyWithAMigration() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Card", "id:Int", "title"]).exitCode == 0)
+        #expect(run(["Card", "id:Int", "headline", "--rename", "title=headline"]).exitCode == 0)
+        let before = try TestPaths.files(below: folder).map { ($0, text($0)) }
+
+        let back = run(["Card", "id:Int", "headline", "title=none"])
+
+        #expect(back.exitCode == 2)
+        #expect(
+            back.standardError.contains(
+                "Card.title: title was renamed to headline before (--rename), and values stored "
+                    + "before the rename hold headline's values under the key title"))
+        #expect(
+            try TestPaths.files(below: folder).map { ($0, text($0)) }.elementsEqual(before) {
+                $0 == $1
+            })
+        let migrated = run(["Card", "id:Int", "headline", "title=none", "--migrate"])
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        // The frozen version reads the former key into headline.
+        #expect(
+            text("CardStore/Sources/CardStore/CardVersions.swift")?.contains(
+                "former.decode(String.self, forKey: .title)") == true)
+    }
+
     @Test func aDroppedFieldsNameComesBackOnlyWithAMigration() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         let manifest = "BookStore/.scaffold/manifest.json"
