@@ -69,11 +69,63 @@ enum GenerateCommand {
                     + undecided.map(\.displayPath).joined(separator: ", ")
                     + " with the value you decide, then " + note.message)
         }
+        // Other models of the module whose files, as generated, are no longer what they
+        // generate (the target declares its own Task now, imports otherwise, or a newer
+        // scaffold-repo wrote the shared files): the package may not build until regen.
+        let stale = staleModels(
+            besides: request, manifest: manifest, root: target.root, templates: templates)
+        var staleWarnings: [Diagnostic] = []
+        if !stale.isEmpty {
+            let names = stale.joined(separator: ", ")
+            staleWarnings.append(
+                .warning(
+                    "the files generated for \(names) in \(request.module) are not what scaffold-repo "
+                        + "generates for \(stale.count == 1 ? "it" : "them") now (the target's own "
+                        + "code, such as a Task of its own, or a newer scaffold-repo changed that), "
+                        + "and the module may not build beside this run's files until they are: "
+                        + "'scaffold-repo regen' updates them"))
+            let regen =
+                "scaffold-repo regen"
+                + (target.displayRoot.isEmpty ? "" : " \(target.displayRoot)")
+            notes = notes.map { note in
+                guard note.severity == .next else { return note }
+                return Diagnostic(.next, "\(regen), then " + note.message)
+            }
+        }
         return try Outcome.of(
             plan.changes, options, keepingBlocks: true,
             diagnostics: templates.warnings() + plan.warnings
-                + nestedPackageWarning(request, currentDirectory: currentDirectory) + notes,
+                + nestedPackageWarning(request, currentDirectory: currentDirectory)
+                + staleWarnings + notes,
             preface: plan.evolution)
+    }
+
+    /// The other models recorded in `request`'s module whose own files, still as generated,
+    /// `regen` would update, sorted; none when one cannot be planned (`regen` says why). The
+    /// shared files are this run's to update.
+    private static func staleModels(
+        besides request: GenerateRequest, manifest: Manifest?, root: URL,
+        templates: TemplateSource
+    ) -> [String] {
+        guard case .into = request.destination, let manifest else { return [] }
+        return manifest.models.filter { model in
+            model.destroyed != true && model.name != request.spec.typeName
+                && model.module == request.module
+        }
+        .compactMap { model -> String? in
+            guard var other = try? model.request() else { return nil }
+            other.destination = request.destination
+            guard
+                let plan = try? PackagePlanner.plan(
+                    [other], root: root, displayRoot: "", templates: templates, force: false)
+            else { return nil }
+            let isStale = plan.changes.contains { change in
+                change.status == .update && !change.file.isShared
+                    && model.files[change.file.path] != nil
+            }
+            return isStale ? model.name : nil
+        }
+        .sorted()
     }
 
     /// Without `--output` or `--into`, a run makes a new package in the current folder. When

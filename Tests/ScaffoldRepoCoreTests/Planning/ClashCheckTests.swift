@@ -232,6 +232,28 @@ import Testing
                 == ["Task", "Set", "Int"])
     }
 
+    /// A Task the target gets after a model was generated: the next model's run writes
+    /// `_Concurrency.Task`, says that the earlier model's files need regen, and its next step
+    /// is regen (the module does not build until then).
+    @Test func aTaskAddedLaterSendsTheNextRunToRegenFirst() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(generate("Item").exitCode == 0)
+        try write("Sources/App/Task.swift", "public struct Task: Sendable { var title = \"\" }\n")
+
+        let note = generate("Note")
+
+        #expect(note.exitCode == 0)
+        #expect(
+            note.standardError.contains(
+                "warning: the files generated for Item in App are not what scaffold-repo "
+                    + "generates for it now"))
+        #expect(note.standardOutput.contains("Next: scaffold-repo regen, then "))
+        #expect(ScaffoldRepo.run(["regen"], currentDirectory: folder).exitCode == 0)
+        let again = generate("Note")
+        #expect(!again.standardError.contains("are not what scaffold-repo generates"))
+        #expect(!again.standardOutput.contains("regen"))
+    }
+
     @Test func aModelWhoseFileIsAnotherModelsFileIsRefusedEvenWithForce() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(generate("Note").exitCode == 0)
