@@ -104,6 +104,19 @@ enum DestinationResolver {
                         + "library (it has a module.modulemap), which cannot hold Swift files; "
                         + "give a Swift target\(known)")
             }
+            // The engine calls C through pointers without `unsafe`: such a target gets
+            // thousands of warnings (documented as not supported).
+            if let checked = [target, target + "Tests"].first(where: {
+                declaration(ofTarget: $0, in: manifestText, mentions: ".strictMemorySafety(")
+                    == true
+            }) {
+                throw UsageError(
+                    "--target '\(target)': Package.swift gives \(checked) .strictMemorySafety(), "
+                        + "which the generated code does not support (its store calls C through "
+                        + "pointers without marking them unsafe: thousands of warnings). Generate "
+                        + "into a target without it, or into a package of its own (--output) "
+                        + "that the app depends on")
+            }
             var notes: [Diagnostic] = []
             // What Package.swift lacks for the package to build and run the generated tests:
             // the next step names it before `swift test`.
@@ -207,7 +220,14 @@ enum DestinationResolver {
     /// .target(name: "CSQLite", …)`); nil when the declaration is not found as
     /// `.target(name: "…"` (the manifest builds it some other way).
     static func dependsOnTheSQLiteLibrary(target: String, in text: String) -> Bool? {
-        let library = "\"\(Names.sqliteLibraryTarget)\""
+        declaration(ofTarget: target, in: text, mentions: "\"\(Names.sqliteLibraryTarget)\"")
+    }
+
+    /// Whether the declaration of `target` in a package manifest's `text` says `word`, itself or
+    /// through a variable it names; nil when the manifest does not declare the target.
+    static func declaration(ofTarget target: String, in text: String, mentions word: String)
+        -> Bool?
+    {
         // Variables whose statement (up to the next line that starts with `let` or `var`, as
         // inside `#if os(Linux)`) names it, on one line or several, but the package's own
         // declaration.
@@ -220,14 +240,14 @@ enum DestinationResolver {
             if !statements.isEmpty { statements[statements.count - 1].text += line + "\n" }
         }
         for statement in statements
-        where statement.text.contains(library) && !statement.text.contains("Package(") {
+        where statement.text.contains(word) && !statement.text.contains("Package(") {
             names.append(statement.name)
         }
         // The declaration, or a dependency on the target (`.target(name: "Sync")`): any of
         // them naming the library will do.
         let found = declarations(ofTarget: target, in: text)
         for declaration in found {
-            if declaration.contains(library) { return true }
+            if declaration.contains(word) { return true }
             let words = Set(
                 declaration.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
             if names.contains(where: words.contains) { return true }

@@ -310,6 +310,29 @@ import Testing
                     + "    // swift-tools-version: 6.1\n") == toldToRaise)
     }
 
+    /// A target with strict memory safety checking would get thousands of warnings from the
+    /// engine's C calls: refused, through a variable of settings too, and nothing written.
+    @Test(arguments: [
+        ".target(name: \"AppCore\", swiftSettings: [.strictMemorySafety()])",
+        "let checked: [SwiftSetting] = [\n    .strictMemorySafety(),\n]\n"
+            + ".testTarget(name: \"AppCoreTests\", swiftSettings: checked)",
+    ])
+    func intoATargetWithStrictMemorySafetyIsRefused(declaration: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(
+            in: folder,
+            manifest: "// swift-tools-version: 6.2\nimport PackageDescription\n\(declaration)\n")
+        let before = try TestPaths.files(below: folder)
+
+        let result = ScaffoldRepo.run(
+            ["Item", "id:Int", "--into", ".", "--target", "AppCore"], currentDirectory: folder)
+
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains(".strictMemorySafety(), which the generated code"))
+        #expect(try TestPaths.files(below: folder) == before)
+    }
+
     /// `--json` carries what the run tells besides its files: the advice for Package.swift and
     /// the next step (stdout otherwise), and warnings (stderr, where they still go too).
     @Test func theJSONReportCarriesTheRunsDiagnostics() throws {
