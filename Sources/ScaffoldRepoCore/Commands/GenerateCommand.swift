@@ -69,21 +69,19 @@ enum GenerateCommand {
                     + undecided.map(\.displayPath).joined(separator: ", ")
                     + " with the value you decide, then " + note.message)
         }
-        // Other models of the module whose files, as generated, are no longer what they
-        // generate (the target declares its own Task now, imports otherwise, or a newer
-        // scaffold-repo wrote the shared files): the package may not build until regen.
+        // Other models of the module whose files, as generated, no longer fit the target's own
+        // code (it declares its own Task now, or imports with another access level): the module
+        // does not build until regen.
         let stale = staleModels(
-            besides: request, manifest: manifest, root: target.root, templates: templates)
+            besides: request, manifest: manifest, root: target.root, host: plan.host)
         var staleWarnings: [Diagnostic] = []
         if !stale.isEmpty {
-            let names = stale.joined(separator: ", ")
             staleWarnings.append(
                 .warning(
-                    "the files generated for \(names) in \(request.module) are not what scaffold-repo "
-                        + "generates for \(stale.count == 1 ? "it" : "them") now (the target's own "
-                        + "code, such as a Task of its own, or a newer scaffold-repo changed that), "
-                        + "and the module may not build beside this run's files until they are: "
-                        + "'scaffold-repo regen' updates them"))
+                    "the files generated for \(stale.joined(separator: ", ")) in \(request.module) "
+                        + "do not fit the target's own code as it is now (a Task of its own, or "
+                        + "the access level of its imports), so the module does not build until "
+                        + "they are generated again: 'scaffold-repo regen' does it"))
             let regen =
                 "scaffold-repo regen"
                 + (target.displayRoot.isEmpty ? "" : " \(target.displayRoot)")
@@ -100,32 +98,30 @@ enum GenerateCommand {
             preface: plan.evolution)
     }
 
-    /// The other models recorded in `request`'s module whose own files, still as generated,
-    /// `regen` would update, sorted; none when one cannot be planned (`regen` says why). The
-    /// shared files are this run's to update.
+    /// The other models recorded in `request`'s module with a file still as generated that
+    /// says `Task` bare where the target declares its own, or imports at another level than
+    /// the target's files give, sorted. Shared files are this run's to update.
     private static func staleModels(
-        besides request: GenerateRequest, manifest: Manifest?, root: URL,
-        templates: TemplateSource
+        besides request: GenerateRequest, manifest: Manifest?, root: URL, host: HostFiles
     ) -> [String] {
         guard case .into = request.destination, let manifest else { return [] }
+        let declaresTask = host.declaresTask(module: request.module)
         return manifest.models.filter { model in
             model.destroyed != true && model.name != request.spec.typeName
                 && model.module == request.module
+                && model.files.contains { path, hash in
+                    guard path.hasSuffix(".swift"), !Names.isShared(path),
+                        let folder = ClashCheck.moduleFolder(path),
+                        let text = try? String(
+                            contentsOf: root.appendingPathComponent(path), encoding: .utf8),
+                        ContentHash.of(text) == hash
+                    else { return false }
+                    return ImportStyle.fitted(text, to: host.importLevels(in: folder)) != text
+                        || (declaresTask
+                            && ClashCheck.bareCapitalizedNames(in: text).contains("Task"))
+                }
         }
-        .compactMap { model -> String? in
-            guard var other = try? model.request() else { return nil }
-            other.destination = request.destination
-            guard
-                let plan = try? PackagePlanner.plan(
-                    [other], root: root, displayRoot: "", templates: templates, force: false)
-            else { return nil }
-            let isStale = plan.changes.contains { change in
-                change.status == .update && !change.file.isShared
-                    && model.files[change.file.path] != nil
-            }
-            return isStale ? model.name : nil
-        }
-        .sorted()
+        .map(\.name).sorted()
     }
 
     /// Without `--output` or `--into`, a run makes a new package in the current folder. When

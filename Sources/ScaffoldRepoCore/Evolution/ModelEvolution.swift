@@ -104,15 +104,15 @@ struct ModelEvolution: Equatable {
     private static func addition(_ field: Field, model: String, maybeRenamed old: Field?) -> Change
     {
         let token = SpecFormatter.token(field)
+        if field.defaultValue != nil, field.defaultValue != DefaultValue.none {
+            return Change(
+                effect: .compatible,
+                message: "added \(token): stored values load with the default")
+        }
         if field.type.isOptional {
             return Change(
                 effect: .compatible,
                 message: "added \(token): stored values load with \(field.name) = nil")
-        }
-        if field.defaultValue != nil {
-            return Change(
-                effect: .compatible,
-                message: "added \(token): stored values load with the default")
         }
         let base = SpecFormatter.spelling(field.type)
         let rename = old.map {

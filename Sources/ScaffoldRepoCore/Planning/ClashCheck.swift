@@ -247,9 +247,9 @@ enum ClashCheck {
 
     /// Each line of Swift `text` without its comments and the contents of its string literals
     /// (a string becomes `""`; a multi-line string and a block comment, nested ones included,
-    /// leave their lines empty). Bytes, not Characters: every generated file, and every file of
+    /// leave their lines empty); `keepingStrings`, without its comments only. Bytes, not Characters: every generated file, and every file of
     /// the target that mentions a generated name, is read on every run.
-    static func codeLines(_ text: String) -> [String] {
+    static func codeLines(_ text: String, keepingStrings: Bool = false) -> [String] {
         let bytes = Array(text.utf8)
         let (slash, star, quote, backslash) = (
             UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: "\""), UInt8(ascii: "\\")
@@ -285,12 +285,12 @@ enum ClashCheck {
                     index += 1
                 }
             } else if inMultilineString {
-                if isTripleQuote(index) {
-                    inMultilineString = false
-                    index += 3
-                } else {
-                    index += byte == backslash && !isLineEnd(index + 1) ? 2 : 1
-                }
+                let length = min(
+                    isTripleQuote(index) ? 3 : byte == backslash && !isLineEnd(index + 1) ? 2 : 1,
+                    bytes.count - index)
+                if keepingStrings { code += bytes[index..<index + length] }
+                if length == 3 { inMultilineString = false }
+                index += length
             } else if byte == slash, at(index + 1) == slash {
                 while index < bytes.count, bytes[index] != newline, bytes[index] != carriageReturn {
                     index += 1
@@ -300,14 +300,18 @@ enum ClashCheck {
                 index += 2
             } else if isTripleQuote(index) {
                 inMultilineString = true
+                if keepingStrings { code += [quote, quote, quote] }
                 index += 3
             } else if byte == quote {
+                let start = index
                 index += 1
                 while index < bytes.count, bytes[index] != quote, !isLineEnd(index) {
-                    index += bytes[index] == backslash && !isLineEnd(index + 1) ? 2 : 1
+                    index += min(
+                        bytes[index] == backslash && !isLineEnd(index + 1) ? 2 : 1,
+                        bytes.count - index)
                 }
                 if at(index) == quote { index += 1 }
-                code += [quote, quote]
+                code += keepingStrings ? Array(bytes[start..<index]) : [quote, quote]
             } else {
                 code.append(byte)
                 index += 1

@@ -156,7 +156,8 @@ enum Interruptions {
     private nonisolated(unsafe) static var held: Int32 = 0
     private nonisolated(unsafe) static var depth = 0
     private nonisolated(unsafe) static var saved: [(@convention(c) (Int32) -> Void)?] = []
-    private static let lock = NSLock()
+    // Recursive: a write inside ``whileIdle(_:)``'s body takes it again.
+    private static let lock = NSRecursiveLock()
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     static func deferred<T>(_ body: () throws -> T) rethrows -> T {
@@ -192,8 +193,8 @@ enum Interruptions {
     }
 
     /// Runs `body` and returns true when no write holds signals back; returns false, without
-    /// running it, while one does. A handler set in `body` is the one a later write saves and
-    /// puts back, where one set during a write would be replaced when the write ends.
+    /// running it, while one does. No other thread's write starts until `body` returns (this
+    /// thread's may), so a handler set in `body` is not one that a write in progress replaces.
     static func whileIdle(_ body: () -> Void) -> Bool {
         lock.withLock {
             guard depth == 0 else { return false }

@@ -228,6 +228,8 @@ enum DestinationResolver {
     static func declaration(ofTarget target: String, in text: String, mentions word: String)
         -> Bool?
     {
+        // A comment says nothing to SwiftPM (`// .strictMemorySafety(), off for now`).
+        let text = ClashCheck.codeLines(text, keepingStrings: true).joined(separator: "\n")
         // Variables whose statement (up to the next line that starts with `let` or `var`, as
         // inside `#if os(Linux)`) names it, on one line or several, but the package's own
         // declaration.
@@ -248,8 +250,11 @@ enum DestinationResolver {
         let found = declarations(ofTarget: target, in: text)
         for declaration in found {
             if declaration.contains(word) { return true }
+            // The variables it names; not an argument's label (`swiftSettings: [...]` beside a
+            // variable called swiftSettings).
             let words = Set(
-                declaration.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+                declaration.matches(of: /([A-Za-z_][A-Za-z0-9_]*)(\s*:)?/)
+                    .filter { $0.output.2 == nil }.map { String($0.output.1) })
             if names.contains(where: words.contains) { return true }
         }
         return found.isEmpty ? nil : false

@@ -36,6 +36,8 @@ struct PackagePlan {
     let changes: [PlannedChange]
     let warnings: [Diagnostic]
     let evolution: [String]
+    /// The person's files beside the generated ones, as the run read them.
+    let host: HostFiles
 }
 
 /// Plans one or more models into one package root, with the manifest that records them, in
@@ -88,7 +90,8 @@ enum PackagePlanner {
             {
                 request.destination = .standalone(outputDirectory: package)
             }
-            if let record, record.module != request.module {
+            // A destroyed model is generated again as a new one, wherever it goes.
+            if let record, record.module != request.module, record.destroyed != true {
                 try refuseSecondModelOfAName(record, request, root: root, displayRoot: displayRoot)
             }
             var warnings: [Diagnostic] = []
@@ -314,7 +317,7 @@ enum PackagePlanner {
         let manifestChange = try Planner.plan(manifest, root: root, displayRoot: displayRoot)
         return PackagePlan(
             changes: changes + [manifestChange], warnings: warnings,
-            evolution: recalled.evolution)
+            evolution: recalled.evolution, host: recalled.host)
     }
 
     /// How the files the models of `module` share are rendered: with the workshop's notes when

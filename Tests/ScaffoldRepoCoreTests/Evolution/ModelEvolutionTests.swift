@@ -120,6 +120,17 @@ import Testing
         #expect(next.fields.first { $0.name == "headline" }?.formerName == "title")
     }
 
+    /// A new optional field with a default loads it where a stored value has no key.
+    @Test func aNewOptionalFieldWithADefaultLoadsItsDefault() throws {
+        let messages = ModelEvolution(
+            previous: try Self.spec(["title"]),
+            next: try Self.spec(["title", "mood:String?=happy", "note:String?=nil"])
+        ).changes.map(\.message)
+
+        #expect(messages.contains { $0.contains("mood") && $0.hasSuffix("load with the default") })
+        #expect(messages.contains { $0.contains("note") && $0.hasSuffix("load with note = nil") })
+    }
+
     /// With --migrate (the run is refused without it: ChangingAModelTests), a new field of a
     /// renamed field's former name ends the rename: the current model reads `title` into the
     /// new field, and the frozen version reads it into headline.

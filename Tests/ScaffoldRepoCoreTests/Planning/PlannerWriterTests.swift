@@ -197,15 +197,14 @@ private nonisolated(unsafe) var hangUpsSeen = 0
     /// A SIGHUP (as SIGINT or SIGTERM) that arrives while a plan is written reaches the
     /// process's own handler once the writing is done, nested calls included, and not before.
     @Test func aSignalWhileWritingArrivesOnceTheFilesAreInPlace() throws {
+        // While no other test writes, and none starts: its signals would be held too.
+        while !Interruptions.whileIdle({ checkHeldSignals() }) { usleep(1_000) }
+    }
+
+    private func checkHeldSignals() {
         hangUpsSeen = 0
-        // Set and put back while no other test's write holds signals back: one set during such a
-        // write would be replaced when it ends, and the signal would reach the handler too soon.
-        let whenIdle = { (body: () -> Void) in
-            while !Interruptions.whileIdle(body) { usleep(1_000) }
-        }
-        var before: (@convention(c) (Int32) -> Void)?
-        whenIdle { before = signal(SIGHUP) { _ in hangUpsSeen += 1 } }
-        defer { whenIdle { _ = signal(SIGHUP, before) } }
+        let before = signal(SIGHUP) { _ in hangUpsSeen += 1 }
+        defer { signal(SIGHUP, before) }
 
         // To the process: a test's thread may block signals, and another thread takes it.
         let seen = { (count: Int) in

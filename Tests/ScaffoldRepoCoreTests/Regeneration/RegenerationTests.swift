@@ -356,6 +356,10 @@ import Testing
         #expect(
             !FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/New/Item.swift").path))
+        // Destroyed, it is a new model wherever it is generated again.
+        #expect(run(["destroy", "Item", ".", "--force"], in: folder).exitCode == 0)
+        let again = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
+        #expect(again.exitCode == 0, "\(again.standardError)")
     }
 
     @Test func regenWithoutAManifestIsBadInput() throws {
