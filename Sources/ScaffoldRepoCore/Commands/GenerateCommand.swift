@@ -74,11 +74,17 @@ enum GenerateCommand {
         // does not build until regen.
         let stale = staleModels(
             besides: request, manifest: manifest, root: target.root, host: plan.host)
-        var staleWarnings: [Diagnostic] = []
-        if !stale.isEmpty {
+        var staleWarnings: [Diagnostic] = stale.migrations.map { path in
+            .warning(
+                "\(DiskPaths.shown(path, under: target.displayRoot)) is yours (written once) and "
+                    + "imports at another access level than the target's own files now do "
+                    + "(internal import, or none), so the module does not build until you make its "
+                    + "imports as theirs")
+        }
+        if !stale.models.isEmpty {
             staleWarnings.append(
                 .warning(
-                    "the files generated for \(stale.joined(separator: ", ")) in \(request.module) "
+                    "the files generated for \(stale.models.joined(separator: ", ")) in \(request.module) "
                         + "do not fit the target's own code as it is now (a Task of its own, or "
                         + "the access level of its imports), so the module does not build until "
                         + "they are generated again: 'scaffold-repo regen' does it"))
@@ -88,6 +94,16 @@ enum GenerateCommand {
             notes = notes.map { note in
                 guard note.severity == .next else { return note }
                 return Diagnostic(.next, "\(regen), then " + note.message)
+            }
+        }
+        if !stale.migrations.isEmpty {
+            let files = stale.migrations.map { DiskPaths.shown($0, under: target.displayRoot) }
+            notes = notes.map { note in
+                guard note.severity == .next else { return note }
+                return Diagnostic(
+                    .next,
+                    "make the imports of \(files.joined(separator: ", ")) as the target's files' "
+                        + "are, then " + note.message)
             }
         }
         return try Outcome.of(
@@ -100,28 +116,42 @@ enum GenerateCommand {
 
     /// The other models recorded in `request`'s module with a file still as generated that
     /// says `Task` bare where the target declares its own, or imports at another level than
-    /// the target's files give, sorted. Shared files are this run's to update.
+    /// the target's files give, sorted; and their migration files (the person's, which `regen`
+    /// never rewrites) whose imports are at another level. Shared and owned files are left out.
     private static func staleModels(
         besides request: GenerateRequest, manifest: Manifest?, root: URL, host: HostFiles
-    ) -> [String] {
-        guard case .into = request.destination, let manifest else { return [] }
+    ) -> (models: [String], migrations: [String]) {
+        guard case .into = request.destination, let manifest else { return ([], []) }
         let declaresTask = host.declaresTask(module: request.module)
-        return manifest.models.filter { model in
-            model.destroyed != true && model.name != request.spec.typeName
-                && model.module == request.module
-                && model.files.contains { path, hash in
-                    guard path.hasSuffix(".swift"), !Names.isShared(path),
-                        let folder = ClashCheck.moduleFolder(path),
-                        let text = try? String(
-                            contentsOf: root.appendingPathComponent(path), encoding: .utf8),
-                        ContentHash.of(text) == hash
-                    else { return false }
-                    return ImportStyle.fitted(text, to: host.importLevels(in: folder)) != text
+        var models: [String] = []
+        var migrations: [String] = []
+        for model in manifest.models.sorted(by: { $0.name < $1.name })
+        where model.destroyed != true && model.name != request.spec.typeName
+            && model.module == request.module
+        {
+            var isStale = false
+            for (path, hash) in model.files.sorted(by: { $0.key < $1.key })
+            where path.hasSuffix(".swift") && !Names.isShared(path)
+                && model.owned?.contains(path) != true
+            {
+                guard let folder = ClashCheck.moduleFolder(path),
+                    let text = try? String(
+                        contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                else { continue }
+                let importsFit = ImportStyle.fitted(text, to: host.importLevels(in: folder)) == text
+                if URL(fileURLWithPath: path).lastPathComponent.hasPrefix(model.name + "Migration")
+                {
+                    if !importsFit { migrations.append(path) }
+                } else if ContentHash.of(text) == hash {
+                    isStale =
+                        isStale || !importsFit
                         || (declaresTask
                             && ClashCheck.bareCapitalizedNames(in: text).contains("Task"))
                 }
+            }
+            if isStale { models.append(model.name) }
         }
-        .map(\.name).sorted()
+        return (models, migrations)
     }
 
     /// Without `--output` or `--into`, a run makes a new package in the current folder. When

@@ -84,11 +84,15 @@ enum DestinationResolver {
             let root = try existingFolder(
                 packagePath, option: "--into", currentDirectory: currentDirectory)
             let manifest = root.appendingPathComponent("Package.swift")
-            guard let manifestText = try? String(contentsOf: manifest, encoding: .utf8) else {
+            guard let manifestFile = try? String(contentsOf: manifest, encoding: .utf8) else {
                 throw UsageError(
                     "--into '\(packagePath)' has no Package.swift; give the folder of a Swift package"
                 )
             }
+            // What SwiftPM reads: a comment declares nothing (the tools version, which is one,
+            // is read from the file itself).
+            let manifestText = ClashCheck.codeLines(manifestFile, keepingStrings: true)
+                .joined(separator: "\n")
             let sources = try? existingFolder(
                 "Sources/\(target)", option: "--target", currentDirectory: root)
             let folders = swiftTargets(in: root)
@@ -122,7 +126,7 @@ enum DestinationResolver {
             // the next step names it before `swift test`.
             var missing: [String] = []
             let minimum = RenderContext.minimumToolsVersion
-            if let tools = toolsVersion(of: manifestText), tools < minimum {
+            if let tools = toolsVersion(of: manifestFile), tools < minimum {
                 notes.append(
                     Diagnostic(
                         .advice,
@@ -223,13 +227,12 @@ enum DestinationResolver {
         declaration(ofTarget: target, in: text, mentions: "\"\(Names.sqliteLibraryTarget)\"")
     }
 
-    /// Whether the declaration of `target` in a package manifest's `text` says `word`, itself or
-    /// through a variable it names; nil when the manifest does not declare the target.
+    /// Whether the declaration of `target` in a package manifest's `text` (without its comments,
+    /// which would count) says `word`, itself or through a variable it names; nil when the
+    /// manifest does not declare the target.
     static func declaration(ofTarget target: String, in text: String, mentions word: String)
         -> Bool?
     {
-        // A comment says nothing to SwiftPM (`// .strictMemorySafety(), off for now`).
-        let text = ClashCheck.codeLines(text, keepingStrings: true).joined(separator: "\n")
         // Variables whose statement (up to the next line that starts with `let` or `var`, as
         // inside `#if os(Linux)`) names it, on one line or several, but the package's own
         // declaration.
@@ -253,8 +256,9 @@ enum DestinationResolver {
             // The variables it names; not an argument's label (`swiftSettings: [...]` beside a
             // variable called swiftSettings).
             let words = Set(
-                declaration.matches(of: /([A-Za-z_][A-Za-z0-9_]*)(\s*:)?/)
-                    .filter { $0.output.2 == nil }.map { String($0.output.1) })
+                declaration.matches(of: /([(,]\s*)?([A-Za-z_][A-Za-z0-9_]*)(\s*:)?/)
+                    .filter { $0.output.1 == nil || $0.output.3 == nil }
+                    .map { String($0.output.2) })
             if names.contains(where: words.contains) { return true }
         }
         return found.isEmpty ? nil : false

@@ -74,7 +74,25 @@ enum PackagePlanner {
         }
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
-            let record = manifest.model(named: request.spec.typeName)
+            var record = manifest.model(named: request.spec.typeName)
+            // A model destroyed in one module and generated in another is a new model there:
+            // neither the history of the values it stored there nor the files it kept are its.
+            if let destroyed = record, destroyed.destroyed == true,
+                destroyed.module != request.module
+            {
+                record = nil
+                let kept = destroyed.files.keys.filter {
+                    FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+                }
+                .sorted().map { DiskPaths.shown($0, under: displayRoot) }
+                if !kept.isEmpty {
+                    package.notes.append(
+                        .note(
+                            "\(destroyed.name) was destroyed in \(destroyed.module); the files it "
+                                + "kept there are yours now, and no longer recorded: "
+                                + kept.joined(separator: ", ")))
+                }
+            }
             try record?.refuseEditsByHand()
             // Without --storage, a model keeps the storage that holds its values.
             if let record, !request.storageIsChosen { request.storage = record.storage }
@@ -90,8 +108,7 @@ enum PackagePlanner {
             {
                 request.destination = .standalone(outputDirectory: package)
             }
-            // A destroyed model is generated again as a new one, wherever it goes.
-            if let record, record.module != request.module, record.destroyed != true {
+            if let record, record.module != request.module {
                 try refuseSecondModelOfAName(record, request, root: root, displayRoot: displayRoot)
             }
             var warnings: [Diagnostic] = []

@@ -316,6 +316,10 @@ import Testing
     @Test(arguments: [
         (".target(name: \"AppCore\", swiftSettings: [.strictMemorySafety()])", true),
         (
+            "let hardened: [SwiftSetting] = [.strictMemorySafety()]\n"
+                + ".target(name: \"AppCore\", swiftSettings: strict ? hardened : [])", true
+        ),
+        (
             "let checked: [SwiftSetting] = [\n    .strictMemorySafety(),\n]\n"
                 + ".testTarget(name: \"AppCoreTests\", swiftSettings: checked)", true
         ),
@@ -385,8 +389,11 @@ import Testing
     @Test func aSQLiteModelIntoAPackageWithoutCSQLiteIsToldTheLinesAndNotToTestYet() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
+        // The library in a comment is not declared.
         let manifest =
-            "// swift-tools-version: 6.1\nimport PackageDescription\n// \"AppCoreTests\"\n"
+            "// swift-tools-version: 6.1\nimport PackageDescription\n"
+            + "// .systemLibrary(name: \"CSQLite\", path: \"Sources/CSQLite\"),\n"
+            + ".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])\n"
         try TestPaths.makeAppPackage(in: folder, manifest: manifest)
         let arguments = [
             "Item", "id:Int", "--storage", "sqlite", "--into", ".", "--target", "AppCore",
@@ -418,9 +425,12 @@ import Testing
         #expect(
             journal.standardOutput.hasSuffix(
                 "Next: add the CSQLite lines above to Package.swift, then swift test\n"))
-        // Once Package.swift declares it, the run says nothing of it.
-        try Data((manifest + ".systemLibrary(name: \"CSQLite\")\n").utf8).write(
-            to: folder.appendingPathComponent("Package.swift"))
+        // Once Package.swift declares it, and the test target depends on it, the run says
+        // nothing of it.
+        let declared =
+            manifest.replacingOccurrences(of: "[\"AppCore\"]", with: "[\"AppCore\", \"CSQLite\"]")
+            + ".systemLibrary(name: \"CSQLite\")\n"
+        try Data(declared.utf8).write(to: folder.appendingPathComponent("Package.swift"))
         let again = ScaffoldRepo.run(arguments, currentDirectory: folder)
         #expect(!again.standardOutput.contains("CSQLite lines"))
         #expect(again.standardOutput.hasSuffix("Next: swift test\n"))

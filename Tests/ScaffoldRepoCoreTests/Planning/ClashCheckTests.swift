@@ -254,6 +254,30 @@ import Testing
         #expect(!again.standardOutput.contains("regen"))
     }
 
+    /// A migration file is the person's, and regen never rewrites it: when the target's imports
+    /// change level, the next run says to change its imports, not to regen.
+    @Test func aMigrationWhoseImportsNoLongerFitIsThePersonsToFix() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let item = ["Item", "id:Int", "--into", ".", "--target", "App"]
+        #expect(ScaffoldRepo.run(item + ["n:Int"], currentDirectory: folder).exitCode == 0)
+        let migrated = ScaffoldRepo.run(item + ["n:Double", "--migrate"], currentDirectory: folder)
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(ScaffoldRepo.run(["regen"], currentDirectory: folder).exitCode == 0)
+        try write("Sources/App/Util.swift", "internal import Foundation\n")
+
+        let note = generate("Note")
+
+        #expect(
+            note.standardError.contains(
+                "warning: Sources/App/ItemMigration1.swift is yours (written once) and imports at "
+                    + "another access level"))
+        #expect(
+            note.standardOutput.contains(
+                "make the imports of Sources/App/ItemMigration1.swift as the target's files' are"))
+        // Its other files are regen's to fit.
+        #expect(note.standardError.contains("the files generated for Item in App do not fit"))
+    }
+
     @Test func aModelWhoseFileIsAnotherModelsFileIsRefusedEvenWithForce() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(generate("Note").exitCode == 0)

@@ -356,10 +356,19 @@ import Testing
         #expect(
             !FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/New/Item.swift").path))
-        // Destroyed, it is a new model wherever it is generated again.
-        #expect(run(["destroy", "Item", ".", "--force"], in: folder).exitCode == 0)
-        let again = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
+        // Destroyed (keeping an edited file, so that the record stays), it is a new model
+        // wherever it is generated again: another id type is no change to stored values.
+        let api = folder.appendingPathComponent("Sources/Old/ItemRepository+API.swift")
+        try Data("// mine\n".utf8).write(to: api)
+        #expect(run(["destroy", "Item", "."], in: folder).exitCode == 0)
+        #expect(try Manifest.load(root: folder)?.model(named: "Item")?.destroyed == true)
+        let again = run(["Item", "id:UUID", "--into", ".", "--target", "New"], in: folder)
         #expect(again.exitCode == 0, "\(again.standardError)")
+        #expect(
+            again.standardError.contains(
+                "Item was destroyed in Old; the files it kept there are yours now, and no longer "
+                    + "recorded: Sources/Old/ItemRepository+API.swift"))
+        #expect(try Manifest.load(root: folder)?.model(named: "Item")?.target == "New")
     }
 
     @Test func regenWithoutAManifestIsBadInput() throws {
