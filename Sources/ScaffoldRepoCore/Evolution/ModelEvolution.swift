@@ -105,9 +105,15 @@ struct ModelEvolution: Equatable {
     {
         let token = SpecFormatter.token(field)
         if field.defaultValue != nil, field.defaultValue != DefaultValue.none {
+            let shared =
+                field.index == .unique
+                ? ", so they all share it: duplicates() lists them, and saving one throws "
+                    + "notUnique until its \(field.name) changes (without a default, an optional "
+                    + "unique field loads nil, which no two values share)"
+                : ""
             return Change(
                 effect: .compatible,
-                message: "added \(token): stored values load with the default")
+                message: "added \(token): stored values load with the default" + shared)
         }
         if field.type.isOptional {
             return Change(
@@ -133,15 +139,34 @@ struct ModelEvolution: Equatable {
         let (was, now) = (SpecFormatter.spelling(old.type), SpecFormatter.spelling(new.type))
         let (oldShape, newShape) = (shape(old.type), shape(new.type))
         let widened = !old.type.isOptional && newShape == .optional(oldShape)
+        // A default other than nil: what a missing key loads as. An optional field with one
+        // writes a nil as null; one without leaves the key out.
+        let given = { (field: Field) -> DefaultValue? in
+            field.defaultValue == DefaultValue.none ? nil : field.defaultValue
+        }
         if old.type.isOptional, oldShape == .optional(newShape) {
             let base = SpecFormatter.spelling(new.type)
+            // A nil stored without the key loads as the new default; one stored as null (the
+            // field had a default) cannot load into a required field.
+            if given(old) == nil, given(new) != nil {
+                return [
+                    Change(
+                        effect: .compatible,
+                        message: "\(new.name) is required now (was \(was)): stored values "
+                            + "without one load with the default")
+                ]
+            }
+            let fix =
+                given(old) == nil
+                ? "Keep it optional, or give it a default (\(new.name):\(base)="
+                    + "\(exampleDefault(new.type)))"
+                : "Keep it optional: a nil was stored as null, which no default replaces"
             return [
                 Change(
                     effect: .breaksStoredData,
                     message: "\(new.name) is required now (was \(was)): stores saved by the "
-                        + "previous \(model) may have no \(new.name), so they would not open. Keep "
-                        + "it optional, or give it a default (\(new.name):\(base)="
-                        + "\(exampleDefault(new.type)))",
+                        + "previous \(model) may have no \(new.name), so they would not open. "
+                        + fix,
                     what: "\(new.name) is required now (was \(was))", field: new.name)
             ]
         }
@@ -167,28 +192,29 @@ struct ModelEvolution: Equatable {
             changes.append(
                 Change(effect: .compatible, message: "\(new.name) is optional now (was \(was))"))
         }
-        if let oldDefault = old.defaultValue, !new.type.isOptional {
-            if new.defaultValue == nil {
-                let kept = Field(name: new.name, type: new.type, defaultValue: oldDefault)
-                changes.append(
-                    Change(
-                        effect: .breaksStoredData,
-                        message: "\(new.name) loses its default: values stored before "
-                            + "\(new.name) existed have none, so they would not open. Keep the "
-                            + "default: \(SpecFormatter.token(kept))",
-                        what: "\(new.name) loses its default", field: new.name))
-            } else if new.defaultValue != oldDefault {
-                changes.append(
-                    Change(
-                        effect: .compatible,
-                        message: "\(new.name) has a new default: values stored before "
-                            + "\(new.name) existed load with it"))
-            }
-        }
-        let givesNil = { (field: Field) in
-            field.defaultValue == nil || field.defaultValue == DefaultValue.none
-        }
-        if old.type.isOptional, new.type.isOptional, givesNil(old), !givesNil(new) {
+        if let oldDefault = given(old), given(new) == nil {
+            // Values stored before the field existed have no key: they would not open, or (an
+            // optional field) would load nil where they loaded the default.
+            let kept = Field(name: new.name, type: new.type, defaultValue: oldDefault)
+            let harm =
+                new.type.isOptional
+                ? "they would load with \(new.name) = nil instead of the default"
+                : "they would not open"
+            changes.append(
+                Change(
+                    effect: .breaksStoredData,
+                    message: "\(new.name) loses its default: values stored before "
+                        + "\(new.name) existed have none, so \(harm). Keep the default: "
+                        + SpecFormatter.token(kept),
+                    what: "\(new.name) loses its default", field: new.name))
+        } else if let oldDefault = given(old), let newDefault = given(new), newDefault != oldDefault
+        {
+            changes.append(
+                Change(
+                    effect: .compatible,
+                    message: "\(new.name) has a new default: values stored before "
+                        + "\(new.name) existed load with it"))
+        } else if old.type.isOptional, new.type.isOptional, given(old) == nil, given(new) != nil {
             let kept = Field(name: new.name, type: new.type)
             changes.append(
                 Change(
@@ -197,14 +223,6 @@ struct ModelEvolution: Equatable {
                         + "stored without the key, so it would load with the default instead. Keep "
                         + "it without one (\(SpecFormatter.token(kept))), or migrate",
                     what: "\(new.name) gets a default", field: new.name))
-        } else if old.type.isOptional, new.type.isOptional, let oldDefault = old.defaultValue,
-            !givesNil(new), new.defaultValue != oldDefault
-        {
-            changes.append(
-                Change(
-                    effect: .compatible,
-                    message: "\(new.name) has a new default: values stored before "
-                        + "\(new.name) existed load with it"))
         }
         changes += relationChanges(old, new)
         let oldCases = old.type.allTypes.flatMap(\.enumCases)

@@ -26,6 +26,7 @@ import Testing
         (["title"], ["headline"]),  // a rename (below)
         (["shelf=main"], ["shelf=attic"]),  // another default
         (["note:String?=a"], ["note:String?=b"]),  // another default of an optional field
+        (["note:String?"], ["note:String=hi"]),  // required, a nil stored without a key loads hi
     ])
     func compatibleChangesAreNotes(old: [String], new: [String]) throws {
         let rename = new == ["headline"] ? "title=headline" : nil
@@ -41,6 +42,10 @@ import Testing
         // A default for an optional field: a nil saved before has no key, and would load as it.
         (["note:String?"], ["note:String?=hello"]),
         (["note:String?=nil"], ["note:String?=hello"]),
+        // An optional field's default removed: values stored before it existed would load nil.
+        (["note:String?=hello"], ["note:String?"]),
+        // A nil stored as null (the field had a default) loads into no required field.
+        (["note:String?=hello"], ["note:String=hello"]),
     ])
     func breakingChangesAreRefused(old: [String], new: [String]) throws {
         #expect(try Self.effects(from: old, to: new) == [.breaksStoredData])
@@ -118,6 +123,28 @@ import Testing
         _ = try ModelEvolution.check(&next, previous: previous)
 
         #expect(next.fields.first { $0.name == "headline" }?.formerName == "title")
+    }
+
+    /// A field made optional that loses its default: values stored before it existed would
+    /// load nil (the widening itself is a note).
+    @Test func aFieldMadeOptionalKeepsItsDefaultOrIsRefused() throws {
+        #expect(
+            try Self.effects(from: ["count:Int=0"], to: ["count:Int?"])
+                == [.compatible, .breaksStoredData])
+        #expect(
+            try Self.effects(from: ["count:Int=0"], to: ["count:Int?=5"])
+                == [.compatible, .compatible])
+    }
+
+    /// A new unique field with a default: every stored value loads the same one, and the note
+    /// says what that does.
+    @Test func aNewUniqueFieldWithADefaultSaysEveryValueSharesIt() throws {
+        let messages = ModelEvolution(
+            previous: try Self.spec(["title"]),
+            next: try Self.spec(["title", "code:String?:unique=zz"])
+        ).changes.map(\.message)
+
+        #expect(messages.contains { $0.contains("so they all share it: duplicates() lists them") })
     }
 
     /// A new optional field with a default loads it where a stored value has no key.
