@@ -111,6 +111,18 @@ struct RenamedBook: StoredValue {
         return count
     }
 
+    /// A key written as null for nil (`note!`, an optional field with a default) is one every
+    /// row must hold, and a layout with it is another than one without the mark: rows that an
+    /// earlier release wrote without the key are rewritten once, with the default Swift decodes.
+    @Test func aKeyWrittenAsNullIsRequiredAndMarksTheLayout() {
+        let marked = SQLiteSchema<Label>(model: "Label", storedKeys: ["id", "note!", "pinned?"])
+        let unmarked = SQLiteSchema<Label>(model: "Label", storedKeys: ["id", "note", "pinned?"])
+
+        #expect(marked.requiredKeys == ["id", "note"])
+        #expect(marked.keys == ["id", "note", "pinned"])
+        #expect(marked.layout != unmarked.layout)
+    }
+
     @Test func rowsOfAnEarlierLayoutAreRewrittenSoThatSQLReadsWhatSwiftDecodes() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeEarlierRows(2_500)

@@ -617,8 +617,9 @@ struct RelationsContext: InlineTemplateContext {
     let references: [ReferenceContext]
     let lookups: [LookupContext]
     /// The keys of the model's JSON in field order, with `?` (`note?`) those whose absence
-    /// decodes as nil (an optional field without a default): the table rewrites a row stored
-    /// without one of the others, or with a renamed field's former key (`renamedKeys`).
+    /// decodes as nil (an optional field without a default), and `!` those written as null for
+    /// nil (an optional field with a default): the table rewrites a row stored without one of
+    /// the others, or with a renamed field's former key (`renamedKeys`).
     let storedKeys: [StoredKeyContext]
     let hasRenamedKeys: Bool
     let renamedKeys: [RenamedKeyContext]
@@ -654,7 +655,9 @@ struct RelationsContext: InlineTemplateContext {
         storedKeys = spec.fields.map { field in
             let decodesAsNil =
                 field.type.isOptional && [nil, DefaultValue.none].contains(field.defaultValue)
-            return StoredKeyContext(key: field.name + (decodesAsNil ? "?" : ""))
+            let writesNil = field.type.isOptional && !decodesAsNil
+            return StoredKeyContext(
+                key: field.name + (decodesAsNil ? "?" : writesNil ? "!" : ""))
         }
         renamedKeys = spec.fields.compactMap { field in
             field.formerName.map { RenamedKeyContext(former: $0, key: field.name) }

@@ -1111,7 +1111,7 @@ where Value.ID: SQLiteKey {
         // not yet updated opens the app's database): it is written back as it was.
         let known =
             Value.knownKeys
-            ?? Set(schema.storedKeys.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 })
+            ?? Set(schema.keys)
             .union(schema.renamed.keys)
         // Each page starts after the last key's bytes as stored (see ``migrateRows()``).
         var after: SQLiteProbe?

@@ -54,9 +54,11 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
     var unique: [String] = []
     var references: [SQLiteReference<Value>] = []
     /// The keys of the model's JSON as this code writes them, with `?` those whose absence
-    /// decodes as nil (an optional field without a default): a row written before a field was
-    /// renamed or added with a default is rewritten this way when the table opens
-    /// (``SQLiteTable``). Empty: not checked.
+    /// decodes as nil (an optional field without a default), and `!` those written as `null`
+    /// for nil (an optional field with a default): a row written before a field was renamed or
+    /// added with a default, or before its nil was written (so that SQL reads nil where Swift
+    /// decodes the default), is rewritten this way when the table opens (``SQLiteTable``).
+    /// Empty: not checked.
     var storedKeys: [String] = []
     /// The former key of each renamed field, and its key now (`["name": "title"]`).
     var renamed: [String: String] = [:]
@@ -68,7 +70,16 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
 
     /// The keys every value's JSON holds: a row without one was written before its field was
     /// added (or renamed), and Swift decodes a default (or the former key) that SQL cannot see.
-    var requiredKeys: [String] { storedKeys.filter { !$0.hasSuffix("?") } }
+    var requiredKeys: [String] {
+        storedKeys.filter { !$0.hasSuffix("?") }.map {
+            $0.hasSuffix("!") ? String($0.dropLast()) : $0
+        }
+    }
+
+    /// Every key the code writes, without its mark.
+    var keys: [String] {
+        storedKeys.map { $0.hasSuffix("?") || $0.hasSuffix("!") ? String($0.dropLast()) : $0 }
+    }
 
     /// What `store_layouts` records once the rows are rewritten; nil when nothing is known.
     var layout: String? {
