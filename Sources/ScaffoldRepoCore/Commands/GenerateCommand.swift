@@ -126,9 +126,9 @@ enum GenerateCommand {
         var models: [String] = []
         var migrations: [String] = []
         for model in manifest.models.sorted(by: { $0.name < $1.name })
-        where model.destroyed != true && model.name != request.spec.typeName
-            && model.module == request.module
-        {
+        where model.destroyed != true && model.module == request.module {
+            // This model's own migrations too: regen never rewrites them either.
+            let isThisModel = model.name == request.spec.typeName
             var isStale = false
             for (path, hash) in model.files.sorted(by: { $0.key < $1.key })
             where path.hasSuffix(".swift") && !Names.isShared(path)
@@ -142,7 +142,7 @@ enum GenerateCommand {
                 if URL(fileURLWithPath: path).lastPathComponent.hasPrefix(model.name + "Migration")
                 {
                     if !importsFit { migrations.append(path) }
-                } else if ContentHash.of(text) == hash {
+                } else if !isThisModel, ContentHash.of(text) == hash {
                     isStale =
                         isStale || !importsFit
                         || (declaresTask

@@ -144,33 +144,40 @@ struct ModelEvolution: Equatable {
         let given = { (field: Field) -> DefaultValue? in
             field.defaultValue == DefaultValue.none ? nil : field.defaultValue
         }
-        if old.type.isOptional, oldShape == .optional(newShape) {
+        var changes: [Change] = []
+        let madeRequired = old.type.isOptional && oldShape == .optional(newShape)
+        if madeRequired {
             let base = SpecFormatter.spelling(new.type)
             // A nil stored without the key loads as the new default; one stored as null (the
             // field had a default) cannot load into a required field.
             if given(old) == nil, given(new) != nil {
-                return [
+                let shared =
+                    new.index == .unique
+                    ? ", so the values stored with none all share it: duplicates() lists them, "
+                        + "and saving one throws notUnique until its \(new.name) changes"
+                    : ""
+                changes.append(
                     Change(
                         effect: .compatible,
                         message: "\(new.name) is required now (was \(was)): stored values "
-                            + "without one load with the default")
+                            + "without one load with the default" + shared))
+            } else {
+                let fix =
+                    given(old) == nil
+                    ? "Keep it optional, or give it a default (\(new.name):\(base)="
+                        + "\(exampleDefault(new.type)))"
+                    : "Keep it optional: a nil was stored as null, which no default replaces"
+                return [
+                    Change(
+                        effect: .breaksStoredData,
+                        message: "\(new.name) is required now (was \(was)): stores saved by the "
+                            + "previous \(model) may have no \(new.name), so they would not open. "
+                            + fix,
+                        what: "\(new.name) is required now (was \(was))", field: new.name)
                 ]
             }
-            let fix =
-                given(old) == nil
-                ? "Keep it optional, or give it a default (\(new.name):\(base)="
-                    + "\(exampleDefault(new.type)))"
-                : "Keep it optional: a nil was stored as null, which no default replaces"
-            return [
-                Change(
-                    effect: .breaksStoredData,
-                    message: "\(new.name) is required now (was \(was)): stores saved by the "
-                        + "previous \(model) may have no \(new.name), so they would not open. "
-                        + fix,
-                    what: "\(new.name) is required now (was \(was))", field: new.name)
-            ]
         }
-        guard oldShape == newShape || widened else {
+        guard oldShape == newShape || widened || madeRequired else {
             let what = new.name == "id" ? "the id type" : new.name
             let lossless =
                 StoredConversion.losesNothing(from: old.type, to: new.type)
@@ -187,7 +194,6 @@ struct ModelEvolution: Equatable {
                     what: "\(what) changes type from \(was) to \(now)", field: new.name)
             ]
         }
-        var changes: [Change] = []
         if widened {
             changes.append(
                 Change(effect: .compatible, message: "\(new.name) is optional now (was \(was))"))

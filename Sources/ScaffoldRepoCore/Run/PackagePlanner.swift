@@ -75,14 +75,20 @@ enum PackagePlanner {
         let referable = ReferenceCheck.models(manifest, requests)
         for var request in requests {
             var record = manifest.model(named: request.spec.typeName)
-            // A model destroyed in one module and generated in another is a new model there:
-            // neither the history of the values it stored there nor the files it kept are its.
+            // A sqlite model destroyed in one module and generated in another is a new model
+            // there: its values stay in the first module's database, which the new repository
+            // does not open, and the files it kept are not its. (A journal or snapshot store is
+            // named in the app's folder, whatever the module: its history is kept.)
             if let destroyed = record, destroyed.destroyed == true,
-                destroyed.module != request.module
+                destroyed.module != request.module, destroyed.storage == .sqlite
             {
                 record = nil
+                let others = Set(
+                    manifest.models.filter { $0.name != destroyed.name }.flatMap(\.files.keys))
                 let kept = destroyed.files.keys.filter {
-                    FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+                    !others.contains($0)
+                        && FileManager.default.fileExists(
+                            atPath: root.appendingPathComponent($0).path)
                 }
                 .sorted().map { DiskPaths.shown($0, under: displayRoot) }
                 if !kept.isEmpty {
@@ -108,7 +114,7 @@ enum PackagePlanner {
             {
                 request.destination = .standalone(outputDirectory: package)
             }
-            if let record, record.module != request.module {
+            if let record, record.module != request.module, record.destroyed != true {
                 try refuseSecondModelOfAName(record, request, root: root, displayRoot: displayRoot)
             }
             var warnings: [Diagnostic] = []

@@ -136,6 +136,19 @@ import Testing
                 == [.compatible, .compatible])
     }
 
+    /// A field made required with a default is still compared as any other: a removed enum
+    /// case is refused, and a unique one says that the values stored without one share it.
+    @Test func aFieldMadeRequiredWithADefaultIsComparedInFull() throws {
+        #expect(
+            try Self.effects(from: ["s:enum(a,b,c)?"], to: ["s:enum(a,b)=a"])
+                == [.compatible, .breaksStoredData])
+        let messages = ModelEvolution(
+            previous: try Self.spec(["code:String?:unique"]),
+            next: try Self.spec(["code:String:unique=zz"])
+        ).changes.map(\.message)
+        #expect(messages.contains { $0.contains("all share it") })
+    }
+
     /// A new unique field with a default: every stored value loads the same one, and the note
     /// says what that does.
     @Test func aNewUniqueFieldWithADefaultSaysEveryValueSharesIt() throws {
