@@ -293,15 +293,20 @@ import Testing
                 == "// written by older templates\n")
     }
 
-    @Test func aFileNoLongerGeneratedIsReportedAndStaysRecorded() throws {
-        let folder = try TestPaths.makeTemporaryFolder()
-        defer { TestPaths.removeTemporaryFolder(folder) }
+    /// A package with the targets Old and New, for a model to move between them.
+    private func makePackageWithTargetsOldAndNew(in folder: URL) throws {
         for target in ["Old", "New"] {
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("Sources/\(target)"),
                 withIntermediateDirectories: true)
         }
         try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+    }
+
+    @Test func aFileNoLongerGeneratedIsReportedAndStaysRecorded() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try makePackageWithTargetsOldAndNew(in: folder)
         _ = run(["Item", "id:Int", "--into", ".", "--target", "Old"], in: folder)
         let second = run(["Item", "id:Int", "--into", ".", "--target", "New"], in: folder)
         // A second Item beside the first is refused: the manifest keeps one model of a name.
@@ -336,12 +341,7 @@ import Testing
     @Test func aSQLiteModelStaysInItsTarget() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
-        for target in ["Old", "New"] {
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent("Sources/\(target)"),
-                withIntermediateDirectories: true)
-        }
-        try Data("// App\n".utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        try makePackageWithTargetsOldAndNew(in: folder)
         _ = run(
             ["Item", "id:Int", "--storage", "sqlite", "--into", ".", "--target", "Old"], in: folder)
         try FileManager.default.removeItem(
