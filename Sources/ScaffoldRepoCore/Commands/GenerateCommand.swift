@@ -52,22 +52,19 @@ enum GenerateCommand {
         }
         var notes = target.notes
         if keptManifest != nil {
-            notes = notes.map { note in
-                guard note.severity == .next else { return note }
-                return Diagnostic(
-                    .next,
-                    "add \(DestinationResolver.sqliteLinesName) above to Package.swift, then "
-                        + note.message)
+            notes = notes.map {
+                $0.nextStep(
+                    after: "add \(DestinationResolver.sqliteLinesName) above to Package.swift")
             }
             notes.insert(DestinationResolver.sqliteLines(for: request.module), at: 0)
         }
-        notes = notes.map { note in
-            guard !undecided.isEmpty, note.severity == .next else { return note }
-            return Diagnostic(
-                .next,
-                "replace each `try undecided(…)` in "
-                    + undecided.map(\.displayPath).joined(separator: ", ")
-                    + " with the value you decide, then " + note.message)
+        if !undecided.isEmpty {
+            notes = notes.map {
+                $0.nextStep(
+                    after: "replace each `try undecided(…)` in "
+                        + undecided.map(\.displayPath).joined(separator: ", ")
+                        + " with the value you decide")
+            }
         }
         // Other models of the module whose files, as generated, no longer fit the target's own
         // code (it declares its own Task now, or imports with another access level): the module
@@ -91,19 +88,14 @@ enum GenerateCommand {
             let regen =
                 "scaffold-repo regen"
                 + (target.displayRoot.isEmpty ? "" : " \(target.displayRoot)")
-            notes = notes.map { note in
-                guard note.severity == .next else { return note }
-                return Diagnostic(.next, "\(regen), then " + note.message)
-            }
+            notes = notes.map { $0.nextStep(after: regen) }
         }
         if !stale.migrations.isEmpty {
             let files = stale.migrations.map { DiskPaths.shown($0, under: target.displayRoot) }
-            notes = notes.map { note in
-                guard note.severity == .next else { return note }
-                return Diagnostic(
-                    .next,
-                    "make the imports of \(files.joined(separator: ", ")) as the target's files' "
-                        + "are, then " + note.message)
+            notes = notes.map {
+                $0.nextStep(
+                    after: "make the imports of \(files.joined(separator: ", ")) as the target's "
+                        + "files' are")
             }
         }
         return try Outcome.of(
@@ -139,8 +131,7 @@ enum GenerateCommand {
                         contentsOf: root.appendingPathComponent(path), encoding: .utf8)
                 else { continue }
                 let importsFit = ImportStyle.fitted(text, to: host.importLevels(in: folder)) == text
-                if URL(fileURLWithPath: path).lastPathComponent.hasPrefix(model.name + "Migration")
-                {
+                if model.migrationFileNames.contains(URL(fileURLWithPath: path).lastPathComponent) {
                     if !importsFit { migrations.append(path) }
                 } else if !isThisModel, ContentHash.of(text) == hash {
                     isStale =
@@ -184,5 +175,12 @@ enum GenerateCommand {
                     + "run makes a new package inside it, \(Names(request.spec).storePackage). To "
                     + "generate into the current package, give \(fix) (or 'scaffold-repo regen')")
         ]
+    }
+}
+
+extension Diagnostic {
+    /// A `Next:` step that starts with `step` first; any other diagnostic as it is.
+    fileprivate func nextStep(after step: String) -> Diagnostic {
+        severity == .next ? Diagnostic(.next, "\(step), then " + message) : self
     }
 }

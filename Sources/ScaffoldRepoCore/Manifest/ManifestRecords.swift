@@ -21,6 +21,13 @@ extension Manifest.Model {
     /// it (`QuestionStore`).
     var module: String { Names.module(of: name, target: target) }
 
+    /// The file names of its migrations (`NoteMigration1.swift`, …), one per earlier schema
+    /// version: written once, then the person's.
+    var migrationFileNames: Set<String> {
+        let names = Names(typeName: name, plural: plural)
+        return Set((1..<max(1, schemaVersion ?? 1)).map(names.migrationFile))
+    }
+
     /// The record of `request`, with the hashes of its files.
     init(_ request: GenerateRequest, files: [String: String]) {
         var target: String?

@@ -15,8 +15,7 @@ enum RemovalPlanner {
         var changes: [PlannedChange] = []
         var kept: [String: String] = [:]
         // A migration a person edited holds their decisions: it is theirs, --force or not.
-        let names = Names(typeName: name, plural: entry.plural)
-        let migrations = Set((1..<max(1, entry.schemaVersion ?? 1)).map(names.migrationFile))
+        let migrations = entry.migrationFileNames
         for (path, hash) in entry.files.sorted(by: { $0.key < $1.key }) {
             let url = root.appendingPathComponent(path)
             let data = FileManager.default.contents(atPath: url.path)

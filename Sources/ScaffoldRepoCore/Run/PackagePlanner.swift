@@ -171,8 +171,9 @@ enum PackagePlanner {
 
     /// A model recorded in one module and asked for in another is moved there, history and all,
     /// once its type's file is gone from the first; a sqlite model never is, since its values
-    /// are in its module's database. While that file is there, the run is refused: the manifest keeps one model of a name, so the first's history would be taken
-    /// over by the second, and the two would read and write one store.
+    /// are in its module's database. While that file is there, the run is refused: the
+    /// manifest keeps one model of a name, so the first's history would be taken over by the
+    /// second, and the two would read and write one store.
     private static func refuseSecondModelOfAName(
         _ record: Manifest.Model, _ request: GenerateRequest, root: URL, displayRoot: String
     ) throws {
