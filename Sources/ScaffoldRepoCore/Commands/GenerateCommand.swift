@@ -71,17 +71,15 @@ enum GenerateCommand {
         // does not build until regen.
         let stale = staleModels(
             besides: request, manifest: manifest, root: target.root, host: plan.host)
-        var staleWarnings: [Diagnostic] = stale.migrations.map { path in
-            .warning(
-                "\(DiskPaths.shown(path, under: target.displayRoot)) is yours (written once) and "
-                    + "imports at another access level than the target's own files now do "
-                    + "(internal import, or none), so the module does not build until you make its "
-                    + "imports as theirs")
-        }
-        if !stale.models.isEmpty {
+        let migrations = HostFiles.migrationAdvice(
+            plan.host.migrationsWithOtherImports(
+                of: manifest?.models.filter { $0.module == request.module } ?? []),
+            displayRoot: target.displayRoot)
+        var staleWarnings = migrations.warnings
+        if !stale.isEmpty {
             staleWarnings.append(
                 .warning(
-                    "the files generated for \(stale.models.joined(separator: ", ")) in \(request.module) "
+                    "the files generated for \(stale.joined(separator: ", ")) in \(request.module) "
                         + "do not fit the target's own code as it is now (a Task of its own, or "
                         + "the access level of its imports), so the module does not build until "
                         + "they are generated again: 'scaffold-repo regen' does it"))
@@ -90,13 +88,8 @@ enum GenerateCommand {
                 + (target.displayRoot.isEmpty ? "" : " \(target.displayRoot)")
             notes = notes.map { $0.nextStep(after: regen) }
         }
-        if !stale.migrations.isEmpty {
-            let files = stale.migrations.map { DiskPaths.shown($0, under: target.displayRoot) }
-            notes = notes.map {
-                $0.nextStep(
-                    after: "make the imports of \(files.joined(separator: ", ")) as the target's "
-                        + "files' are")
-            }
+        if let step = migrations.step {
+            notes = notes.map { $0.nextStep(after: step) }
         }
         return try Outcome.of(
             plan.changes, options, keepingBlocks: true,
@@ -108,41 +101,34 @@ enum GenerateCommand {
 
     /// The other models recorded in `request`'s module with a file still as generated that
     /// says `Task` bare where the target declares its own, or imports at another level than
-    /// the target's files give, sorted; and their migration files (the person's, which `regen`
-    /// never rewrites) whose imports are at another level. Shared and owned files are left out.
+    /// the target's files give, sorted. Shared and owned files, and migrations (the person's:
+    /// ``HostFiles/migrationsWithOtherImports(of:)``), are left out.
     private static func staleModels(
         besides request: GenerateRequest, manifest: Manifest?, root: URL, host: HostFiles
-    ) -> (models: [String], migrations: [String]) {
-        guard case .into = request.destination, let manifest else { return ([], []) }
+    ) -> [String] {
+        guard case .into = request.destination, let manifest else { return [] }
         let declaresTask = host.declaresTask(module: request.module)
         var models: [String] = []
-        var migrations: [String] = []
         for model in manifest.models.sorted(by: { $0.name < $1.name })
-        where model.destroyed != true && model.module == request.module {
-            // This model's own migrations too: regen never rewrites them either.
-            let isThisModel = model.name == request.spec.typeName
-            var isStale = false
-            for (path, hash) in model.files.sorted(by: { $0.key < $1.key })
-            where path.hasSuffix(".swift") && !Names.isShared(path)
-                && model.owned?.contains(path) != true
-            {
-                guard let folder = ClashCheck.moduleFolder(path),
+        where model.destroyed != true && model.module == request.module
+            && model.name != request.spec.typeName
+        {
+            let migrations = model.migrationFileNames
+            let isStale = model.files.sorted(by: { $0.key < $1.key }).contains { path, hash in
+                guard path.hasSuffix(".swift"), !Names.isShared(path),
+                    model.owned?.contains(path) != true,
+                    !migrations.contains(URL(fileURLWithPath: path).lastPathComponent),
+                    let folder = ClashCheck.moduleFolder(path),
                     let text = try? String(
-                        contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-                else { continue }
-                let importsFit = ImportStyle.fitted(text, to: host.importLevels(in: folder)) == text
-                if model.migrationFileNames.contains(URL(fileURLWithPath: path).lastPathComponent) {
-                    if !importsFit { migrations.append(path) }
-                } else if !isThisModel, ContentHash.of(text) == hash {
-                    isStale =
-                        isStale || !importsFit
-                        || (declaresTask
-                            && ClashCheck.bareCapitalizedNames(in: text).contains("Task"))
-                }
+                        contentsOf: root.appendingPathComponent(path), encoding: .utf8),
+                    ContentHash.of(text) == hash
+                else { return false }
+                return ImportStyle.fitted(text, to: host.importLevels(in: folder)) != text
+                    || (declaresTask && ClashCheck.bareCapitalizedNames(in: text).contains("Task"))
             }
             if isStale { models.append(model.name) }
         }
-        return (models, migrations)
+        return models
     }
 
     /// Without `--output` or `--into`, a run makes a new package in the current folder. When

@@ -64,8 +64,14 @@ enum RegenCommand {
                         + "files a person edited or owns are kept, and generating "
                         + "\(destroyed.count == 1 ? "it" : "one") again takes it back")
             ]
+        // Migrations are the person's: regen fits every other file to the target's imports, but
+        // not these.
+        let migrations = HostFiles.migrationAdvice(
+            plan.host.migrationsWithOtherImports(of: live),
+            displayRoot: DestinationResolver.display(directory))
         return try Outcome.of(
             plan.changes, options, keepingBlocks: false,
-            diagnostics: templates.warnings() + leftOut + plan.warnings, preface: plan.evolution)
+            diagnostics: templates.warnings() + leftOut + plan.warnings + migrations.warnings,
+            preface: plan.evolution)
     }
 }

@@ -40,6 +40,47 @@ final class HostFiles {
         }
     }
 
+    /// The migration files that `models` record in targets (written once, so the person's:
+    /// regen never rewrites them) whose imports are at another level than the person's files in
+    /// their folder now give, sorted. Until the person changes them, the module does not build.
+    func migrationsWithOtherImports(of models: [Manifest.Model]) -> [String] {
+        var found: [String] = []
+        for model in models where model.destroyed != true && model.target != nil {
+            let names = model.migrationFileNames
+            for path in model.files.keys.sorted()
+            where names.contains(URL(fileURLWithPath: path).lastPathComponent)
+                && model.owned?.contains(path) != true
+            {
+                guard let folder = ClashCheck.moduleFolder(path),
+                    let text = try? String(
+                        contentsOf: root.appendingPathComponent(path), encoding: .utf8),
+                    ImportStyle.fitted(text, to: importLevels(in: folder)) != text
+                else { continue }
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The warnings, and the step before the next one, for ``migrationsWithOtherImports(of:)``'s
+    /// `paths`, shown under `displayRoot`.
+    static func migrationAdvice(_ paths: [String], displayRoot: String) -> (
+        warnings: [Diagnostic], step: String?
+    ) {
+        guard !paths.isEmpty else { return ([], nil) }
+        let shown = paths.map { DiskPaths.shown($0, under: displayRoot) }
+        let warnings = shown.map { path in
+            Diagnostic.warning(
+                "\(path) is yours (written once) and imports at another access level than the "
+                    + "target's own files now do (internal import, or none), so the module does not "
+                    + "build until you make its imports as theirs")
+        }
+        return (
+            warnings,
+            "make the imports of \(shown.joined(separator: ", ")) as the target's files' are"
+        )
+    }
+
     /// How the person's files in `folder` import.
     func importLevels(in folder: String) -> ImportStyle.Levels {
         if let found = levels[folder] { return found }

@@ -276,6 +276,12 @@ import Testing
                 "make the imports of Sources/App/ItemMigration1.swift as the target's files' are"))
         // Its other files are regen's to fit.
         #expect(note.standardError.contains("the files generated for Item in App do not fit"))
+        // regen fits Item's other files, not its migration, and says so.
+        let regen = ScaffoldRepo.run(["regen"], currentDirectory: folder)
+        #expect(regen.exitCode == 0)
+        #expect(
+            regen.standardError.contains(
+                "warning: Sources/App/ItemMigration1.swift is yours (written once)"))
         // Generating Item itself again names its migration too.
         let again = ScaffoldRepo.run(item + ["n:Double", "m:Int?"], currentDirectory: folder)
         #expect(
