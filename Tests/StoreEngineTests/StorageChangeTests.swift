@@ -435,6 +435,53 @@ import Testing
         #expect(try items.count() == 4)
     }
 
+    /// A repository of the former storage still open (an older build of the app, or of its
+    /// extension) holds the folder's lock with no import under way: the open throws `locked`
+    /// after a while (it hung until that repository closed), and the former files stay.
+    @Test func anImportDoesNotWaitForTheFormerStoragesRepositoryToClose() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+        let former = try StoreFiles.Lock(
+            folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
+        defer { former.release() }
+        let start = ContinuousClock.now
+
+        #expect(throws: ItemError.locked(file: folder.appendingPathComponent("items.lock"))) {
+            try importJournal(into: items)
+        }
+
+        #expect(ContinuousClock.now - start >= StoreFiles.lockPatience)
+        #expect(exists(journalFiles[0]) && exists(journalFiles[1]))
+        #expect(try items.count() == 0)
+    }
+
+    /// Another open's import (its files renamed to `.importing`) is waited for past the
+    /// patience given to a former storage's repository.
+    @Test func anImportWaitsForAnotherImportHoweverLongItTakes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+        let other = try StoreFiles.Lock(
+            folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
+        for name in journalFiles {
+            try FileManager.default.moveItem(
+                at: folder.appendingPathComponent(name),
+                to: folder.appendingPathComponent(name + StoreFiles.importingSuffix))
+        }
+        let released = Flag()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 5.5)
+            released.set()
+            other.release()
+        }
+
+        #expect(try importJournal(into: items))
+
+        #expect(released.isSet, "the import went ahead while another one held the lock")
+        #expect(try items.count() == 4)
+    }
+
     @Test func onItsOwnNamesAStoreImportsOnlyWhatAnImportLeftHalfMoved() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()

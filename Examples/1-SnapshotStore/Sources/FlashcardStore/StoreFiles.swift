@@ -333,6 +333,10 @@ nonisolated enum StoreFiles {
 
     // MARK: - A storage change
 
+    /// How long an import waits for the folder's lock when no import holds it (SQLite's busy
+    /// timeout, as for another writer), before it throws `locked`.
+    static let lockPatience = Duration.seconds(5)
+
     /// What a former store's file is renamed to while it is imported: `<name>.importing`.
     static let importingSuffix = ".importing"
 
@@ -347,7 +351,10 @@ nonisolated enum StoreFiles {
     /// former file, it checks two or three names and returns false.
     ///
     /// `lock` is the folder's lock file, taken for the import, for a new store that does not
-    /// hold it (sqlite), waiting while another repository imports; nil when the new store holds
+    /// hold it (sqlite), waiting while another repository imports; a repository of the former
+    /// storage that holds it (an older build of the app, or of its extension, still running)
+    /// holds it without an import under way, and after ``lockPatience`` the open throws
+    /// `locked` instead of waiting for that repository to close. Nil when the new store holds
     /// it already (the journal and snapshot stores lock the same file). With `leftoversOnly`,
     /// only `.importing` files are imported: `files` are the new store's own (a model that came
     /// back to a storage it had, whose files a crash left half moved). A damaged former file
@@ -361,8 +368,15 @@ nonisolated enum StoreFiles {
         let (url, exists) = names(in: directory)
         let (importing, candidates) = formerNames(files, leftoversOnly: leftoversOnly)
         guard candidates.contains(where: exists) else { return false }
-        let folderLock = try lock.map {
-            try Lock(url($0), reporting: Reported.self, waiting: true)
+        let folderLock = try lock.map { name in
+            let start = ContinuousClock.now
+            return try Lock(
+                url(name), reporting: Reported.self,
+                waitingWhile: {
+                    // Another open's import renamed the files first: it is waited for, however
+                    // long it takes.
+                    ContinuousClock.now - start < lockPatience || importing.contains(where: exists)
+                })
         }
         defer { folderLock?.release() }
         // Another repository may have imported them while this one waited for the lock.
@@ -658,13 +672,14 @@ nonisolated enum StoreFiles {
     nonisolated final class Lock: Sendable {
         private let descriptor: Int32
 
-        /// Takes the lock on `file`, or throws `locked` when another repository holds it; with
-        /// `waiting`, waits for it instead.
+        /// Takes the lock on `file`, or throws `locked` when another repository holds it; while
+        /// `keepWaiting` returns true, asked again every 10 ms, waits for it instead.
         init<Reported: Failure>(
-            _ file: URL, reporting _: Reported.Type, waiting: Bool = false
+            _ file: URL, reporting _: Reported.Type,
+            waitingWhile keepWaiting: () -> Bool = { false }
         ) throws {
             let descriptor = try openFile(file, reporting: Reported.self)
-            guard Self.take(descriptor, waiting: waiting) else {
+            guard Self.take(descriptor, waitingWhile: keepWaiting) else {
                 let busy = errno == EWOULDBLOCK
                 let reason = lastError()
                 closeDescriptor(descriptor)
@@ -679,13 +694,18 @@ nonisolated enum StoreFiles {
         /// until it replaces its program (`O_CLOEXEC` closes them only then), and with them a
         /// lock the parent just released; so a lock found taken is tried again for a moment
         /// (about 100 ms) before another repository is taken to hold it.
-        private static func take(_ descriptor: Int32, waiting: Bool) -> Bool {
+        private static func take(_ descriptor: Int32, waitingWhile keepWaiting: () -> Bool) -> Bool
+        {
             var attempts = 0
-            while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
-                if errno == EINTR { continue }
-                guard errno == EWOULDBLOCK, attempts < 50 else { return false }
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                let error = errno
+                if error == EINTR { continue }
+                guard error == EWOULDBLOCK, attempts < 50 || keepWaiting() else {
+                    errno = error
+                    return false
+                }
                 attempts += 1
-                usleep(2_000)
+                usleep(attempts < 50 ? 2_000 : 10_000)
             }
             return true
         }

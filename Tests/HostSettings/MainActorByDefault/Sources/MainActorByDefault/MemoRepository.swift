@@ -163,6 +163,8 @@ public actor MemoRepository {
     ///
     /// The first open of a folder imports the values that Memo's earlier storage left
     /// there, once, and keeps its files as `<name>.imported`; an open meanwhile waits for it.
+    /// While a repository of that storage holds the folder (an older build still running),
+    /// this throws `locked` after 5 s.
     public init(directory: URL) throws {
         self.directory = directory
         let database = try SQLiteDatabase<MemoRepositoryError>(
