@@ -319,13 +319,14 @@ import Testing
         expectEqual(viewModel.decks, numbers.prefix(10).map { Support.sample($0) })
         expectTrue(viewModel.hasMore)
 
-        // A value shown is deleted, one changes in place, one beyond the window waits for its page.
+        // A value shown is deleted (the next one takes its place), one changes in place, one
+        // beyond the window waits for its page.
         try await repository.delete(Support.sample(numbers[0]).id)
         try await repository.save(Support.sample(numbers[1], revision: 1))
         try await repository.save(Support.sample(numbers[20], revision: 1))
 
         let shown =
-            [Support.sample(numbers[1], revision: 1)] + numbers[2..<10].map { Support.sample($0) }
+            [Support.sample(numbers[1], revision: 1)] + numbers[2..<11].map { Support.sample($0) }
         let caughtUp = await Support.eventually { viewModel.decks == shown }
         expectTrue(caughtUp, "\(viewModel.decks)")
         for _ in 0..<10 where viewModel.hasMore {
@@ -333,6 +334,32 @@ import Testing
         }
         expectEqual(viewModel.decks, try await repository.loadAll(newestFirst))
         expectEqual(viewModel.decks.count, 24)
+        expectNil(viewModel.error)
+    }
+
+    @Test @MainActor func testDeletingEveryValueShownShowsTheNextOnes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try DeckRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<25).map { Support.sample($0) })
+        let viewModel = DeckListViewModel(repository: repository, pageSize: 10)
+        await viewModel.load()
+        let all = try await repository.loadAll()
+
+        // As another process would: the repository, not the view-model, deletes them.
+        try await repository.delete(ids: all.prefix(10).map(\.id))
+
+        let refilled = await Support.eventually {
+            viewModel.decks == Array(all[10..<20])
+        }
+        expectTrue(refilled, "\(viewModel.decks)")
+        expectTrue(viewModel.hasMore)
+        // Deleting them all leaves the list empty and complete.
+        try await repository.delete(ids: all[10...].map(\.id))
+        let emptied = await Support.eventually {
+            viewModel.decks.isEmpty && !viewModel.hasMore
+        }
+        expectTrue(emptied, "\(viewModel.decks) \(viewModel.hasMore)")
         expectNil(viewModel.error)
     }
 

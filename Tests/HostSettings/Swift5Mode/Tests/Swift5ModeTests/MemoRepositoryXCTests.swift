@@ -451,13 +451,14 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         expectEqual(viewModel.memos, numbers.prefix(10).map { Support.sample($0) })
         expectTrue(viewModel.hasMore)
 
-        // A value shown is deleted, one changes in place, one beyond the window waits for its page.
+        // A value shown is deleted (the next one takes its place), one changes in place, one
+        // beyond the window waits for its page.
         try await repository.delete(Support.sample(numbers[0]).id)
         try await repository.save(Support.sample(numbers[1], revision: 1))
         try await repository.save(Support.sample(numbers[20], revision: 1))
 
         let shown =
-            [Support.sample(numbers[1], revision: 1)] + numbers[2..<10].map { Support.sample($0) }
+            [Support.sample(numbers[1], revision: 1)] + numbers[2..<11].map { Support.sample($0) }
         let caughtUp = await Support.eventually { viewModel.memos == shown }
         expectTrue(caughtUp, "\(viewModel.memos)")
         for _ in 0..<10 where viewModel.hasMore {
@@ -465,6 +466,32 @@ nonisolated final class MemoRepositoryXCTests: XCTestCase {
         }
         expectEqual(viewModel.memos, try await repository.loadAll(newestFirst))
         expectEqual(viewModel.memos.count, 24)
+        expectNil(viewModel.error)
+    }
+
+    @MainActor func testDeletingEveryValueShownShowsTheNextOnes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try MemoRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<25).map { Support.sample($0) })
+        let viewModel = MemoListViewModel(repository: repository, pageSize: 10)
+        await viewModel.load()
+        let all = try await repository.loadAll()
+
+        // As another process would: the repository, not the view-model, deletes them.
+        try await repository.delete(ids: all.prefix(10).map(\.id))
+
+        let refilled = await Support.eventually {
+            viewModel.memos == Array(all[10..<20])
+        }
+        expectTrue(refilled, "\(viewModel.memos)")
+        expectTrue(viewModel.hasMore)
+        // Deleting them all leaves the list empty and complete.
+        try await repository.delete(ids: all[10...].map(\.id))
+        let emptied = await Support.eventually {
+            viewModel.memos.isEmpty && !viewModel.hasMore
+        }
+        expectTrue(emptied, "\(viewModel.memos) \(viewModel.hasMore)")
         expectNil(viewModel.error)
     }
 

@@ -9,7 +9,9 @@ public import Observation
 /// are never all in memory. After ``load()``, every change committed to the repository (by this
 /// view-model, another one, or a direct call on the repository) is applied in place: a value
 /// that the query selects and that sorts among those shown appears at its position; one that
-/// sorts after them waits for its page. The window and its order are `StoreQuery.swift`'s
+/// sorts after them waits for its page. A value deleted from the window (here or by another
+/// process) makes room for the next one, read at once, so the window keeps its length and
+/// never empties while values follow it. The window and its order are `StoreQuery.swift`'s
 /// `LiveWindow`, which every sqlite view-model in this module shares.
 @MainActor
 @Observable
@@ -41,6 +43,8 @@ public final class MemoListViewModel {
     /// Counts calls to ``load()``, so that one that an older call overtook shows nothing, and a
     /// ``loadMore()`` that a new load overtook adds nothing.
     @ObservationIgnored private var loads = 0
+    /// Whether values are being read to take the place of values deleted from the window.
+    @ObservationIgnored private var isRefilling = false
 
     /// A view-model over `repository` that shows `query`'s values (all of them, by id, unless
     /// you choose), `pageSize` at a time. Call ``load()`` to show the first page.
@@ -106,28 +110,57 @@ public final class MemoListViewModel {
         guard hasMore, !isLoading else { return }
         isLoading = true
         defer { isLoading = false }
+        await readAfterTheLastValueShown(pageSize) { window, values, isComplete in
+            window.append(values, isComplete: isComplete, pageSize: pageSize)
+        }
+    }
+
+    /// Reads `size` values after the last one shown and passes them to `add`. Changes may
+    /// arrive while they are read: they are added when the list shows exactly the changes up to
+    /// the revision they were read at, after the value they were read after; else they are read
+    /// again (a few times at most: the next call tries again). Returns whether they were added.
+    @discardableResult
+    private func readAfterTheLastValueShown(
+        _ size: Int,
+        add: (inout LiveWindow<Memo>, [Memo], Bool) -> Void
+    ) async -> Bool {
         let load = loads
         do {
-            // Changes may arrive while the page is read: the page is added when the list shows
-            // exactly the changes up to the page's revision, after the value it was read after;
-            // else it is read again (a few times at most: the next call tries again).
             for _ in 0..<3 {
                 let last = window.values.last
                 let (values, isComplete, revision) = try await repository.page(
-                    window.nextPage(size: pageSize), size: pageSize)
+                    window.nextPage(size: size), size: size)
                 await withCheckedContinuation { resume in
                     shownRevisions.wait(for: revision, resume)
                 }
-                guard load == loads, following != nil else { return }  // A new load() shows.
+                guard load == loads, following != nil else { return false }  // A new load() shows.
                 guard shownRevisions.revision == revision, window.values.last == last else {
                     continue
                 }
-                window.append(values, isComplete: isComplete, pageSize: pageSize)
+                add(&window, values, isComplete)
                 error = nil
-                return
+                return true
             }
         } catch {
             self.error = error
+        }
+        return false
+    }
+
+    /// Reads the values that take the place of those deleted from the window, while values
+    /// follow it: else deleting every value shown would leave an empty list, with no last row
+    /// to appear and call ``loadMore()``.
+    private func refill() async {
+        guard !isRefilling else { return }
+        isRefilling = true
+        defer { isRefilling = false }
+        // More may be deleted while values are read: a few rounds, then the next change's turn.
+        for _ in 0..<3 where following != nil && window.missing > 0 {
+            let added = await readAfterTheLastValueShown(min(window.missing, pageSize)) {
+                window, values, isComplete in
+                window.refill(values, isComplete: isComplete)
+            }
+            if !added { return }
         }
     }
 
@@ -225,6 +258,9 @@ public final class MemoListViewModel {
     /// for it return.
     private func receive(_ revised: Revised<Memo>) {
         for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
+        if window.missing > 0, !isRefilling {
+            Task { [weak self] in await self?.refill() }
+        }
     }
 
     /// Cancels the stream being followed and lets every waiting call return.

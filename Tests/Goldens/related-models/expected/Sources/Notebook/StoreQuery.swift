@@ -472,6 +472,18 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         grow(by: max(pageSize, page.count))
     }
 
+    /// How many values it shows fewer than it held, while more follow: deletes took them out.
+    /// Reading that many after the last value shown (``nextPage(size:)``) and passing them to
+    /// ``refill(_:isComplete:)`` brings it back to its size, as a list moves its next rows up.
+    var missing: Int { isComplete ? 0 : max(0, capacity - list.values.count) }
+
+    /// Adds `page`, read with ``nextPage(size:)`` for the ``missing`` values, after the values
+    /// shown, without making the window larger than it was.
+    mutating func refill(_ page: [Value], isComplete: Bool) {
+        list.apply(.saved(page))
+        self.isComplete = isComplete
+    }
+
     private mutating func grow(by count: Int) {
         let (sum, overflow) = capacity.addingReportingOverflow(count)
         capacity = overflow ? .max : sum

@@ -334,13 +334,14 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         expectEqual(viewModel.notes, numbers.prefix(10).map { Support.sample($0) })
         expectTrue(viewModel.hasMore)
 
-        // A value shown is deleted, one changes in place, one beyond the window waits for its page.
+        // A value shown is deleted (the next one takes its place), one changes in place, one
+        // beyond the window waits for its page.
         try await repository.delete(Support.sample(numbers[0]).id)
         try await repository.save(Support.sample(numbers[1], revision: 1))
         try await repository.save(Support.sample(numbers[20], revision: 1))
 
         let shown =
-            [Support.sample(numbers[1], revision: 1)] + numbers[2..<10].map { Support.sample($0) }
+            [Support.sample(numbers[1], revision: 1)] + numbers[2..<11].map { Support.sample($0) }
         let caughtUp = await Support.eventually { viewModel.notes == shown }
         expectTrue(caughtUp, "\(viewModel.notes)")
         for _ in 0..<10 where viewModel.hasMore {
@@ -348,6 +349,32 @@ nonisolated final class NoteRepositoryXCTests: XCTestCase {
         }
         expectEqual(viewModel.notes, try await repository.loadAll(newestFirst))
         expectEqual(viewModel.notes.count, 24)
+        expectNil(viewModel.error)
+    }
+
+    @MainActor func testDeletingEveryValueShownShowsTheNextOnes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try NoteRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<25).map { Support.sample($0) })
+        let viewModel = NoteListViewModel(repository: repository, pageSize: 10)
+        await viewModel.load()
+        let all = try await repository.loadAll()
+
+        // As another process would: the repository, not the view-model, deletes them.
+        try await repository.delete(ids: all.prefix(10).map(\.id))
+
+        let refilled = await Support.eventually {
+            viewModel.notes == Array(all[10..<20])
+        }
+        expectTrue(refilled, "\(viewModel.notes)")
+        expectTrue(viewModel.hasMore)
+        // Deleting them all leaves the list empty and complete.
+        try await repository.delete(ids: all[10...].map(\.id))
+        let emptied = await Support.eventually {
+            viewModel.notes.isEmpty && !viewModel.hasMore
+        }
+        expectTrue(emptied, "\(viewModel.notes) \(viewModel.hasMore)")
         expectNil(viewModel.error)
     }
 

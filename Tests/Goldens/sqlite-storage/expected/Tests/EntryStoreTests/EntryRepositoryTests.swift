@@ -420,13 +420,14 @@ import Testing
         expectEqual(viewModel.entries, numbers.prefix(10).map { Support.sample($0) })
         expectTrue(viewModel.hasMore)
 
-        // A value shown is deleted, one changes in place, one beyond the window waits for its page.
+        // A value shown is deleted (the next one takes its place), one changes in place, one
+        // beyond the window waits for its page.
         try await repository.delete(Support.sample(numbers[0]).id)
         try await repository.save(Support.sample(numbers[1], revision: 1))
         try await repository.save(Support.sample(numbers[20], revision: 1))
 
         let shown =
-            [Support.sample(numbers[1], revision: 1)] + numbers[2..<10].map { Support.sample($0) }
+            [Support.sample(numbers[1], revision: 1)] + numbers[2..<11].map { Support.sample($0) }
         let caughtUp = await Support.eventually { viewModel.entries == shown }
         expectTrue(caughtUp, "\(viewModel.entries)")
         for _ in 0..<10 where viewModel.hasMore {
@@ -434,6 +435,32 @@ import Testing
         }
         expectEqual(viewModel.entries, try await repository.loadAll(newestFirst))
         expectEqual(viewModel.entries.count, 24)
+        expectNil(viewModel.error)
+    }
+
+    @Test @MainActor func testDeletingEveryValueShownShowsTheNextOnes() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try EntryRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<25).map { Support.sample($0) })
+        let viewModel = EntryListViewModel(repository: repository, pageSize: 10)
+        await viewModel.load()
+        let all = try await repository.loadAll()
+
+        // As another process would: the repository, not the view-model, deletes them.
+        try await repository.delete(ids: all.prefix(10).map(\.id))
+
+        let refilled = await Support.eventually {
+            viewModel.entries == Array(all[10..<20])
+        }
+        expectTrue(refilled, "\(viewModel.entries)")
+        expectTrue(viewModel.hasMore)
+        // Deleting them all leaves the list empty and complete.
+        try await repository.delete(ids: all[10...].map(\.id))
+        let emptied = await Support.eventually {
+            viewModel.entries.isEmpty && !viewModel.hasMore
+        }
+        expectTrue(emptied, "\(viewModel.entries) \(viewModel.hasMore)")
         expectNil(viewModel.error)
     }
 
