@@ -142,6 +142,74 @@ struct LabelBeforeTheRename: StoredValue {
         #expect(titles == ["One", "Two"])
     }
 
+    /// The rename, with the revisions a generated repository gives: the newer build's layout
+    /// needs `title` (and `pinned`) in every row, which the older build does not write. Its save
+    /// or delete is refused, nothing written, whether it opened before the newer build or
+    /// after; before, the newer build's SQL (`:unique`, lookups, delete rules) missed what the
+    /// older one saved until it opened the table again.
+    @Test(arguments: [false, true])
+    func anOlderBuildWritesNothingThatANewerBuildsSQLCannotRead(olderOpensLast: Bool) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var newSchema = SQLiteSchema<Label>(
+            model: "Label", unique: ["title"], storedKeys: ["id", "note?", "pinned", "title"],
+            renamed: ["name": "title"])
+        newSchema.revision = 2
+        var oldSchema = SQLiteSchema<LabelBeforeTheRename>(
+            model: "Label", storedKeys: ["id", "name"])
+        oldSchema.revision = 1
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        var olderTable = try SQLiteTable("labels", in: older, schema: oldSchema)
+        try olderTable.commit(.saved([LabelBeforeTheRename(id: 1, name: "One")]))
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let table = try SQLiteTable("labels", in: newer, schema: newSchema)
+        if olderOpensLast {
+            olderTable = try SQLiteTable("labels", in: older, schema: oldSchema)
+        }
+
+        for change in [
+            StoreChange.saved([LabelBeforeTheRename(id: 2, name: "One")]), .deleted([1]),
+        ] {
+            #expect {
+                try olderTable.commit(change)
+            } throws: { error in
+                guard case ItemError.incompatible(_, let reason) = error else { return false }
+                return reason.contains("revision 2, where this build has 1")
+                    && reason.contains("'pinned', 'title'") && reason.contains("update this build")
+            }
+        }
+        #expect(try table.page(after: nil, limit: 10) == [Label(id: 1, title: "One")])
+        // A newer build's save still checks `:unique` against every row.
+        #expect(throws: ItemError.self) {
+            try table.commit(.saved([Label(id: 3, title: "One")]))
+        }
+    }
+
+    /// A newer revision whose rows need no key that the older build does not write (an
+    /// optional field added) does not stop the older build's saves.
+    @Test func anOlderBuildSavesBesideANewerOneThatAddedAnOptionalField() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var oldSchema = SQLiteSchema<LabelBeforeTheRename>(
+            model: "Label", storedKeys: ["id", "name"])
+        oldSchema.revision = 1
+        var newSchema = SQLiteSchema<LabelBeforeTheRename>(
+            model: "Label", storedKeys: ["id", "name", "note?"])
+        newSchema.revision = 2
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        let olderTable = try SQLiteTable("labels", in: older, schema: oldSchema)
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let table = try SQLiteTable("labels", in: newer, schema: newSchema)
+
+        try olderTable.commit(.saved([LabelBeforeTheRename(id: 1, name: "One")]))
+
+        #expect(try table.count() == 1)
+    }
+
     /// The JSON of the row `id` of `table`, as stored.
     func json(of id: Int, in table: String) throws -> String {
         let database = try SQLiteDatabase<ItemError>(file: file)
