@@ -54,15 +54,22 @@ public enum BaseType: String, CaseIterable, Sendable {
             BaseTypeRow(
                 readDefault: BaseTypeRow.floatingNumber, defaultHint: BaseTypeRow.plainNumber,
                 literal: { $0 }, exampleDefault: "0", placeholder: "0",
-                sample: { _, number in "Double(\(number)) * 1.5" })
+                sample: { _, number in "Double(\(number)) * 1.5" },
+                fitsEveryPlatform: BaseTypeRow.isZeroOrNormal,
+                platformHint: BaseTypeRow.doubleRangeHint)
         case .float:
             BaseTypeRow(
                 readDefault: BaseTypeRow.floatingNumber, defaultHint: BaseTypeRow.plainNumber,
                 literal: { $0 }, exampleDefault: "0", placeholder: "0",
                 sample: { _, number in "Float(\(number)) * 1.5" },
-                fitsEveryPlatform: { Float($0)?.isFinite == true },
-                platformHint: "write a number within Float's range (about ±3.4e38), or make the "
-                    + "field Double")
+                fitsEveryPlatform: { text in
+                    // Neither beyond Float's range nor so small that it loses digits (a
+                    // subnormal, which the compiler warns of) or becomes 0.
+                    guard let value = Float(text) else { return false }
+                    return value.isFinite && (value.isNormal || BaseTypeRow.isZero(text))
+                },
+                platformHint: "write a number within Float's range (0, or about 1.2e-38 to "
+                    + "3.4e38 either side of it), or make the field Double")
         case .bool:
             BaseTypeRow(
                 readDefault: { Bool($0.lowercased()).map(DefaultValue.bool) },
@@ -78,7 +85,8 @@ public enum BaseType: String, CaseIterable, Sendable {
                 sample: { _, number in
                     "Date(timeIntervalSince1970: 1_767_225_600 + Double(\(number)) * 86_400)"
                 },
-                needsFoundation: true)
+                needsFoundation: true, fitsEveryPlatform: BaseTypeRow.isZeroOrNormal,
+                platformHint: BaseTypeRow.doubleRangeHint)
         case .uuid:
             BaseTypeRow(
                 readDefault: { text in
@@ -157,7 +165,7 @@ struct BaseTypeRow {
     /// What a refusal of a default that does not fit every platform says to write instead.
     var platformHint = ""
 
-    static let plainNumber = "write a plain number such as 0.5 or -3 (no exponent)"
+    static let plainNumber = "write a number such as 0.5, -3 or 1e-05"
 
     /// A whole number within `range`: the type's own, so that the literal fits it.
     static func wholeNumber(_ text: String, in range: ClosedRange<Int64>) -> DefaultValue? {
@@ -165,10 +173,35 @@ struct BaseTypeRow {
         return .number(String(value))
     }
 
+    /// A `Double` (or `Date`) default: written as Swift writes the number (`1e-05` for
+    /// `0.00001`), which is how a manifest records it, so both forms are read. Refused beyond
+    /// the type's range, or so small that it becomes 0.
     static func floatingNumber(_ text: String) -> DefaultValue? {
-        guard isDecimalNumber(text), let value = Double(text), value.isFinite else { return nil }
+        let parts = text.lowercased().split(separator: "e", omittingEmptySubsequences: false)
+        guard isDecimalNumber(String(parts[0])),
+            parts.count == 1
+                || (parts.count == 2 && isDecimalNumber(String(parts[1].drop { $0 == "+" }))
+                    && !parts[1].contains(".")),
+            let value = Double(text), value.isFinite,
+            // So small that it reads as 0: never what was meant (a record says `0.0`).
+            value != 0 || isZero(text)
+        else { return nil }
         return .number(String(value))
     }
+
+    /// Whether a checked `Double` default is 0 or a normal number: not so small that it
+    /// loses digits (a subnormal, which the compiler warns of) or becomes 0.
+    static func isZeroOrNormal(_ text: String) -> Bool {
+        Double(text).map { $0.isNormal || isZero(text) } ?? false
+    }
+
+    /// Whether a number's digits before its exponent are all 0.
+    static func isZero(_ text: String) -> Bool {
+        !text.lowercased().prefix { $0 != "e" }.contains { ("1"..."9").contains($0) }
+    }
+
+    static let doubleRangeHint =
+        "write 0, or a number from about 2.2e-308 to 1.8e308 either side of it"
 
     /// `-12`, `3.25`: digits with an optional sign and fraction (what every number type reads).
     static func isDecimalNumber(_ text: String) -> Bool {

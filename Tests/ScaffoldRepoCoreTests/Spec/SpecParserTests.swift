@@ -91,7 +91,11 @@ import Testing
                 + "a whole number from -2147483648 to 2147483647 (Int has 32 bits on watchOS), or "
                 + "make the field Int64"
         ),
-        ("f:Float?=" + String(repeating: "9", count: 39), "within Float's range (about ±3.4e38)"),
+        ("f:Float?=" + String(repeating: "9", count: 39), "within Float's range (0, or about"),
+        // So small that it loses digits (the compiler warns) or would read as 0.
+        ("f:Float=0.00000000000000000000000000000000000000001", "within Float's range (0, or"),
+        ("d:Double=1e-310", "write 0, or a number from about 2.2e-308 to 1.8e308"),
+        ("t:Date=1e-310", "write 0, or a number from about 2.2e-308"),
     ])
     func aCommandLinesDefaultMustFitEveryPlatform(token: String, message: String) throws {
         #expect {
@@ -106,6 +110,34 @@ import Testing
             try InvocationParser.parse([
                 "Question", "id:String", "n:Int=-2147483648", "f:Float=1.5",
             ])
+        }
+    }
+
+    /// A manifest records a Double, Float or Date default as Swift writes the number (`1e-05`
+    /// for `0.00001`): it is read back, so regen and the next run work (they were refused,
+    /// and the package was stuck). A command line may write it so too.
+    @Test func aFloatingDefaultIsReadInTheFormItIsRecordedIn() throws {
+        let given = ["id:Int", "r:Double=0.00001", "f:Float=0.00001", "t:Date=10000000000000000"]
+        guard case .generate(let request, _) = try InvocationParser.parse(["Price"] + given) else {
+            Issue.record("not a generate command")
+            return
+        }
+        let spec = request.spec
+        #expect(
+            spec.fields.map(\.defaultValue) == [
+                nil, .number("1e-05"), .number("1e-05"), .number("1e+16"),
+            ])
+        let recorded = ["id:Int", "r:Double=1e-05", "f:Float=1e-05", "t:Date=1e+16"]
+        #expect(try SpecParser.parse(modelName: "Price", fieldTokens: recorded) == spec)
+        #expect(throws: Never.self) { try InvocationParser.parse(["Price"] + recorded) }
+        // A number that would read as 0 is refused; 0 is not.
+        #expect(throws: (any Error).self) {
+            try SpecParser.parse(
+                modelName: "Price",
+                fieldTokens: ["id:Int", "r:Double=0." + String(repeating: "0", count: 330) + "1"])
+        }
+        #expect(throws: Never.self) {
+            try SpecParser.parse(modelName: "Price", fieldTokens: ["id:Int", "r:Double=-0.0"])
         }
     }
 
@@ -180,7 +212,7 @@ import Testing
             ["id:String", "n:Int=many"],
             "default 'many' does not fit Int in 'n:Int=many'; write a whole number"
         ),
-        (["id:String", "d:Double=1e9"], "default '1e9' does not fit Double"),
+        (["id:String", "d:Double=1e9.5"], "default '1e9.5' does not fit Double"),
         (["id:String", "folder:refrences(Folder)"], "Did you mean references(Folder)?"),
         (["id:String", "s:enm(a,b)"], "Did you mean enum(a,b)? Types:"),
         (["id:String", "b:Bool=yes"], "write true or false"),
