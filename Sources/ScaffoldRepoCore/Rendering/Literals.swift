@@ -9,7 +9,10 @@ enum Literals {
         case .none: return "nil"
         case .bool(let flag): return flag ? "true" : "false"
         case .emptyCollection: return type.isDictionary ? "[:]" : "[]"
-        case .enumCase(let name): return "." + Identifier.escaped(name)
+        case .enumCase(let name):
+            // `.none` of an optional enum is Optional's nil, not the case.
+            let literal = "." + Identifier.escaped(name)
+            return type.isOptional && name == "none" ? ".some(\(literal))" : literal
         case .string(let text): return stringLiteral(text)
         // How a number or a parsed value is written is the type's (BaseType.row).
         case .number(let text), .parsed(let text): return base?.row.literal(text) ?? text

@@ -11,6 +11,12 @@ import Testing
         (.emptyCollection, .dictionary(.base(.int)), "[:]"),
         (.emptyCollection, .optional(.array(.base(.int))), "[]"),
         (.enumCase("default"), .enumeration(name: "Kind", cases: ["default"]), ".`default`"),
+        // An optional enum's case `none` is not Optional's nil.
+        (
+            .enumCase("none"), .optional(.enumeration(name: "S", cases: ["none", "a"])),
+            ".some(.none)"
+        ),
+        (.enumCase("none"), .enumeration(name: "S", cases: ["none", "a"]), ".none"),
         (.none, .optional(.base(.int)), "nil"),
         (.parsed("https://example.com"), .base(.url), #"URL(string: "https://example.com")!"#),
         (.parsed(""), .base(.data), "Data()"),
