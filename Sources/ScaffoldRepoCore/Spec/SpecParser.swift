@@ -260,6 +260,13 @@ public enum SpecParser {
                 "model name '\(token)' is a name the generated code uses, and would hide it; "
                     + "choose another name, for example \(name)Record")
         }
+        // SwiftPM takes a file named main.swift, in any letter case, as a program's entry point.
+        guard name.lowercased() != "main" else {
+            throw SpecError(
+                "model name '\(token)' would write \(name).swift, which SwiftPM builds as a "
+                    + "program's entry point (main.swift), not a library's file; choose another "
+                    + "name, for example \(name)Record")
+        }
         // The model's own generated types must not be the engine's either (`Shared` would
         // declare `SharedRepository`, which the engine's protocol is called).
         if let taken = Names(typeName: name).generatedTypes.first(

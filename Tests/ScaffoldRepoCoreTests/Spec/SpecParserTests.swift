@@ -161,6 +161,22 @@ import Testing
         }
     }
 
+    /// Each of these printed "Next: swift test" on a package that did not build: `ID` is
+    /// `Identifiable`'s associated type in the model's extensions, `AnyObject` the constraint
+    /// `@Observable` writes, and `Main.swift` is a program's entry point to SwiftPM.
+    @Test(arguments: [
+        ("ID", "is a name the generated code uses"), ("AnyObject", "is a name the generated"),
+        ("main", "would write Main.swift, which SwiftPM builds as a program's entry point"),
+        ("MAIN", "would write MAIN.swift"),
+    ])
+    func aModelNameThatCannotBuildIsRefused(name: String, message: String) {
+        #expect {
+            try SpecParser.parseModelName(name)
+        } throws: { error in
+            (error as? any BadInput)?.message.contains(message) == true
+        }
+    }
+
     @Test func keywordFieldNamesAreAllowed() throws {
         let spec = try SpecParser.parse(
             modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
