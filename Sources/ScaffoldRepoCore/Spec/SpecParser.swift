@@ -251,6 +251,14 @@ public enum SpecParser {
                 "model name '\(token)' is not a Swift type name; use ASCII letters, digits and '_', "
                     + "starting with a letter, for example Question")
         }
+        // It names files (`<Model>RepositoryXCTests.swift`, and a temporary name beside each
+        // while it is written), which a file system holds to 255 bytes.
+        guard token.count <= maximumModelNameLength else {
+            throw SpecError(
+                "model name '\(token.prefix(40))…' is \(token.count) characters long; the files "
+                    + "it names must fit the file system, so use at most "
+                    + "\(maximumModelNameLength)")
+        }
         let name = Names.typeName(fromAnyCase: token)
         guard !Identifier.swiftKeywords.contains(name) else {
             throw SpecError("model name '\(token)' is a Swift keyword; choose another name")
@@ -319,6 +327,12 @@ public enum SpecParser {
             throw SpecError(
                 "field name '\(name)' in '\(token)' clashes with a member every model has; "
                     + "choose another name")
+        }
+        if let typeText, nestingDepth(of: typeText) > maximumNesting {
+            throw SpecError(
+                "the type in '\(token.prefix(60))…' nests arrays and dictionaries "
+                    + "\(nestingDepth(of: typeText)) deep; nest them at most \(maximumNesting) deep"
+            )
         }
         let type =
             try typeText.map { try parseType($0, field: name, modelName: modelName, in: token) }
@@ -472,6 +486,29 @@ public enum SpecParser {
             }
         }
         return (name, String(rest), nil)
+    }
+
+    /// The longest model name: with the longest file it names and that file's temporary name,
+    /// well within a file name's 255 bytes.
+    static let maximumModelNameLength = 128
+
+    /// How deep a field's type may nest `[…]`: far beyond any model's need, and well within
+    /// what parsing and rendering it recursively (and the compiler) take.
+    static let maximumNesting = 32
+
+    /// How deep `spelling`'s brackets nest.
+    static func nestingDepth(of spelling: String) -> Int {
+        var depth = 0
+        var deepest = 0
+        for byte in spelling.utf8 {
+            if byte == UInt8(ascii: "[") {
+                depth += 1
+                deepest = max(deepest, depth)
+            } else if byte == UInt8(ascii: "]") {
+                depth -= 1
+            }
+        }
+        return deepest
     }
 
     /// Parses a type spelling: a base type in any letter case, `T?`, `[T]`, `[String:T]`, or

@@ -177,6 +177,31 @@ import Testing
         }
     }
 
+    /// A type nested thousands deep crashed the generator (its stack), and a model name of
+    /// about 216 characters failed on the disk (exit 1): both are bad input, refused.
+    @Test func aTypeNestedTooDeepAndAModelNameTooLongAreRefused() throws {
+        let deep =
+            String(repeating: "[", count: 3_000) + "String" + String(repeating: "]", count: 3_000)
+        #expect {
+            try SpecParser.parse(modelName: "Deep", fieldTokens: ["id:Int", "x:" + deep])
+        } throws: { error in
+            (error as? any BadInput)?.message.contains("3000 deep; nest them at most 32 deep")
+                == true
+        }
+        let nested = String(repeating: "[", count: 32) + "Int" + String(repeating: "]", count: 32)
+        #expect(throws: Never.self) {
+            try SpecParser.parse(modelName: "Deep", fieldTokens: ["id:Int", "x:" + nested])
+        }
+        #expect {
+            try SpecParser.parseModelName(String(repeating: "A", count: 129))
+        } throws: { error in
+            (error as? any BadInput)?.message.contains("is 129 characters long") == true
+        }
+        #expect(throws: Never.self) {
+            try SpecParser.parseModelName("A" + String(repeating: "b", count: 127))
+        }
+    }
+
     @Test func keywordFieldNamesAreAllowed() throws {
         let spec = try SpecParser.parse(
             modelName: "Q", fieldTokens: ["id:Int", "default", "class:Int", "Type:Bool"])
