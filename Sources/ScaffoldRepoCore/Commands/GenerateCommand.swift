@@ -85,7 +85,7 @@ enum GenerateCommand {
                         + "they are generated again: 'scaffold-repo regen' does it"))
             let regen =
                 "scaffold-repo regen"
-                + (target.displayRoot.isEmpty ? "" : " \(target.displayRoot)")
+                + (target.displayRoot.isEmpty ? "" : " \(DiskPaths.forShell(target.displayRoot))")
             notes = notes.map { $0.nextStep(after: regen) }
         }
         if let step = migrations.step {

@@ -19,6 +19,17 @@ enum DiskPaths {
         return isDirectory.boolValue ? .folder : .file
     }
 
+    /// `path` as a shell word, for a command that the person pastes: as it is when every
+    /// character is a letter, a digit or one of `_./-+,:@%`; else in single quotes.
+    static func forShell(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy { scalar in
+            CharacterSet.alphanumerics.contains(scalar)
+                || "_./-+,:@%".unicodeScalars.contains(scalar)
+        }
+        return plain && !path.isEmpty
+            ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// `path` as the user sees it: below `root` as they named it, or bare when they named
     /// none (the current folder).
     static func shown(_ path: String, under root: String) -> String {

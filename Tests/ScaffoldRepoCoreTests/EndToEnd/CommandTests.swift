@@ -8,6 +8,19 @@ import Testing
 @Suite struct CommandTests {
     private let question = ["Question", "id:String", "text:String"]
 
+    /// The next step is a command to paste: a folder with a space or a quote is quoted.
+    @Test func theNextStepQuotesAFolderTheShellWouldSplit() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = ScaffoldRepo.run(
+            question + ["--output", "my store/ünï's"], currentDirectory: folder)
+
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasSuffix("Next: cd 'my store/ünï'\\''s' && swift test\n"))
+        #expect(DiskPaths.forShell("Stores/ünï-1.0") == "Stores/ünï-1.0")
+    }
+
     @Test func generatesAStandalonePackage() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
