@@ -77,7 +77,8 @@ enum DestinationResolver {
             }
             try refuseOtherPackage(at: root, path: path, model: spec.typeName)
             let display = display(path)
-            let next = display.isEmpty ? "swift test" : "cd \(DiskPaths.forShell(display)) && swift test"
+            let next =
+                display.isEmpty ? "swift test" : "cd \(DiskPaths.forShell(display)) && swift test"
             return ResolvedDestination(
                 root: root, displayRoot: display, notes: [Diagnostic(.next, next)])
         case .into(let packagePath, let target):
@@ -195,7 +196,8 @@ enum DestinationResolver {
                 missing.append("the test target")
             }
             let display = display(packagePath)
-            let test = display.isEmpty ? "swift test" : "cd \(DiskPaths.forShell(display)) && swift test"
+            let test =
+                display.isEmpty ? "swift test" : "cd \(DiskPaths.forShell(display)) && swift test"
             // Without them the package does not build (the tools version, the system library on
             // Linux), or `swift test` does not run the generated tests (the test target).
             let lines =
