@@ -46,6 +46,11 @@ enum ClashCheck {
         let generatedPaths = Set(files.map { $0.path.lowercased() })
         var otherModelByPath: [String: String] = [:]
         for (path, other) in otherModels { otherModelByPath[path.lowercased()] = other.model }
+        // Every other file a model records (shared ones too), by its path in lower case.
+        var knownByLowercased: [String: String] = [:]
+        for path in known.subtracting(files.map(\.path)).sorted() {
+            knownByLowercased[path.lowercased()] = path
+        }
         // The names of Swift, Foundation and the test frameworks that the generated code uses bare,
         // and a file that uses each: a type of the target's own with such a name hides it there.
         // A type the generated code declares at any depth (the repository's `Change`, the
@@ -89,12 +94,23 @@ enum ClashCheck {
                 moduleFolder(path) == folder && !generatedPaths.contains(path.lowercased())
             }.sorted()
             for file in generated {
-                guard let model = otherModelByPath[file.path.lowercased()], !file.isShared else {
-                    continue
+                if let model = otherModelByPath[file.path.lowercased()], !file.isShared {
+                    clashes.append(
+                        "\(DiskPaths.shown(file.path, under: displayRoot)) is a file that "
+                            + "scaffold-repo generated for the model \(model) already: give this "
+                            + "model another name")
+                } else if let other = knownByLowercased[file.path.lowercased()],
+                    other != file.path
+                {
+                    // A model's own file and a shared one in another letter case
+                    // (`Journalstore.swift` beside the engine's `JournalStore.swift`), whichever
+                    // came first.
+                    clashes.append(
+                        "\(DiskPaths.shown(file.path, under: displayRoot)) and the generated "
+                            + "\(DiskPaths.shown(other, under: displayRoot)) are one file on a disk "
+                            + "that ignores letter case (macOS's default): give the model another "
+                            + "name, or another storage")
                 }
-                clashes.append(
-                    "\(DiskPaths.shown(file.path, under: displayRoot)) is a file that scaffold-repo "
-                        + "generated for the model \(model) already: give this model another name")
             }
             for path in personsFiles(in: folder, root: root, known: known) + othersFiles {
                 let shown = DiskPaths.shown(path, under: displayRoot)

@@ -289,6 +289,28 @@ import Testing
                 "warning: Sources/App/ItemMigration1.swift is yours (written once)"))
     }
 
+    /// A model's own file and another model's shared engine file whose paths differ only in
+    /// letter case are one file on macOS's disk: refused, whichever model came first.
+    @Test(arguments: [true, false])
+    func aModelsFileAndASharedFileInAnotherLetterCaseAreRefused(sharedFirst: Bool) throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let journal = ["--into", ".", "--target", "App"]
+        let model = ["Journalstore", "id:Int", "--storage", "sqlite"] + journal
+        let other = ["Other", "id:Int"] + journal
+        let first = ScaffoldRepo.run(sharedFirst ? other : model, currentDirectory: folder)
+        #expect(first.exitCode == 0, "\(first.standardError)")
+        let before = try TestPaths.files(below: folder)
+
+        let second = ScaffoldRepo.run(sharedFirst ? model : other, currentDirectory: folder)
+
+        #expect(second.exitCode == 2)
+        #expect(
+            second.standardError.contains("are one file on a disk that ignores letter case"),
+            "\(second.standardError)")
+        #expect(second.standardError.contains("Sources/App/JournalStore.swift"))
+        #expect(try TestPaths.files(below: folder) == before)
+    }
+
     @Test func aModelWhoseFileIsAnotherModelsFileIsRefusedEvenWithForce() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(generate("Note").exitCode == 0)
