@@ -235,27 +235,33 @@ enum ClashCheck {
         var isPrivate = false
     }
 
-    /// The top-level type declarations of Swift `text`: structs, classes, enums, actors,
-    /// protocols and type aliases outside any braces, comments and string literals.
+    /// The top-level declarations of Swift `text`: structs, classes, enums, actors,
+    /// protocols and type aliases, and constants, variables and functions (a `let Fish`
+    /// redeclares a model `Fish`), outside any braces, comments and string literals; each
+    /// statement of a line that `;` separates, and a name in backticks, counted.
     static func declarations(in text: String) -> [Declaration] {
         let declaration =
-            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect)\s+)*)(struct|class|enum|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect|distributed)\s+)*)(struct|class|enum|actor|protocol|typealias|let|var|func)\s+`?([A-Za-z_][A-Za-z0-9_]*)/
         var found: [Declaration] = []
         var depth = 0
         for (index, code) in codeLines(text).enumerated() {
-            if depth == 0, !code.isEmpty, let match = code.firstMatch(of: declaration) {
-                let modifiers = match.output.1.split(separator: " ")
-                found.append(
-                    Declaration(
-                        kind: String(match.output.2), name: String(match.output.3),
-                        line: index + 1,
-                        isPublic: modifiers.contains("public") || modifiers.contains("open"),
-                        isPrivate: modifiers.contains("private")
-                            || modifiers.contains("fileprivate")))
-            }
-            for byte in code.utf8 {
-                if byte == UInt8(ascii: "{") { depth += 1 }
-                if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+            for statement in code.split(separator: ";", omittingEmptySubsequences: false) {
+                if depth == 0, !statement.isEmpty,
+                    let match = statement.firstMatch(of: declaration)
+                {
+                    let modifiers = match.output.1.split(separator: " ")
+                    found.append(
+                        Declaration(
+                            kind: String(match.output.2), name: String(match.output.3),
+                            line: index + 1,
+                            isPublic: modifiers.contains("public") || modifiers.contains("open"),
+                            isPrivate: modifiers.contains("private")
+                                || modifiers.contains("fileprivate")))
+                }
+                for byte in statement.utf8 {
+                    if byte == UInt8(ascii: "{") { depth += 1 }
+                    if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+                }
             }
         }
         return found
@@ -351,7 +357,8 @@ enum ClashCheck {
     private static func identifiers(in text: String) -> (declared: Set<String>, bare: Set<String>) {
         let bytes = Array(text.utf8)
         let keywords: Set<String> = [
-            "struct", "class", "enum", "actor", "protocol", "typealias", "associatedtype",
+            "struct", "class", "enum", "actor", "protocol", "typealias", "associatedtype", "let",
+            "var", "func",
         ]
         var declared: Set<String> = []
         var bare: Set<String> = []
@@ -405,7 +412,8 @@ enum ClashCheck {
                 if byte >= 0x41, byte <= 0x5A, before != 0x2E, before != 0x40 { bare.insert(word) }
                 lastWord = word
             } else {
-                if byte != 0x20, byte != 0x0A, byte != 0x09 { lastWord = "" }
+                // A name in backticks is the word after its keyword too.
+                if byte != 0x20, byte != 0x0A, byte != 0x09, byte != 0x60 { lastWord = "" }
                 index += 1
             }
         }

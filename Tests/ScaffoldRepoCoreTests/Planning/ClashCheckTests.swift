@@ -428,12 +428,36 @@ import Testing
             #endif
             typealias Alias = Int
             extension Shown {}
+            struct Other {}; public struct Item {}
+            let Fish = 3
+            func Make() {}
+            distributed actor `Remote` {}
             """#
 
         #expect(
             ClashCheck.declarations(in: text).map { "\($0.kind) \($0.name) \($0.line)" } == [
-                "class Shown 9", "enum Conditional 13", "typealias Alias 15",
+                "let text 5", "let more 6", "class Shown 9", "enum Conditional 13",
+                "typealias Alias 15", "struct Other 17", "struct Item 17", "let Fish 18",
+                "func Make 19", "actor Remote 20",
             ])
+    }
+
+    /// Each printed "Next: swift test" on a target that did not build: a second declaration
+    /// on a line, a top-level constant, a name in backticks.
+    @Test(arguments: [
+        (
+            "struct Other {}; public struct Note { var a = 0 }",
+            "Sources/App/Mine.swift:1 declares struct Note"
+        ),
+        ("let Note = 3", "Sources/App/Mine.swift:1 declares let Note"),
+        ("public func Note() -> Int { 1 }", "Sources/App/Mine.swift:1 declares func Note"),
+        ("class `Note` {}", "Sources/App/Mine.swift:1 declares class Note"),
+    ])
+    func aTopLevelNameOfTheModelInAnyFormIsAClash(code: String, message: String) throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Mine.swift", code + "\n")
+
+        try expectRefused("Note", message)
     }
 
     /// Code lines are read byte by byte: comments (nested ones too) and the contents of strings

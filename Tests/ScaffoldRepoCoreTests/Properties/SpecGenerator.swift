@@ -88,7 +88,7 @@ struct SpecGenerator {
                 pick(["t:[", "t:[]", "t:]", "t:[Int:String]", "t:Int??", "t:enum(", "t:enum()"]))
         case 6:
             arguments.append(
-                pick(["n:Int=abc", "b:Bool=maybe", "t:[String]=[x]", "d:Double=1e5", "u:UUID=x"]))
+                pick(["n:Int=abc", "b:Bool=maybe", "t:[String]=[x]", "d:Double=1e5.5", "u:UUID=x"]))
         case 7: arguments.append(pick(["--frobnicate", "-x", "--force=1", "--help=yes"]))
         case 8:
             arguments.append(pick(["--output", "--templates", "--into", "--target", "--storage"]))
