@@ -81,14 +81,6 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
         storedKeys.map { $0.hasSuffix("?") || $0.hasSuffix("!") ? String($0.dropLast()) : $0 }
     }
 
-    /// The keys every value's JSON holds for the build that recorded `layout` (``layout``'s
-    /// text, perhaps another build's): its stored keys that are not marked `?`.
-    static func requiredKeys(ofLayout layout: String) -> [String] {
-        layout.split(separator: ",").filter { !$0.contains(">") && !$0.hasSuffix("?") }.map {
-            String($0.hasSuffix("!") ? $0.dropLast() : $0)
-        }
-    }
-
     /// What `store_layouts` records once the rows are rewritten; nil when nothing is known.
     var layout: String? {
         guard !storedKeys.isEmpty else { return nil }

@@ -897,9 +897,7 @@ where Value.ID: SQLiteKey {
             // A renamed reference: the new name is recorded above, so its rows go with it.
             if schema.renamesAReference { try rewriteRowsOfAnotherLayout() }
         }
-        if let layout = schema.layout, try recordedLayout() != layout,
-            try keysANewerBuildNeeds().isEmpty
-        {
+        if let layout = schema.layout, try recordedLayout() != layout {
             try rewriteRowsOfAnotherLayout()
             try database.transaction {
                 try database.run(
@@ -1322,18 +1320,6 @@ where Value.ID: SQLiteKey {
     /// made, which migrates this build's rows when it opens the table again) is written again
     /// as this build's; a save never writes over a newer build's row (``checkIntact(_:in:supporting:)``).
     private func checkNoOtherBuildChangedTheTable() throws {
-        let needed = try keysANewerBuildNeeds()
-        guard needed.isEmpty else {
-            let revision = try recordedRevision() ?? 0
-            throw Failure.incompatible(
-                file: database.fileURL,
-                reason: "a newer build of the app changed the model (\(name)'s revision "
-                    + "\(revision), where this build has \(schema.revision)): "
-                    + "its queries and rules read every row's "
-                    + needed.map { "'\($0)'" }.joined(separator: ", ")
-                    + ", which this build does not write, so they would not see what it saves; "
-                    + "nothing was written: update this build")
-        }
         if let version = try recordedVersion(), version > Value.schemaVersion {
             if let newer = try newerVersionOfARow() {
                 throw Failure.newerSchema(
@@ -1351,21 +1337,6 @@ where Value.ID: SQLiteKey {
         try database.run(
             "DELETE FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
             row: { _ in })
-    }
-
-    /// The keys that the layout a newer build recorded (a later ``SQLiteSchema/revision``)
-    /// needs in every row and this build does not write: a field renamed or added with a
-    /// default. Its SQL (queries, lookups, `:unique`, delete rules) would not see a row this
-    /// build saves until that build opens the table again, so this build saves nothing then,
-    /// and never records its own layout over that one. Empty when the revisions are not known.
-    private func keysANewerBuildNeeds() throws -> [String] {
-        guard schema.layout != nil, let recorded = try recordedLayout(), recorded != schema.layout,
-            let revision = try recordedRevision(), revision > schema.revision
-        else { return [] }
-        let written = Set(schema.keys)
-        return SQLiteSchema<Value>.requiredKeys(ofLayout: recorded).filter {
-            !written.contains($0)
-        }.sorted()
     }
 
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
