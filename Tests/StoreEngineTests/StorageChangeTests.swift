@@ -482,6 +482,41 @@ import Testing
         #expect(try items.count() == 4)
     }
 
+    /// Another open's import that ends after the patience (its files kept as `.imported`)
+    /// but holds the lock a moment longer, to sync the folder: still waited for, and nothing is
+    /// left to import.
+    @Test func anImportWaitsForAnotherImportToTheEnd() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeJournalStore()
+        let items = try table()
+        let other = try StoreFiles.Lock(
+            folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
+        let manager = FileManager.default
+        for name in journalFiles {
+            try manager.moveItem(
+                at: folder.appendingPathComponent(name),
+                to: folder.appendingPathComponent(name + StoreFiles.importingSuffix))
+        }
+        let released = Flag()
+        let folder = folder
+        let names = journalFiles
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 5.2)
+            for name in names {
+                try? manager.moveItem(
+                    at: folder.appendingPathComponent(name + StoreFiles.importingSuffix),
+                    to: folder.appendingPathComponent(name + ".imported"))
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            released.set()
+            other.release()
+        }
+
+        #expect(try !importJournal(into: items))
+
+        #expect(released.isSet, "the import went ahead while another one held the lock")
+    }
+
     @Test func onItsOwnNamesAStoreImportsOnlyWhatAnImportLeftHalfMoved() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()

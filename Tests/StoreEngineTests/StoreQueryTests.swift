@@ -246,6 +246,27 @@ struct Entry: StoredValue {
         #expect(window.values.map(\.id) == ids)
     }
 
+    /// A delete leaves room that a refill reads into, and only a delete: a value added to a
+    /// full window is taken in with no room left over (a whole page was read for it), and a
+    /// refill page read before values entered takes only what is still missing.
+    @Test func onlyDeletesLeaveRoomToRefill() throws {
+        let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)
+        let sorted = entries(30).sorted(by: query.precedes)
+        var window = LiveWindow(query: query)
+        window.show(Array(sorted[1..<11]), isComplete: false, pageSize: 10)
+
+        window.apply(.saved([sorted[0]]))
+        #expect(window.values.count == 11)
+        #expect(window.missing == 0)
+
+        window.apply(.deleted([sorted[0].id, sorted[1].id]))
+        #expect(window.missing == 2)
+        window.refill(Array(sorted[11..<14]), isComplete: false)
+        #expect(window.values == Array(sorted[2..<13]))
+        #expect(window.missing == 0)
+        #expect(!window.isComplete)
+    }
+
     @Test func aChangeToTheLastValuesShownKeepsThemInTheWindow() throws {
         let all = entries(30)
         let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)

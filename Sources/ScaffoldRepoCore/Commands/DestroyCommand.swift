@@ -96,7 +96,7 @@ enum DestroyCommand {
         ]
         let regen = Diagnostic(
             .next,
-            "scaffold-repo regen \(display.isEmpty ? "." : display) (the files \(name) shared "
+            "scaffold-repo regen \(DiskPaths.forShell(display.isEmpty ? "." : display)) (the files \(name) shared "
                 + "with the other models still have "
                 + stale.compactMap { $0 }.joined(separator: " and ") + ")")
         // Files that are the person's stay, --force or not, and use the types that go.

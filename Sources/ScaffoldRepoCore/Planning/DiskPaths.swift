@@ -20,8 +20,10 @@ enum DiskPaths {
     }
 
     /// `path` as a shell word, for a command that the person pastes: as it is when every
-    /// character is a letter, a digit or one of `_./-+,:@%`; else in single quotes.
+    /// character is a letter, a digit or one of `_./-+,:@%`; else in single quotes. One that
+    /// starts with `-` starts with `./`, so that no command reads it as an option.
     static func forShell(_ path: String) -> String {
+        if path.hasPrefix("-") { return forShell("./" + path) }
         let plain = path.unicodeScalars.allSatisfy { scalar in
             CharacterSet.alphanumerics.contains(scalar)
                 || "_./-+,:@%".unicodeScalars.contains(scalar)

@@ -80,9 +80,6 @@ extension Identifier {
         "ArraySlice", "ContiguousBytes", "DataProtocol", "DecodableWithConfiguration",
         "EncodingError", "ExpressibleByNilLiteral", "Int16", "JSONSerialization", "URLComponents",
         "URLQueryItem", "UnsafeBufferPointer", "UnsafeRawBufferPointer", "UnsafeRawPointer",
-        // `Identifiable`'s associated type, which the model's extensions say bare, and the
-        // class constraint that `@Observable` writes.
-        "ID", "AnyObject",
     ]
 
     /// Names the generated code uses where a model's variable or plural is also in scope (the

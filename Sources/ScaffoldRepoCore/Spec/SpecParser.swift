@@ -268,6 +268,14 @@ public enum SpecParser {
                 "model name '\(token)' is a name the generated code uses, and would hide it; "
                     + "choose another name, for example \(name)Record")
         }
+        // In the model's own extensions, `ID` is `Identifiable`'s associated type, not the
+        // model; `@Observable` constrains to `AnyObject`. (Neither hides anything elsewhere, so
+        // they are not reserved for a target's own types or for fields.)
+        guard name != "ID", name != "AnyObject" else {
+            throw SpecError(
+                "model name '\(token)' is a name the generated code uses, and would hide it; "
+                    + "choose another name, for example \(name)Record")
+        }
         // SwiftPM takes a file named main.swift, in any letter case, as a program's entry point.
         guard name.lowercased() != "main" else {
             throw SpecError(
@@ -521,6 +529,12 @@ public enum SpecParser {
         guard !text.isEmpty else {
             throw SpecError(
                 "'\(token)' has no type after ':'; write name:Type, where Type is one of \(known)")
+        }
+        // Counted before any recursion: thousands of `?` would exhaust the stack.
+        if text.reversed().prefix(while: { $0 == "?" || $0.isWhitespace }).filter({ $0 == "?" })
+            .count > 1
+        {
+            throw SpecError("'\(token)' is optional twice; write a single '?'")
         }
         if text.hasSuffix("?") {
             let wrapped = try parseType(

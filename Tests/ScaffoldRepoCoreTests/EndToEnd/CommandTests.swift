@@ -19,6 +19,7 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.hasSuffix("Next: cd 'my store/ünï'\\''s' && swift test\n"))
         #expect(DiskPaths.forShell("Stores/ünï-1.0") == "Stores/ünï-1.0")
+        #expect(DiskPaths.forShell("-x y") == "'./-x y'")
     }
 
     @Test func generatesAStandalonePackage() throws {

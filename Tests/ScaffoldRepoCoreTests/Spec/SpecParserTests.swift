@@ -188,6 +188,13 @@ import Testing
             (error as? any BadInput)?.message.contains("3000 deep; nest them at most 32 deep")
                 == true
         }
+        #expect {
+            try SpecParser.parse(
+                modelName: "Deep",
+                fieldTokens: ["id:Int", "x:String" + String(repeating: "? ", count: 3_000)])
+        } throws: { error in
+            (error as? any BadInput)?.message.contains("is optional twice") == true
+        }
         let nested = String(repeating: "[", count: 32) + "Int" + String(repeating: "]", count: 32)
         #expect(throws: Never.self) {
             try SpecParser.parse(modelName: "Deep", fieldTokens: ["id:Int", "x:" + nested])

@@ -153,14 +153,20 @@ public final class PinListViewModel {
     private func refill() async {
         guard !isRefilling else { return }
         isRefilling = true
-        defer { isRefilling = false }
-        // More may be deleted while values are read: a few rounds, then the next change's turn.
-        for _ in 0..<3 where following != nil && window.missing > 0 {
+        // More may be deleted while values are read: a few rounds, then a new task, which a
+        // change that arrived meanwhile did not start (none fails: an error waits for the next
+        // change).
+        var failed = false
+        for _ in 0..<3 where following != nil && window.missing > 0 && !failed {
             let added = await readAfterTheLastValueShown(min(window.missing, pageSize)) {
                 window, values, isComplete in
                 window.refill(values, isComplete: isComplete)
             }
-            if !added { return }
+            failed = !added
+        }
+        isRefilling = false
+        if following != nil, window.missing > 0, error == nil {
+            Task { [weak self] in await self?.refill() }
         }
     }
 

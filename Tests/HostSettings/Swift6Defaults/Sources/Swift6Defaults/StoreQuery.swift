@@ -478,10 +478,12 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
     var missing: Int { isComplete ? 0 : max(0, capacity - list.values.count) }
 
     /// Adds `page`, read with ``nextPage(size:)`` for the ``missing`` values, after the values
-    /// shown, without making the window larger than it was.
+    /// shown, without making the window larger than it was: of a page read before values
+    /// entered the window, only as many as are still missing.
     mutating func refill(_ page: [Value], isComplete: Bool) {
-        list.apply(.saved(page))
-        self.isComplete = isComplete
+        let taken = page.prefix(missing)
+        list.apply(.saved(Array(taken)))
+        self.isComplete = isComplete && taken.count == page.count
     }
 
     private mutating func grow(by count: Int) {
@@ -507,7 +509,8 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         let extra = list.values.count - capacity
         guard extra > 0 else { return }
         if case .saved(let values) = change, values.count <= pageSize {
-            grow(by: pageSize)
+            // Room for exactly what came in: no room left over for a refill to read into.
+            grow(by: extra)
         } else {
             list.apply(.deleted(list.values.suffix(extra).map(\.id)))
             isComplete = false

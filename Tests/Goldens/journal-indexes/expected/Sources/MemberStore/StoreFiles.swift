@@ -362,8 +362,10 @@ nonisolated enum StoreFiles {
                 url(name), reporting: Reported.self,
                 waitingWhile: {
                     // Another open's import renamed the files first: it is waited for, however
-                    // long it takes.
-                    ContinuousClock.now - start < lockPatience || importing.contains(where: exists)
+                    // long it takes, to its end (the former files gone from their own names).
+                    // A repository of the former storage holds them under those names.
+                    ContinuousClock.now - start < lockPatience
+                        || !files.contains(where: exists) || importing.contains(where: exists)
                 })
         }
         defer { folderLock?.release() }
