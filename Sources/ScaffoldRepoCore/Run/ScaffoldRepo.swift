@@ -81,16 +81,33 @@ public enum ScaffoldRepo {
                     ? try StableJSON.text(["version": version]) : "scaffold-repo \(version)\n"
                 return RunResult(exitCode: 0, standardOutput: text, standardError: "")
             case .generate(let request, let options):
-                return try GenerateCommand.run(request, options, currentDirectory: currentDirectory)
+                let package: String
+                switch request.destination {
+                case .into(let directory, _): package = directory
+                case .standalone(let output): package = output ?? "."
+                }
+                return try PackageLock.whileHeld(on: package, currentDirectory: currentDirectory) {
+                    try GenerateCommand.run(request, options, currentDirectory: currentDirectory)
+                }
             case .regen(let directory, let templates, let options):
-                return try RegenCommand.run(
-                    directory, templates, options, currentDirectory: currentDirectory)
+                return try PackageLock.whileHeld(on: directory, currentDirectory: currentDirectory)
+                {
+                    try RegenCommand.run(
+                        directory, templates, options, currentDirectory: currentDirectory)
+                }
             case .own(let paths, let directory, let options):
-                return try OwnCommand.run(
-                    paths, directory: directory, options, currentDirectory: currentDirectory)
+                return try PackageLock.whileHeld(on: directory, currentDirectory: currentDirectory)
+                {
+                    try OwnCommand.run(
+                        paths, directory: directory, options, currentDirectory: currentDirectory)
+                }
             case .destroy(let model, let directory, let options):
-                return try DestroyCommand.run(
-                    model: model, directory: directory, options, currentDirectory: currentDirectory)
+                return try PackageLock.whileHeld(on: directory, currentDirectory: currentDirectory)
+                {
+                    try DestroyCommand.run(
+                        model: model, directory: directory, options,
+                        currentDirectory: currentDirectory)
+                }
             case .listTemplates(let directory):
                 return try TemplatesCommand.list(directory, currentDirectory: currentDirectory)
             case .ejectTemplates(let directory, let options):

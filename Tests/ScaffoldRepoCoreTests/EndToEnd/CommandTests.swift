@@ -8,6 +8,27 @@ import Testing
 @Suite struct CommandTests {
     private let question = ["Question", "id:String", "text:String"]
 
+    /// Runs into one package started together (a CI job generating models in parallel) take
+    /// turns: each reads the manifest the other wrote, so no model's record is lost (five of
+    /// eleven were, and `regen --check` passed without them).
+    @Test func runsIntoOnePackageStartedTogetherKeepEveryRecord() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(
+            ScaffoldRepo.run(["Note", "id:Int", "--output", "P"], currentDirectory: folder).exitCode
+                == 0)
+        let names = (1...6).map { "Model\($0)" }
+
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            _ = ScaffoldRepo.run(
+                [names[index], "id:Int", "--into", "P", "--target", "NoteStore"],
+                currentDirectory: folder)
+        }
+
+        let manifest = try #require(try Manifest.load(root: folder.appendingPathComponent("P")))
+        #expect(manifest.models.map(\.name).sorted() == (["Note"] + names).sorted())
+    }
+
     /// The next step is a command to paste: a folder with a space or a quote is quoted.
     @Test func theNextStepQuotesAFolderTheShellWouldSplit() throws {
         let folder = try TestPaths.makeTemporaryFolder()
