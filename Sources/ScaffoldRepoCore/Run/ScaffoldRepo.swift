@@ -51,9 +51,9 @@ public enum ScaffoldRepo {
     public static func run(_ arguments: [String], currentDirectory: URL) -> RunResult {
         var result = runCommand(arguments, currentDirectory: currentDirectory)
         // A script that asked for JSON gets its errors as JSON too, those of a command line
-        // that does not parse included; people still read stderr.
+        // that does not parse included, and a disk's (exit 1); people still read stderr.
         result.isJSON = InvocationParser.asksForJSON(arguments)
-        if result.isJSON, result.exitCode == 2, result.standardOutput.isEmpty {
+        if result.isJSON, result.exitCode != 0, result.standardOutput.isEmpty {
             result.standardOutput = PlanReport.errorJSON(
                 message: result.standardError.replacingOccurrences(of: "error: ", with: "")
                     .trimmingCharacters(in: .whitespacesAndNewlines),

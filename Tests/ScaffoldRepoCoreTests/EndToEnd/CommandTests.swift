@@ -29,6 +29,22 @@ import Testing
         #expect(manifest.models.map(\.name).sorted() == (["Note"] + names).sorted())
     }
 
+    /// A disk's refusal (exit 1) is JSON on stdout too, for a script that asked for JSON.
+    @Test func aWriteThatFailsGivesJSONToo() throws {
+        // A folder no one can create files in, root included (Linux's /proc).
+        guard FileManager.default.fileExists(atPath: "/proc/self") else { return }
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+
+        let result = ScaffoldRepo.run(
+            question + ["--output", "/proc/scaffold-repo-json-test", "--json"],
+            currentDirectory: folder)
+
+        #expect(result.exitCode == 1)
+        #expect(result.standardOutput.contains("\"exitCode\" : 1"), "\(result.standardOutput)")
+        #expect(result.standardError.hasPrefix("error: "))
+    }
+
     /// The next step is a command to paste: a folder with a space or a quote is quoted.
     @Test func theNextStepQuotesAFolderTheShellWouldSplit() throws {
         let folder = try TestPaths.makeTemporaryFolder()
