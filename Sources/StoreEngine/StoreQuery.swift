@@ -505,7 +505,7 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
 
     /// Applies one committed change in place. A change of more values than a page that takes
     /// the window past ``capacity`` pushes the last ones out, and the window then has more to
-    /// load; a smaller one (a value the user adds) is taken in, as a page loaded would be.
+    /// load; a smaller one (a value the user adds) is taken in, the window growing by as many.
     mutating func apply(_ change: StoreChange<Value>) {
         if case .removedAll = change { isComplete = true }
         let (removed, placed, isCut) = split(change)

@@ -144,7 +144,10 @@ enum ClashCheck {
                 // Two file-private types of one name in two files are no clash.
                 for declaration in declarations(in: text)
                 where !(declaration.isPrivate && privateNames.contains(declaration.name)) {
-                    if model == nil, !declaration.isPrivate, names[declaration.name] == nil,
+                    // A function named like a type (`func URL(_:)`) is an overload beside its
+                    // initializers, which the generated code still finds; a constant hides it.
+                    if model == nil, !declaration.isPrivate, declaration.kind != "func",
+                        names[declaration.name] == nil,
                         let user = usedHere[declaration.name]
                             ?? (declaration.isPublic && folder.hasPrefix("Sources/")
                                 ? usedByTests[declaration.name] : nil)

@@ -619,8 +619,10 @@ public enum SpecParser {
         }
         // Named after its field; `error` gives `ErrorKind`, as `Error` would hide Swift's.
         var typeName = Names.typeName(fromAnyCase: field)
-        // The model's own generated types and its frozen versions (`V1`) are in scope too.
-        let modelTypes = [modelName] + Names(typeName: modelName).generatedTypes
+        // The model's own generated types and its frozen versions (`V1`) are in scope too, and
+        // so is `ID`, `Identifiable`'s associated type, which an enum nested in the model
+        // would replace.
+        let modelTypes = [modelName, "ID"] + Names(typeName: modelName).generatedTypes
         if modelTypes.contains(typeName) || Identifier.reservedTypeNames.contains(typeName)
             || Identifier.swiftKeywords.contains(typeName)
             || typeName.wholeMatch(of: /V[0-9]+/) != nil

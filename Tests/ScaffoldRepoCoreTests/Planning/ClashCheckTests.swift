@@ -451,6 +451,7 @@ import Testing
         ),
         ("let Note = 3", "Sources/App/Mine.swift:1 declares let Note"),
         ("public func Note() -> Int { 1 }", "Sources/App/Mine.swift:1 declares func Note"),
+        ("let URL = 5", "Sources/App/Mine.swift:1 declares let URL, which hides the URL"),
         ("class `Note` {}", "Sources/App/Mine.swift:1 declares class Note"),
     ])
     func aTopLevelNameOfTheModelInAnyFormIsAClash(code: String, message: String) throws {
@@ -458,6 +459,18 @@ import Testing
         try write("Sources/App/Mine.swift", code + "\n")
 
         try expectRefused("Note", message)
+    }
+
+    /// A function named like a type the generated code uses is an overload beside its
+    /// initializers, which the generated code still finds: no clash.
+    @Test func aFunctionNamedLikeASystemTypeIsNoClash() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write(
+            "Sources/App/Mine.swift",
+            "import Foundation\nfunc URL(_ s: String) -> URL { Foundation.URL(fileURLWithPath: s) }\n"
+        )
+
+        #expect(generate("Note").exitCode == 0)
     }
 
     /// Code lines are read byte by byte: comments (nested ones too) and the contents of strings

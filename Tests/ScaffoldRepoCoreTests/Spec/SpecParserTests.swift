@@ -75,6 +75,13 @@ import Testing
         #expect(spec.fields.map(\.type.swiftSpelling) == ["Int", "ErrorKind", "QuestionKind"])
     }
 
+    /// `iD:enum(a,b)` nested an `enum ID` in the model, which replaced `Identifiable`'s `ID`.
+    @Test func anEnumNamedIDIsNamedKind() throws {
+        let spec = try SpecParser.parse(modelName: "Note", fieldTokens: ["id:Int", "iD:enum(a,b)"])
+
+        #expect(spec.fields[1].type == .enumeration(name: "IDKind", cases: ["a", "b"]))
+    }
+
     @Test func anEnumNamedLikeAFieldIsNamedKind() throws {
         let spec = try SpecParser.parse(
             modelName: "Post", fieldTokens: ["id:Int", "status:enum(a,b)=a", "Status:String"])

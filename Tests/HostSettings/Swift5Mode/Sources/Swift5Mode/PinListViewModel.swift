@@ -153,19 +153,22 @@ public final class PinListViewModel {
     private func refill() async {
         guard !isRefilling else { return }
         isRefilling = true
-        // More may be deleted while values are read: a few rounds, then a new task, which a
-        // change that arrived meanwhile did not start (none fails: an error waits for the next
-        // change).
-        var failed = false
-        for _ in 0..<3 where following != nil && window.missing > 0 && !failed {
+        // More may be deleted while values are read: a few rounds. A read that a change
+        // overtook is tried again in a new task, which that change did not start. An error, or
+        // a read that adds nothing (SQL selects a value that Swift's filter does not), waits
+        // for the next change.
+        var overtaken = false
+        for _ in 0..<3 where following != nil && window.missing > 0 {
+            let shown = window.values.count
             let added = await readAfterTheLastValueShown(min(window.missing, pageSize)) {
                 window, values, isComplete in
                 window.refill(values, isComplete: isComplete)
             }
-            failed = !added
+            overtaken = !added && error == nil
+            if !added || window.values.count == shown { break }
         }
         isRefilling = false
-        if following != nil, window.missing > 0, error == nil {
+        if overtaken, following != nil, window.missing > 0 {
             Task { [weak self] in await self?.refill() }
         }
     }
