@@ -457,35 +457,11 @@ import Testing
     }
 
     /// Another open's import (its files renamed to `.importing`) is waited for past the
-    /// patience given to a former storage's repository.
-    @Test func anImportWaitsForAnotherImportHoweverLongItTakes() throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try writeJournalStore()
-        let items = try table()
-        let other = try StoreFiles.Lock(
-            folder.appendingPathComponent("items.lock"), reporting: ItemError.self)
-        for name in journalFiles {
-            try FileManager.default.moveItem(
-                at: folder.appendingPathComponent(name),
-                to: folder.appendingPathComponent(name + StoreFiles.importingSuffix))
-        }
-        let released = Flag()
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 5.5)
-            released.set()
-            other.release()
-        }
-
-        #expect(try importJournal(into: items))
-
-        #expect(released.isSet, "the import went ahead while another one held the lock")
-        #expect(try items.count() == 4)
-    }
-
-    /// Another open's import that ends after the patience (its files kept as `.imported`)
-    /// but holds the lock a moment longer, to sync the folder: still waited for, and nothing is
-    /// left to import.
-    @Test func anImportWaitsForAnotherImportToTheEnd() throws {
+    /// patience given to a former storage's repository, to its end: one that keeps its files as
+    /// `.imported` and holds the lock a moment longer, to sync the folder, leaves nothing to
+    /// import; one still holding `.importing` files when it lets go leaves them to this one.
+    @Test(arguments: [false, true])
+    func anImportWaitsForAnotherImportToItsEnd(endsBeforeLettingGo: Bool) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeJournalStore()
         let items = try table()
@@ -502,7 +478,7 @@ import Testing
         let names = journalFiles
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 5.2)
-            for name in names {
+            for name in names where endsBeforeLettingGo {
                 try? manager.moveItem(
                     at: folder.appendingPathComponent(name + StoreFiles.importingSuffix),
                     to: folder.appendingPathComponent(name + ".imported"))
@@ -512,9 +488,10 @@ import Testing
             other.release()
         }
 
-        #expect(try !importJournal(into: items))
+        #expect(try importJournal(into: items) == !endsBeforeLettingGo)
 
         #expect(released.isSet, "the import went ahead while another one held the lock")
+        #expect(try items.count() == (endsBeforeLettingGo ? 0 : 4))
     }
 
     @Test func onItsOwnNamesAStoreImportsOnlyWhatAnImportLeftHalfMoved() throws {
