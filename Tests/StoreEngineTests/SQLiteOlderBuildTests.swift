@@ -14,7 +14,7 @@ struct CountedAtVersion1: StoredValue {
 }
 
 /// `Label` as a build before `--rename name=title` and the new `pinned` declared it.
-struct LabelBeforeTheRename: StoredValue {
+struct LabelBeforeTheRename: StoredValue, Equatable {
     var id: Int
     var name: String
 
@@ -140,6 +140,42 @@ struct LabelBeforeTheRename: StoredValue {
             titles.append($0.text(at: 0))
         }
         #expect(titles == ["One", "Two"])
+    }
+
+    /// While both builds run, the newer one (of the later revision) finds the older one's
+    /// writes at its next query or save, without opening again: it rewrites the rows the
+    /// change log names, so its queries read them and its `:unique` check counts them.
+    @Test func aNewerBuildReadsAnOlderBuildsSavesWithoutOpeningAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        let olderTable = try SQLiteTable<LabelBeforeTheRename, ItemError>(
+            "labels", in: older,
+            schema: SQLiteSchema(model: "Label", storedKeys: ["id", "name"], revision: 1))
+        try olderTable.commit(.saved([LabelBeforeTheRename(id: 1, name: "One")]))
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let table = try SQLiteTable(
+            "labels", in: newer,
+            schema: SQLiteSchema<Label>(
+                model: "Label", unique: ["title"], storedKeys: ["id", "note?", "pinned", "title"],
+                renamed: ["name": "title"], revision: 2))
+        let title = QueryField<Label, String>("title") { $0.title }
+
+        try olderTable.commit(.saved([LabelBeforeTheRename(id: 2, name: "Two")]))
+
+        #expect(try table.values(StoreQuery().filter(title.isEqual(to: "Two"))).map(\.id) == [2])
+        try olderTable.commit(.saved([LabelBeforeTheRename(id: 3, name: "Three")]))
+        #expect(throws: ItemError.notUnique(field: "title", value: "Three")) {
+            try table.commit(.saved([Label(id: 4, title: "Three")]))
+        }
+        let stored = try json(of: 3, in: "labels")
+        #expect(stored == #"{"id":3,"pinned":false,"title":"Three"}"#, "\(stored)")
+        // The older build goes on, and finds its values as it wrote them.
+        try olderTable.commit(.saved([LabelBeforeTheRename(id: 3, name: "Drei")]))
+        #expect(try olderTable.find(3) == LabelBeforeTheRename(id: 3, name: "Drei"))
+        #expect(try table.count(StoreQuery().filter(title.isEqual(to: "Drei"))) == 1)
     }
 
     /// The JSON of the row `id` of `table`, as stored.

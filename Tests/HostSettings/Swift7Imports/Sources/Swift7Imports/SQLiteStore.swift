@@ -209,6 +209,14 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Whether the database is in memory, for previews and tests.
     var isInMemory: Bool { fileURL.path == "/dev/null" }
 
+    /// For each table, by name, the change log's last row (``SQLiteChangeLog``) at a moment
+    /// this connection found the table's layout record its own: every row written before it
+    /// was of this build's layout (``SQLiteTable/catchUpWithOtherBuilds()``).
+    var layoutsHeldThrough: [String: Int64] {
+        get { link.layoutsHeldThrough }
+        set { link.layoutsHeldThrough = newValue }
+    }
+
     /// The rowid of the row the last `INSERT` added.
     var lastInsertedRow: Int64 {
         connection.map { sqlite3_last_insert_rowid($0) } ?? 0
@@ -340,6 +348,12 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             link.damagedBookkeeping.insert(table)
             return false
         }
+    }
+
+    /// Whether a read found a record of the bookkeeping table `table` damaged since the
+    /// connection opened, or since ``removeDamagedBookkeeping()`` made the table again.
+    func hasFoundDamage(inBookkeeping table: String) -> Bool {
+        link.damagedBookkeeping.contains(table)
     }
 
     /// Makes each bookkeeping table in which a read found a record damaged again from the
@@ -623,6 +637,8 @@ private nonisolated final class SQLiteConnection {
     /// How many ``SQLiteDatabase/transaction(_:)`` calls are running on the connection: more
     /// than 0 while SQLite has no transaction open means it rolled the transaction back itself.
     var transactionDepth = 0
+    /// ``SQLiteDatabase/layoutsHeldThrough``.
+    var layoutsHeldThrough: [String: Int64] = [:]
     /// The bookkeeping tables in which a read found a record damaged
     /// (``SQLiteDatabase/readingBookkeeping(of:_:)``).
     var damagedBookkeeping: Set<String> = []
@@ -851,11 +867,16 @@ where Value.ID: SQLiteKey {
         // repository) holds one model's values only, as the initializer below.
         checksReferences = !database.isInMemory
         (insertSQL, deleteSQL, encoder) = Self.writing(name)
+        // Read first: what is logged after it is looked for, should the layout record go.
+        let logged = try? lastLogged()
         // Opening an app's store every launch reads; only a new or older table, or a changed
         // reference or index, takes the write lock.
         if try !isReady() {
             try database.removeDamagedBookkeeping()
             try create()
+        }
+        if let logged, let layout = schema.layout, try recordedLayout() == layout {
+            database.layoutsHeldThrough[name] = logged
         }
         // Best effort, in a transaction of its own (never in a caller's, which a failure could
         // end): a full disk or another writer leaves the earlier indexes, which give the same
@@ -1079,7 +1100,7 @@ where Value.ID: SQLiteKey {
     /// that cannot be read is left as it is, for a read to report. A transaction per 1,000
     /// rows, each read in it: a rewritten row no longer matches, so an open killed on the way
     /// (a slow launch) leaves the rest for the next, rather than starting over each time.
-    private func rewriteRowsOfAnotherLayout() throws {
+    private func rewriteRowsOfAnotherLayout(among ids: [Value.ID]? = nil) throws {
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
         let former = schema.renamed.keys.sorted().map {
             "json_type(value, '$.\"\($0)\"') IS NOT NULL"
@@ -1094,18 +1115,33 @@ where Value.ID: SQLiteKey {
             Value.knownKeys
             ?? Set(schema.keys)
             .union(schema.renamed.keys)
-        // Each page starts after the last key's bytes as stored (see ``migrateRows()``).
+        // Each page starts after the last key's bytes as stored (see ``migrateRows()``); rows
+        // named by `ids` are read 500 at a time.
         var after: SQLiteProbe?
+        var start = ids?.startIndex ?? 0
         while true {
+            let chunk = ids.map { $0[start..<min(start + 500, $0.endIndex)] }
+            if let chunk {
+                guard !chunk.isEmpty else { return }
+                start = chunk.endIndex
+            }
             let last = try database.transaction { () throws -> SQLiteProbe? in
                 var rows: [Value] = []
                 var kept: [Value.ID: [Data]] = [:]
                 var last: SQLiteProbe?
+                let rowsRead =
+                    chunk.map {
+                        "id IN (\(Array(repeating: "?", count: $0.count).joined(separator: ", ")))"
+                    }
+                    ?? (after == nil ? "1" : "id > ?")
                 try database.run(
-                    "SELECT \(columns) FROM \"\(name)\" WHERE \(after == nil ? "1" : "id > ?") "
+                    "SELECT \(columns) FROM \"\(name)\" WHERE \(rowsRead) "
                         + "AND \(condition) ORDER BY id LIMIT 1000",
                     bind: { statement in
-                        after?.bind(to: statement, at: 1)
+                        guard let chunk else { return after?.bind(to: statement, at: 1) ?? () }
+                        for (index, id) in chunk.enumerated() {
+                            id.bind(to: statement, at: Int32(index + 1))
+                        }
                     },
                     row: { row in
                         last = SQLiteProbe(column: 0, of: row)
@@ -1121,6 +1157,7 @@ where Value.ID: SQLiteKey {
                     rows, checkingRules: false, skippingDamaged: true, keeping: { kept[$0] ?? [] })
                 return last
             }
+            if ids != nil { continue }
             guard let last else { return }
             after = last
         }
@@ -1258,6 +1295,7 @@ where Value.ID: SQLiteKey {
     /// The values `query` selects, in its order, from its offset or after its cursor, up to its
     /// limit: filtered and sorted in SQL.
     func values(_ query: StoreQuery<Value>) throws -> [Value] {
+        catchUpBeforeReading()
         let (clause, arguments) = query.whereClause(includingCursor: true)
         let sql =
             "SELECT \(columns) FROM \"\(name)\"\(clause) ORDER BY \(query.orderClause) LIMIT ? OFFSET ?"
@@ -1276,6 +1314,7 @@ where Value.ID: SQLiteKey {
 
     /// How many values `query`'s filter selects, whatever its limit, offset and cursor.
     func count(_ query: StoreQuery<Value>) throws -> Int {
+        catchUpBeforeReading()
         let (clause, arguments) = query.whereClause(includingCursor: false)
         var count = 0
         try database.run(
@@ -1297,6 +1336,8 @@ where Value.ID: SQLiteKey {
     @discardableResult
     func commit(_ change: StoreChange<Value>) throws -> SQLiteEffects {
         let isOutermost = !database.isInTransaction
+        // Kept even when the change is refused (a `:unique` value the rewritten rows hold).
+        catchUpBeforeReading()
         return try database.transaction {
             try checkNoOtherBuildChangedTheTable()
             var effects = SQLiteEffects()
@@ -1332,11 +1373,64 @@ where Value.ID: SQLiteKey {
                     statement.bind(Int64(Value.schemaVersion), at: 2)
                 }, row: { _ in })
         }
-        guard let layout = schema.layout, let recorded = try recordedLayout(), recorded != layout
-        else { return }
+        try catchUpWithOtherBuilds()
+    }
+
+    /// Makes the table's rows readable by this build's SQL again after another build wrote them,
+    /// in the caller's write transaction. The layout record (``SQLiteSchema/layout``) says whose
+    /// rows the table holds: when it is this build's, nothing to do. When it is gone or another
+    /// build's, and this build is of the latest revision recorded (``recordSchema()``), it
+    /// rewrites (``rewriteRowsOfAnotherLayout(among:)``) the rows logged since it last found the
+    /// record its own (``SQLiteDatabase/layoutsHeldThrough``; every row when the log no longer
+    /// reaches back that far), and records its layout again. An older build removes a newer
+    /// one's record instead, so that the newer build finds its writes.
+    private func catchUpWithOtherBuilds() throws {
+        guard let layout = schema.layout, !database.isInMemory else { return }
+        let recorded = try recordedLayout()
+        // A damaged record is the next open's to make again: no write here would go through.
+        if recorded == nil, database.hasFoundDamage(inBookkeeping: "store_layouts") { return }
+        guard recorded != layout else {
+            database.layoutsHeldThrough[name] = try lastLogged()
+            return
+        }
+        guard try isOfTheLatestRevision() else {
+            if recorded != nil {
+                try database.run(
+                    "DELETE FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
+                    row: { _ in })
+            }
+            return
+        }
+        if let held = database.layoutsHeldThrough[name], let ids = try loggedIDs(after: held).ids {
+            try rewriteRowsOfAnotherLayout(among: ids)
+        } else {
+            try rewriteRowsOfAnotherLayout()
+        }
         try database.run(
-            "DELETE FROM store_layouts WHERE name = ?", bind: { $0.bind(name, at: 1) },
-            row: { _ in })
+            "INSERT OR REPLACE INTO store_layouts (name, keys) VALUES (?, ?)",
+            bind: { statement in
+                statement.bind(name, at: 1)
+                statement.bind(layout, at: 2)
+            }, row: { _ in })
+        database.layoutsHeldThrough[name] = try lastLogged()
+    }
+
+    /// Whether this build's revision of the model is known and no other build recorded a later
+    /// one: the build whose layout the table's rows should have.
+    private func isOfTheLatestRevision() throws -> Bool {
+        guard schema.revision > 0, let recorded = try recordedRevision() else { return false }
+        return recorded <= schema.revision
+    }
+
+    /// Before a read that SQL filters (a query, a count, the duplicates) or a write: when another build
+    /// wrote the table since this one last looked, ``catchUpWithOtherBuilds()`` in a transaction
+    /// of its own. A failure (a busy or full disk) leaves it for the next write or read; outside
+    /// a transaction only (a table opened in one caught up as it opened).
+    func catchUpBeforeReading() {
+        guard let layout = schema.layout, !database.isInTransaction, !database.isInMemory,
+            (try? recordedLayout()) != layout, (try? isOfTheLatestRevision()) == true
+        else { return }
+        try? database.transaction { try catchUpWithOtherBuilds() }
     }
 
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
@@ -2954,43 +3048,50 @@ nonisolated extension SQLiteTable {
     /// `seq`, each once, and the last row read; `ids` is nil when the log no longer reaches
     /// back to `seq`, or no longer as far as `seq` (then any value may have changed).
     func idsChangedElsewhere(after seq: Int64) throws -> (ids: [Value.ID]?, last: Int64) {
-        try database.reading {
-            var (first, last): (Int64, Int64) = (0, 0)
-            try database.run(
-                "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM \(SQLiteChangeLog.table)"
-            ) {
-                (first, last) = ($0.int64(at: 0), $0.int64(at: 1))
-            }
-            // A log that went back is not the one `seq` was read from (`recover` made it again
-            // without the rows a damaged page lost, or the file was replaced).
-            guard last >= seq else { return (nil, last) }
-            guard last > seq else { return ([], seq) }
-            guard first <= seq + 1 else { return (nil, last) }
-            let decoder = JSONDecoder()
-            var ids: [Value.ID] = []
-            var seen: Set<Value.ID> = []
-            var isReadable = true
-            try database.run(
-                """
-                SELECT keys FROM \(SQLiteChangeLog.table)
-                WHERE seq > ? AND seq <= ? AND name = ? AND writer != ? ORDER BY seq
-                """,
-                bind: { statement in
-                    statement.bind(seq, at: 1)
-                    statement.bind(last, at: 2)
-                    statement.bind(name, at: 3)
-                    statement.bind(SQLiteChangeLog.writer, at: 4)
-                },
-                row: { row in
-                    guard let logged = try? decoder.decode([Value.ID].self, from: row.data(at: 0))
-                    else {
-                        isReadable = false
-                        return
-                    }
-                    for id in logged where seen.insert(id).inserted { ids.append(id) }
-                })
-            // A row this code cannot read (another version's ids): any value may have changed.
-            return (isReadable ? ids : nil, last)
+        try database.reading { try loggedIDs(after: seq, elsewhereOnly: true) }
+    }
+
+    /// The ids of the rows of this table that the log names after its row `seq`, each once, and
+    /// the last row read, in the caller's transaction: only those other processes changed with
+    /// `elsewhereOnly`. `ids` is nil when the log no longer reaches back to `seq`.
+    func loggedIDs(
+        after seq: Int64, elsewhereOnly: Bool = false
+    ) throws -> (ids: [Value.ID]?, last: Int64) {
+        var (first, last): (Int64, Int64) = (0, 0)
+        try database.run(
+            "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM \(SQLiteChangeLog.table)"
+        ) {
+            (first, last) = ($0.int64(at: 0), $0.int64(at: 1))
         }
+        // A log that went back is not the one `seq` was read from (`recover` made it again
+        // without the rows a damaged page lost, or the file was replaced).
+        guard last >= seq else { return (nil, last) }
+        guard last > seq else { return ([], seq) }
+        guard first <= seq + 1 else { return (nil, last) }
+        let decoder = JSONDecoder()
+        var ids: [Value.ID] = []
+        var seen: Set<Value.ID> = []
+        var isReadable = true
+        try database.run(
+            """
+            SELECT keys FROM \(SQLiteChangeLog.table)
+            WHERE seq > ? AND seq <= ? AND name = ? AND writer != ? ORDER BY seq
+            """,
+            bind: { statement in
+                statement.bind(seq, at: 1)
+                statement.bind(last, at: 2)
+                statement.bind(name, at: 3)
+                statement.bind(elsewhereOnly ? SQLiteChangeLog.writer : 0, at: 4)
+            },
+            row: { row in
+                guard let logged = try? decoder.decode([Value.ID].self, from: row.data(at: 0))
+                else {
+                    isReadable = false
+                    return
+                }
+                for id in logged where seen.insert(id).inserted { ids.append(id) }
+            })
+        // A row this code cannot read (another version's ids): any value may have changed.
+        return (isReadable ? ids : nil, last)
     }
 }

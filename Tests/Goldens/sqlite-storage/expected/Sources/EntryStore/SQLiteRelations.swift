@@ -368,6 +368,7 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     /// For each `:unique` field whose stored values are not (they were stored before it was
     /// unique), the values that more than one row holds, in SQL's order.
     func duplicates() throws -> [String: [String]] {
+        catchUpBeforeReading()
         var duplicates: [String: [String]] = [:]
         for field in schema.unique {
             try database.run(
