@@ -95,12 +95,24 @@ public enum SpecParser {
 
     /// Refuses a default that `tokens` (the command line's fields, in the order of `spec`'s)
     /// give and that does not fit its type on every platform the package builds for, such as
-    /// an `Int` default beyond 32 bits. A manifest's records are not held to it: they keep
+    /// an `Int` default beyond 32 bits, or a text default with a backslash before a quote. A manifest's records are not held to it: they keep
     /// generating what they did.
     static func refuseDefaultsThatDoNotFitEveryPlatform(
         _ spec: ModelSpec, tokens: [String]
     ) throws {
         for (field, token) in zip(spec.fields, tokens) {
+            // A default is taken as written, with no escapes: `"q\"uote"` would keep its
+            // backslash, where the user meant a quote.
+            if case .string(let text)? = field.defaultValue,
+                text.contains("\\\"") || text.contains("\\'")
+            {
+                let fixed = token.replacingOccurrences(of: "\\\"", with: "\"")
+                    .replacingOccurrences(of: "\\'", with: "'")
+                throw SpecError(
+                    "default '\(text)' in '\(token)' holds a backslash before a quote: a default "
+                        + "is taken as written, with no escapes, so the backslash would stay in the "
+                        + "value; write the quote alone: \(fixed)")
+            }
             guard case .number(let text)? = field.defaultValue,
                 case .base(let base)? = field.type.allTypes.last,
                 !base.row.fitsEveryPlatform(text)

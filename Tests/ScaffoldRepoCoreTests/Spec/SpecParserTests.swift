@@ -103,6 +103,12 @@ import Testing
         ("f:Float=0.00000000000000000000000000000000000000001", "within Float's range (0, or"),
         ("d:Double=1e-310", "write 0, or a number from about 2.2e-308 to 1.8e308"),
         ("t:Date=1e-310", "write 0, or a number from about 2.2e-308"),
+        // A default has no escapes: the backslash would stay in the value.
+        (
+            #"name:String="q\"uote""#,
+            #"default 'q\"uote' in 'name:String="q\"uote"' holds a backslash"#
+        ),
+        (#"name:String?='it\'s'"#, "holds a backslash before a quote"),
     ])
     func aCommandLinesDefaultMustFitEveryPlatform(token: String, message: String) throws {
         #expect {
