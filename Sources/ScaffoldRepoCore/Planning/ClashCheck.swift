@@ -245,10 +245,26 @@ enum ClashCheck {
     static func declarations(in text: String) -> [Declaration] {
         let declaration =
             /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect|distributed)\s+)*)(struct|class|enum|actor|protocol|typealias|let|var|func)\s+`?([A-Za-z_][A-Za-z0-9_]*)/
+        // A line that ends before the name (`struct` alone, `public final`) goes on in the next.
+        let unfinished =
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|indirect|distributed|struct|class|enum|actor|protocol|typealias|let|var|func)\s*)+$/
         var found: [Declaration] = []
         var depth = 0
+        var carried: (text: String, line: Int)?
         for (index, code) in codeLines(text).enumerated() {
-            for statement in code.split(separator: ";", omittingEmptySubsequences: false) {
+            for part in code.split(separator: ";", omittingEmptySubsequences: false) {
+                var statement = part
+                var line = index + 1
+                if depth == 0, let start = carried {
+                    if part.allSatisfy(\.isWhitespace) { continue }
+                    statement = Substring(start.text + " " + part)
+                    line = start.line
+                    carried = nil
+                }
+                if depth == 0, !statement.isEmpty, statement.wholeMatch(of: unfinished) != nil {
+                    carried = (String(statement), line)
+                    continue
+                }
                 if depth == 0, !statement.isEmpty,
                     let match = statement.firstMatch(of: declaration)
                 {
@@ -256,7 +272,7 @@ enum ClashCheck {
                     found.append(
                         Declaration(
                             kind: String(match.output.2), name: String(match.output.3),
-                            line: index + 1,
+                            line: line,
                             isPublic: modifiers.contains("public") || modifiers.contains("open"),
                             isPrivate: modifiers.contains("private")
                                 || modifiers.contains("fileprivate")))

@@ -432,13 +432,16 @@ import Testing
             let Fish = 3
             func Make() {}
             distributed actor `Remote` {}
+            public final
+            class
+              Split {}
             """#
 
         #expect(
             ClashCheck.declarations(in: text).map { "\($0.kind) \($0.name) \($0.line)" } == [
                 "let text 5", "let more 6", "class Shown 9", "enum Conditional 13",
                 "typealias Alias 15", "struct Other 17", "struct Item 17", "let Fish 18",
-                "func Make 19", "actor Remote 20",
+                "func Make 19", "actor Remote 20", "class Split 21",
             ])
     }
 
@@ -453,6 +456,7 @@ import Testing
         ("public func Note() -> Int { 1 }", "Sources/App/Mine.swift:1 declares func Note"),
         ("let URL = 5", "Sources/App/Mine.swift:1 declares let URL, which hides the URL"),
         ("class `Note` {}", "Sources/App/Mine.swift:1 declares class Note"),
+        ("struct\nNote {}", "Sources/App/Mine.swift:1 declares struct Note"),
     ])
     func aTopLevelNameOfTheModelInAnyFormIsAClash(code: String, message: String) throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
