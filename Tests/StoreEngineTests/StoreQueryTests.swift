@@ -267,6 +267,25 @@ struct Entry: StoredValue {
         #expect(!window.isComplete)
     }
 
+    /// Values saved one at a time among those shown (another process adding them, newest
+    /// first) grow the window by at most a page: then they push the last ones out, and the
+    /// window has more to load, so memory stays within the pages loaded and one more.
+    @Test func savesAmongTheValuesShownGrowTheWindowByAPageAtMost() throws {
+        let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)
+        let sorted = entries(60).sorted(by: query.precedes)
+        var window = LiveWindow(query: query)
+        window.show(Array(sorted[40..<50]), isComplete: false, pageSize: 10)
+
+        for value in sorted[0..<40].reversed() { window.apply(.saved([value])) }
+
+        #expect(window.values == Array(sorted[0..<20]))
+        #expect(!window.isComplete)
+        #expect(window.missing == 0)
+        // A page loaded after them makes room for one more page of such saves.
+        window.append(Array(sorted[20..<30]), isComplete: false, pageSize: 10)
+        #expect(window.values == Array(sorted[0..<30]))
+    }
+
     @Test func aChangeToTheLastValuesShownKeepsThemInTheWindow() throws {
         let all = entries(30)
         let query = StoreQuery<Entry>().sorted(by: Entry.Fields.rank)

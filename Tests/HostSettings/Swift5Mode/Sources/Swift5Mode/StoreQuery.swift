@@ -436,8 +436,11 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
     let query: StoreQuery<Value>
     /// Whether every value the query selects is shown (no page is left to load).
     private(set) var isComplete = true
-    /// How many values the window holds at most: the size of each page loaded, added up.
+    /// How many values the window holds at most: the size of each page loaded, added up, and
+    /// the values saved into it since (at most a page more than ``loaded``).
     private(set) var capacity = Int.max
+    /// The size of each page loaded, added up.
+    private var loaded = Int.max
     /// The size of the pages loaded.
     private var pageSize = Int.max
 
@@ -462,6 +465,7 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         list.show(page, inIDOrder: false)
         self.isComplete = isComplete
         capacity = max(pageSize, page.count)
+        loaded = capacity
         self.pageSize = max(pageSize, 1)
     }
 
@@ -469,7 +473,10 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
     mutating func append(_ page: [Value], isComplete: Bool, pageSize: Int = .max) {
         list.apply(.saved(page))
         self.isComplete = isComplete
-        grow(by: max(pageSize, page.count))
+        let count = max(pageSize, page.count)
+        grow(by: count)
+        let (sum, overflow) = loaded.addingReportingOverflow(count)
+        loaded = overflow ? .max : sum
     }
 
     /// How many values it shows fewer than it held, while more follow: deletes took them out.
@@ -499,7 +506,10 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
 
     /// Applies one committed change in place. A change of more values than a page that takes
     /// the window past ``capacity`` pushes the last ones out, and the window then has more to
-    /// load; a smaller one (a value the user adds) is taken in, the window growing by as many.
+    /// load; a smaller one (a value the user adds) is taken in, the window growing by as many,
+    /// up to a page more than the pages loaded: past that, small changes push the last ones out
+    /// too (another process adding values one at a time, each among those shown, would
+    /// otherwise bring them all into memory).
     mutating func apply(_ change: StoreChange<Value>) {
         if case .removedAll = change { isComplete = true }
         let (removed, placed, isCut) = split(change)
@@ -508,7 +518,9 @@ nonisolated struct LiveWindow<Value: StoredValue> where Value.ID: SQLiteKey {
         if let placed { list.apply(placed) }
         let extra = list.values.count - capacity
         guard extra > 0 else { return }
-        if case .saved(let values) = change, values.count <= pageSize {
+        if case .saved(let values) = change, values.count <= pageSize,
+            extra <= pageSize - (capacity - loaded)
+        {
             // Room for exactly what came in: no room left over for a refill to read into.
             grow(by: extra)
         } else {
