@@ -212,9 +212,28 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// For each table, by name, the change log's last row (``SQLiteChangeLog``) at a moment
     /// this connection found the table's layout record its own: every row written before it
     /// was of this build's layout (``SQLiteTable/catchUpWithOtherBuilds()``).
-    var layoutsHeldThrough: [String: Int64] {
-        get { link.layoutsHeldThrough }
-        set { link.layoutsHeldThrough = newValue }
+    var layoutsHeldThrough: [String: Int64] { link.layoutsHeldThrough }
+
+    /// Notes that every row of `table` logged up to `seq` is of this build's layout: at once
+    /// outside a transaction; inside one, once it commits (a rollback takes back the rewrite
+    /// that made them so, and the note with it).
+    func holdLayout(of table: String, through seq: Int64) {
+        if link.heldInTransaction.isEmpty {
+            link.layoutsHeldThrough[table] = seq
+        } else {
+            link.heldInTransaction[link.heldInTransaction.count - 1][table] = seq
+        }
+    }
+
+    /// Ends the innermost transaction's notes of ``holdLayout(of:through:)``: kept by the
+    /// transaction around it, or by the connection once the outermost one committed.
+    private func endHolding(committed: Bool) {
+        guard let held = link.heldInTransaction.popLast(), committed else { return }
+        if link.heldInTransaction.isEmpty {
+            link.layoutsHeldThrough.merge(held) { $1 }
+        } else {
+            link.heldInTransaction[link.heldInTransaction.count - 1].merge(held) { $1 }
+        }
     }
 
     /// The rowid of the row the last `INSERT` added.
@@ -419,13 +438,16 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
             try checkTransactionIsOpen()
             try execute("SAVEPOINT nested")
             link.transactionDepth += 1
+            link.heldInTransaction.append([:])
             defer { link.transactionDepth -= 1 }
             do {
                 let result = try body()
                 try checkTransactionIsOpen()
                 try execute("RELEASE nested")
+                endHolding(committed: true)
                 return result
             } catch {
+                endHolding(committed: false)
                 if isInTransaction {
                     try? execute("ROLLBACK TO nested")
                     try? execute("RELEASE nested")
@@ -436,17 +458,35 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         try writeAgainOnceThereIsRoom()
         try execute("BEGIN IMMEDIATE")
         link.transactionDepth = 1
-        defer { link.transactionDepth = 0 }
+        link.heldInTransaction = [[:]]
+        defer {
+            link.transactionDepth = 0
+            link.heldInTransaction = []
+        }
         do {
             let result = try body()
             try checkTransactionIsOpen()
             try execute("COMMIT")
+            endHolding(committed: true)
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
     }
+
+    /// Runs `body` in a ``transaction(_:)`` only if the write lock is free now: throws `locked`
+    /// at once, without the busy timeout's wait, while another connection writes.
+    func transactionIfFree<Result>(_ body: () throws -> Result) throws -> Result {
+        guard let connection else { return try transaction(body) }
+        sqlite3_busy_timeout(connection, 0)
+        defer { sqlite3_busy_timeout(connection, link.busyTimeout) }
+        return try transaction(body)
+    }
+
+    /// Whether the connection is open read-only for lack of room on the disk: a write first
+    /// opens it again (``transaction(_:)``).
+    var isReadOnlyForLackOfSpace: Bool { link.isReadOnlyForLackOfSpace }
 
     /// Throws when a ``transaction(_:)`` is running but SQLite rolled it back itself.
     private func checkTransactionIsOpen() throws {
@@ -637,8 +677,10 @@ private nonisolated final class SQLiteConnection {
     /// How many ``SQLiteDatabase/transaction(_:)`` calls are running on the connection: more
     /// than 0 while SQLite has no transaction open means it rolled the transaction back itself.
     var transactionDepth = 0
-    /// ``SQLiteDatabase/layoutsHeldThrough``.
+    /// ``SQLiteDatabase/layoutsHeldThrough``, and what each transaction running notes until
+    /// it ends (``SQLiteDatabase/holdLayout(of:through:)``).
     var layoutsHeldThrough: [String: Int64] = [:]
+    var heldInTransaction: [[String: Int64]] = []
     /// The bookkeeping tables in which a read found a record damaged
     /// (``SQLiteDatabase/readingBookkeeping(of:_:)``).
     var damagedBookkeeping: Set<String> = []
@@ -876,7 +918,7 @@ where Value.ID: SQLiteKey {
             try create()
         }
         if let logged, let layout = schema.layout, try recordedLayout() == layout {
-            database.layoutsHeldThrough[name] = logged
+            database.holdLayout(of: name, through: logged)
         }
         // Best effort, in a transaction of its own (never in a caller's, which a failure could
         // end): a full disk or another writer leaves the earlier indexes, which give the same
@@ -918,7 +960,9 @@ where Value.ID: SQLiteKey {
             // A renamed reference: the new name is recorded above, so its rows go with it.
             if schema.renamesAReference { try rewriteRowsOfAnotherLayout() }
         }
-        if let layout = schema.layout, try recordedLayout() != layout {
+        if let layout = schema.layout, try recordedLayout() != layout,
+            try recordedRevision().map({ $0 <= schema.revision }) ?? true
+        {
             try rewriteRowsOfAnotherLayout()
             try database.transaction {
                 try database.run(
@@ -1015,8 +1059,11 @@ where Value.ID: SQLiteKey {
         let recordsAreMine =
             try revision == schema.revision && Set(indexes().keys) == Set(neededIndexes().keys)
             && references == declaredReferences()
+        // An older build leaves the rows in the newer one's layout: it cannot read them as
+        // that build wrote them, and the newer build would rewrite them back.
         return (isNewerBuilds || recordsAreMine)
-            && (schema.layout == nil || layout == schema.layout) && version == Value.schemaVersion
+            && (schema.layout == nil || layout == schema.layout || isNewerBuilds)
+            && version == Value.schemaVersion
     }
 
     /// The keys the table's rows were last all written with (``SQLiteSchema/layout``): nil
@@ -1390,7 +1437,7 @@ where Value.ID: SQLiteKey {
         // A damaged record is the next open's to make again: no write here would go through.
         if recorded == nil, database.hasFoundDamage(inBookkeeping: "store_layouts") { return }
         guard recorded != layout else {
-            database.layoutsHeldThrough[name] = try lastLogged()
+            database.holdLayout(of: name, through: try lastLogged())
             return
         }
         guard try isOfTheLatestRevision() else {
@@ -1412,7 +1459,7 @@ where Value.ID: SQLiteKey {
                 statement.bind(name, at: 1)
                 statement.bind(layout, at: 2)
             }, row: { _ in })
-        database.layoutsHeldThrough[name] = try lastLogged()
+        database.holdLayout(of: name, through: try lastLogged())
     }
 
     /// Whether this build's revision of the model is known and no other build recorded a later
@@ -1424,13 +1471,15 @@ where Value.ID: SQLiteKey {
 
     /// Before a read that SQL filters (a query, a count, the duplicates) or a write: when another build
     /// wrote the table since this one last looked, ``catchUpWithOtherBuilds()`` in a transaction
-    /// of its own. A failure (a busy or full disk) leaves it for the next write or read; outside
-    /// a transaction only (a table opened in one caught up as it opened).
+    /// of its own, taken only when the write lock is free: a read never waits for another
+    /// connection's write. A failure (another writer, a full disk) leaves it for the next write
+    /// or read; outside a transaction only (a table opened in one caught up as it opened).
     func catchUpBeforeReading() {
         guard let layout = schema.layout, !database.isInTransaction, !database.isInMemory,
-            (try? recordedLayout()) != layout, (try? isOfTheLatestRevision()) == true
+            !database.isReadOnlyForLackOfSpace, (try? recordedLayout()) != layout,
+            (try? isOfTheLatestRevision()) == true
         else { return }
-        try? database.transaction { try catchUpWithOtherBuilds() }
+        try? database.transactionIfFree { try catchUpWithOtherBuilds() }
     }
 
     /// Inserts or replaces `values`, in the caller's transaction: each `:unique` field checked
