@@ -335,7 +335,7 @@ nonisolated enum StoreFiles {
 
     /// How long an import waits for the folder's lock when no import holds it (SQLite's busy
     /// timeout, as for another writer), before it throws `locked`.
-    static let lockPatience = Duration.seconds(5)
+    static let lockPatience = Swift.Duration.seconds(5)
 
     /// What a former store's file is renamed to while it is imported: `<name>.importing`.
     static let importingSuffix = ".importing"
@@ -369,14 +369,14 @@ nonisolated enum StoreFiles {
         let (importing, candidates) = formerNames(files, leftoversOnly: leftoversOnly)
         guard candidates.contains(where: exists) else { return false }
         let folderLock = try lock.map { name in
-            let start = ContinuousClock.now
+            let start = Swift.ContinuousClock.now
             return try Lock(
                 url(name), reporting: Reported.self,
                 waitingWhile: {
                     // Another open's import renamed the files first: it is waited for, however
                     // long it takes, to its end (the former files gone from their own names).
                     // A repository of the former storage holds them under those names.
-                    ContinuousClock.now - start < lockPatience
+                    Swift.ContinuousClock.now - start < lockPatience
                         || !files.contains(where: exists) || importing.contains(where: exists)
                 })
         }

@@ -428,7 +428,12 @@ enum ClashCheck {
                 let word = String(decoding: bytes[start..<index], as: UTF8.self)
                 let before = start > 0 ? bytes[start - 1] : 0x20
                 if keywords.contains(lastWord) { declared.insert(word) }
-                if byte >= 0x41, byte <= 0x5A, before != 0x2E, before != 0x40 { bare.insert(word) }
+                // An attribute is no use of a type (`@Suite` is a macro), but for a global
+                // actor's: a type of the target named `MainActor` breaks `@MainActor`.
+                if byte >= 0x41, byte <= 0x5A, before != 0x2E, before != 0x40 || word == "MainActor"
+                {
+                    bare.insert(word)
+                }
                 lastWord = word
             } else {
                 // A name in backticks is the word after its keyword too.

@@ -457,12 +457,28 @@ import Testing
         ("let URL = 5", "Sources/App/Mine.swift:1 declares let URL, which hides the URL"),
         ("class `Note` {}", "Sources/App/Mine.swift:1 declares class Note"),
         ("struct\nNote {}", "Sources/App/Mine.swift:1 declares struct Note"),
+        ("enum\n  Note {}", "Sources/App/Mine.swift:1 declares enum Note"),
+        ("let x = 1; typealias\nNote = Int", "Sources/App/Mine.swift:1 declares typealias Note"),
+        // The view-model is `@MainActor`, which a type of that name breaks.
+        ("struct MainActor {}", "Sources/App/Mine.swift:1 declares struct MainActor, which hides"),
     ])
     func aTopLevelNameOfTheModelInAnyFormIsAClash(code: String, message: String) throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         try write("Sources/App/Mine.swift", code + "\n")
 
         try expectRefused("Note", message)
+    }
+
+    /// The engine names `Swift.Duration` and `Swift.ContinuousClock` (a workout app's own
+    /// `Duration` broke `Duration.seconds(5)`; found by a trial): no clash.
+    @Test func aTypeNamedDurationIsNoClash() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write("Sources/App/Mine.swift", "struct Duration { var minutes = 0 }\n")
+
+        #expect(generate("Note").exitCode == 0)
+        let engine = try #require(
+            TestPaths.text(folder.appendingPathComponent("Sources/App/StoreFiles.swift")))
+        #expect(!engine.contains(" Duration.") && !engine.contains(" ContinuousClock."))
     }
 
     /// A function named like a type the generated code uses is an overload beside its
