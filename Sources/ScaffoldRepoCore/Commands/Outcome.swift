@@ -45,12 +45,31 @@ enum Outcome {
                 let toReview = differing.filter { $0.status == .review }.count
                 let stale = differing.count - kept.count - toReview
                 let reviewed = toReview == 0 ? "" : ", \(toReview) of yours to review (review)"
+                // What to do about each kind, in the order of the counts.
+                var fixes: [String] = []
+                if stale > 0 {
+                    fixes.append(
+                        "run it without --check and commit what it writes (update, create)")
+                }
+                if !kept.isEmpty {
+                    fixes.append(
+                        "move an edit into a template (templates eject), keep the file as yours "
+                            + "with 'scaffold-repo own PATH', or overwrite it with --force "
+                            + "(modified/conflict)")
+                }
+                if toReview > 0 {
+                    fixes.append(
+                        "make the change the diff shows in your file, and for a file taken with own, "
+                            + "run 'scaffold-repo own PATH' again (review)"
+                    )
+                }
                 told.append(
                     Diagnostic(
                         .error,
                         "\(differing.count) file(s) differ from what would be generated: \(stale) "
                             + "to create or update, \(kept.count) edited or unknown "
-                            + "(modified/conflict)\(reviewed)."))
+                            + "(modified/conflict)\(reviewed). To fix: "
+                            + fixes.joined(separator: "; ") + "."))
             }
         case .apply:
             if blocks {

@@ -814,7 +814,9 @@ extension OwningAFileTests {
         #expect(
             run(["regen", "PStore", "--check"]).standardError.contains(
                 "error: 1 file(s) differ from what would be generated: 0 to create or update, 0 "
-                    + "edited or unknown (modified/conflict), 1 of yours to review (review)."))
+                    + "edited or unknown (modified/conflict), 1 of yours to review (review). To "
+                    + "fix: make the change the diff shows in your file, and for a file taken with "
+                    + "own, run 'scaffold-repo own PATH' again (review)."))
 
         // The person makes the change and says so: the file is owned, and the run is clean.
         guard case .generate(let request, _) = try InvocationParser.parse(withColor) else {

@@ -207,7 +207,16 @@ import Testing
         #expect(dirty.standardOutput.contains("modified  \(model)\n"))
         #expect(dirty.standardOutput.contains("-// mine\n"))
         #expect(dirty.standardError.contains("1 edited or unknown"))
+        // The error says what to do about it (found by a trial: it named no fix).
+        #expect(
+            dirty.standardError.contains(
+                "To fix: move an edit into a template (templates eject), keep the file as yours "
+                    + "with 'scaffold-repo own PATH', or overwrite it with --force"))
         #expect(text(folder, model) == "// mine\n")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(model))
+        #expect(
+            run(question + ["--check"], in: folder).standardError.contains(
+                "To fix: run it without --check and commit what it writes (update, create)."))
     }
 
     @Test func jsonGivesFilesStatusesAndDiffs() throws {
