@@ -1168,11 +1168,8 @@ where Value.ID: SQLiteKey {
     /// (a slow launch) leaves the rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout(among ids: [Value.ID]? = nil) throws {
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
-        // A former key that the row lacks, or whose value differs from the new key's (written
-        // before the rename, by a release that left it out, or edited by an older build).
-        let former = schema.formerKeys.map {
-            "json_quote(json_extract(value, '$.\"\($0.former)\"')) IS NOT "
-                + "json_quote(json_extract(value, '$.\"\($0.now)\"'))"
+        let former = schema.renamed.keys.sorted().map {
+            "json_type(value, '$.\"\($0)\"') IS NOT NULL"
         }
         // A row whose JSON is damaged is not one to rewrite, and must not stop the query.
         let condition =
@@ -1548,11 +1545,7 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
-            // A former key kept from the row replaced (written by a build that did not know
-            // it as former) gives way to the value's own.
-            let formerKeys = schema.formerKeys.map { Data("\"\($0.former)\":".utf8) }
-            keeping.removeAll { member in formerKeys.contains { member.starts(with: $0) } }
-            json = StoreFiles.JSONBytes.object(json, adding: keeping + formerMembers(of: json))
+            json = StoreFiles.JSONBytes.object(json, adding: keeping)
             if checkingRules { try checkUnique(json, id: value.id) }
             try database.writeRow(
                 insertSQL, of: name,
@@ -1566,65 +1559,6 @@ where Value.ID: SQLiteKey {
         }
         guard checkingRules, checksReferences, !schema.references.isEmpty else { return }
         for value in values { try checkReferences(of: value) }
-    }
-
-    // Workshop: an older build of the app still running (an extension not updated yet) knows
-    // a renamed field by its former key. So each row keeps the value under that key too: the
-    // older build reads it, and its edit, written under the former key alone, is found.
-    /// The members that write each renamed field's value of `json` (as the encoder wrote it)
-    /// under its former key too (``SQLiteSchema/formerKeys``).
-    private func formerMembers(of json: Data) -> [Data] {
-        let pairs = schema.formerKeys
-        guard !pairs.isEmpty,
-            let members = StoreFiles.JSONBytes.keyedMembers(
-                of: ArraySlice(json), where: { key in pairs.contains { $0.now == key } })
-        else { return [] }
-        return members.compactMap { key, member in
-            let prefix = Data("\"\(key)\":".utf8)
-            guard let former = pairs.first(where: { $0.now == key })?.former,
-                member.starts(with: prefix)
-            else { return nil }
-            return Data("\"\(former)\":".utf8) + member.dropFirst(prefix.count)
-        }
-    }
-
-    /// `json`, a row of this schema version, with the value of each renamed field's former key
-    /// under its key now where the two differ: only an older build writes the former key alone
-    /// (keeping the new one as it found it), so there it holds that build's edit.
-    private func preferringOlderBuildsEdits(_ json: Data) -> Data {
-        let pairs = schema.formerKeys
-        guard !pairs.isEmpty,
-            let members = StoreFiles.JSONBytes.keyedMembers(of: ArraySlice(json))
-        else { return json }
-        var values: [String: Data] = [:]
-        for (key, member) in members {
-            values[key] = member.dropFirst(Data("\"\(key)\":".utf8).count)
-        }
-        var replaced: [String: Data] = [:]
-        for pair in pairs {
-            guard let former = values[pair.former], values[pair.now] != former,
-                members.contains(where: { $0.key == pair.former })
-            else { continue }
-            replaced[pair.now] = former
-        }
-        guard !replaced.isEmpty else { return json }
-        var object = Data("{".utf8)
-        var written: Set<String> = []
-        for (key, member) in members {
-            if !written.isEmpty { object.append(UInt8(ascii: ",")) }
-            if let value = replaced[key] {
-                object += Data("\"\(key)\":".utf8) + value
-            } else {
-                object += member
-            }
-            written.insert(key)
-        }
-        for (key, value) in replaced.sorted(by: { $0.key < $1.key }) where !written.contains(key) {
-            if !written.isEmpty { object.append(UInt8(ascii: ",")) }
-            object += Data("\"\(key)\":".utf8) + value
-            written.insert(key)
-        }
-        return object + Data("}".utf8)
     }
 
     /// The members of a stored row's JSON, of this schema version, that a newer build wrote:
@@ -2202,9 +2136,7 @@ where Value.ID: SQLiteKey {
                 file: database.fileURL, found: version, supported: Value.schemaVersion)
         }
         do {
-            return try Self.decode(
-                version == Value.schemaVersion ? preferringOlderBuildsEdits(json) : json,
-                version: version)
+            return try Self.decode(json, version: version)
         } catch let unmigrated as UnmigratedValue {
             throw unmigrated.failure(file: database.fileURL, reporting: Failure.self)
         } catch {

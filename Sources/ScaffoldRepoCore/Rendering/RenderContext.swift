@@ -619,7 +619,7 @@ struct RelationsContext: InlineTemplateContext {
     /// The keys of the model's JSON in field order, with `?` (`note?`) those whose absence
     /// decodes as nil (an optional field without a default), and `!` those written as null for
     /// nil (an optional field with a default): the table rewrites a row stored without one of
-    /// the others, or whose renamed field's former key (`renamedKeys`) is missing or differs.
+    /// the others, or with a renamed field's former key (`renamedKeys`).
     let storedKeys: [StoredKeyContext]
     let hasRenamedKeys: Bool
     let renamedKeys: [RenamedKeyContext]

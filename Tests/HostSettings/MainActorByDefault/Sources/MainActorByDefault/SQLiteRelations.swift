@@ -81,25 +81,11 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
         storedKeys.map { $0.hasSuffix("?") || $0.hasSuffix("!") ? String($0.dropLast()) : $0 }
     }
 
-    /// What `store_layouts` records once the rows are rewritten; nil when nothing is known. A
-    /// rename is `former=now`: rows keep the former key too (``formerKeys``), where releases
-    /// before wrote `former>now` and left it out.
+    /// What `store_layouts` records once the rows are rewritten; nil when nothing is known.
     var layout: String? {
         guard !storedKeys.isEmpty else { return nil }
-        let renames = renamed.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let renames = renamed.sorted { $0.key < $1.key }.map { "\($0.key)>\($0.value)" }
         return (storedKeys.sorted() + renames).joined(separator: ",")
-    }
-
-    /// Each renamed field's former key and its key now, sorted, but for a former key that a
-    /// field of the model has now. A row holds the value under both (``SQLiteTable``), so that
-    /// an older build of the app still running, which knows only the former key, reads it; its
-    /// edit goes under the former key only, and a value that differs there is the one to read.
-    var formerKeys: [(former: String, now: String)] {
-        guard !renamed.isEmpty else { return [] }
-        let current = Set(keys)
-        return renamed.sorted { $0.key < $1.key }.filter { !current.contains($0.key) }.map {
-            (former: $0.key, now: $0.value)
-        }
     }
 
     /// Whether a reference field was renamed: its delete rules must not see some rows under
