@@ -98,6 +98,18 @@ enum DestinationResolver {
                 "Sources/\(target)", option: "--target", currentDirectory: root)
             let folders = swiftTargets(in: root)
             let known = folders.isEmpty ? "" : " (it has: \(folders.joined(separator: ", ")))"
+            // The files go to Sources/<target>: a target that builds another folder would not
+            // build them (found by a trial: a stray Sources/App was written to, and the
+            // package did not build).
+            if let path = customPath(ofTarget: target, in: manifestText),
+                path.split(separator: "/").filter({ $0 != "." }) != ["Sources", Substring(target)]
+            {
+                throw UsageError(
+                    "--target '\(target)': Package.swift gives \(target) the path \(path), and "
+                        + "scaffold-repo writes a target's files to Sources/\(target), which it would "
+                        + "not build; generate into a target under Sources/, or into a package of "
+                        + "its own (--output) that \(target) depends on")
+            }
             guard let sources else {
                 throw UsageError(
                     "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'\(known); "

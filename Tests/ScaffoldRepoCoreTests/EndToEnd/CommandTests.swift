@@ -709,6 +709,43 @@ import Testing
         #expect(try TestPaths.files(below: folder) == ["Package.swift"])
     }
 
+    /// A target that Package.swift builds from another folder would not build the files
+    /// written to Sources/<target>: refused, nothing written, even beside a stray Sources/App
+    /// (found by a trial: the run wrote there and printed Next: swift test). The standard path
+    /// given explicitly is fine.
+    @Test(arguments: [("Code/App", true), ("./Sources/App", false)])
+    func intoATargetWithAnotherPathIsBadInput(path: String, isRefused: Bool) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try Data(
+            """
+            // swift-tools-version: 6.2
+            import PackageDescription
+            let package = Package(
+                name: "P", platforms: [.macOS(.v14), .iOS(.v17)],
+                targets: [.target(name: "App", path: "\(path)")])
+
+            """.utf8
+        ).write(to: folder.appendingPathComponent("Package.swift"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+
+        let result = ScaffoldRepo.run(
+            ["Item", "id:Int", "--into", ".", "--target", "App", "--dry-run"],
+            currentDirectory: folder)
+
+        if isRefused {
+            #expect(result.exitCode == 2)
+            #expect(
+                result.standardError.contains(
+                    "--target 'App': Package.swift gives App the path Code/App, and scaffold-repo "
+                        + "writes a target's files to Sources/App"))
+        } else {
+            #expect(result.exitCode == 0, "\(result.standardError)")
+        }
+        #expect(try TestPaths.files(below: folder) == ["Package.swift"])
+    }
+
     @Test func aTemplateOverrideReplacesOneFileAndTheRestFallBack() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
