@@ -340,8 +340,8 @@ public enum SpecParser {
         }
         guard Identifier.isValid(name) else {
             throw SpecError(
-                "field name '\(name)' in '\(token)' is not a Swift identifier; use ASCII letters, "
-                    + "digits and '_', not starting with a digit, for example createdAt")
+                "field name '\(name)' in '\(token)' is not a name the generator takes; use ASCII "
+                    + "letters, digits and '_', not starting with a digit, for example createdAt")
         }
         guard !Identifier.reservedFieldNames.contains(name) else {
             throw SpecError(
@@ -623,7 +623,8 @@ public enum SpecParser {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         for name in cases where !Identifier.isValid(name) {
             throw SpecError(
-                "enum case '\(name)' in '\(token)' is not a Swift identifier; write "
+                "enum case '\(name)' in '\(token)' is not a name the generator takes; use ASCII "
+                    + "letters, digits and '_', not starting with a digit, as in "
                     + "enum(draft,published)")
         }
         if let repeated = cases.first(where: { name in cases.filter { $0 == name }.count > 1 }) {

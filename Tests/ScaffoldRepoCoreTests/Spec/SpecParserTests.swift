@@ -268,6 +268,10 @@ import Testing
         (["id:String", "m:[Int:String]"], "dictionary keys in 'm:[Int:String]' must be String"),
         (["id:String", "s:enum(a,a)"], "enum case 'a' is given twice"),
         (["id:String", "s:enum(a,2b)"], "enum case '2b'"),
+        (
+            ["id:String", "s:enum(draft,archivé)"],
+            "enum case 'archivé' in 's:enum(draft,archivé)' is not a name the generator takes; use ASCII letters"
+        ),
         (["id:String", "s:enum()"], "enum case ''"),
         (
             ["id:String", "n:Int=many"],
