@@ -97,13 +97,35 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
         references.contains { reference in renamed.values.contains(reference.field) }
     }
 
-    /// Every field that has an index, in a fixed order and each once.
+    /// Every field that has an index, in a fixed order and each once: a renamed reference's
+    /// former key too (``formerReferences``).
     var indexedFields: [String] {
         var fields: [String] = []
-        for field in references.map(\.field) + unique + indexed where !fields.contains(field) {
+        for field in references.map(\.field) + unique + indexed + formerReferences.map(\.field)
+        where !fields.contains(field) {
             fields.append(field)
         }
         return fields
+    }
+
+    /// Each renamed reference field's former key, with the reference's table and rule. An
+    /// older build of the app still running writes the reference under that key: the table
+    /// records it as a reference too (``SQLiteTable/recordSchema()``), so that a delete rule,
+    /// the older build's or this one's, finds those values as well.
+    var formerReferences: [(field: String, table: String, rule: DeleteRule)] {
+        guard !renamed.isEmpty else { return [] }
+        let current = Set(keys)
+        return renamed.sorted { $0.key < $1.key }.compactMap { former, now in
+            guard !current.contains(former),
+                let reference = references.first(where: { $0.field == now })
+            else { return nil }
+            return (former, reference.table, reference.rule)
+        }
+    }
+
+    /// The references the table records: the schema's, and their former keys.
+    var recordedReferences: [(field: String, table: String, rule: DeleteRule)] {
+        references.map { ($0.field, $0.table, $0.rule) } + formerReferences
     }
 }
 
@@ -208,8 +230,10 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
 
     /// The references of `schema`, as ``recordedReferences()`` gives them.
     func declaredReferences() -> [String] {
-        schema.references.map { "\($0.field) \($0.table) \($0.rule.rawValue) \(schema.model)" }
-            .sorted()
+        schema.recordedReferences.map {
+            "\($0.field) \($0.table) \($0.rule.rawValue) \(schema.model)"
+        }
+        .sorted()
     }
 
     // Workshop: an older build of the app (an extension not updated yet) opens the database
@@ -232,7 +256,7 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         try database.run(
             "DELETE FROM store_references WHERE child = ?", bind: { $0.bind(name, at: 1) },
             row: { _ in })
-        for reference in schema.references {
+        for reference in schema.recordedReferences {
             try database.run(
                 """
                 INSERT INTO store_references (child, field, model, parent, rule)

@@ -274,6 +274,64 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         #expect(try json(of: 2, in: "labels") == #"{"id":2,"pinned":false,"title":"Two"}"#)
     }
 
+    /// `Book` as a build before `--rename holderID=shelfID` declared it (see `RenamedBook`).
+    struct BookBeforeTheRename: StoredValue {
+        var id: Int
+        var holderID: UUID
+        var title: String
+
+        static let schemaVersion = 1
+        static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    }
+
+    /// A delete rule follows a renamed reference under its former key too, in either build:
+    /// a book that the older build saved (under `holderID`) keeps its shelf from being deleted,
+    /// in the newer build before it read the books, and in the older build, which follows the
+    /// newer build's records (found by a two-process trial: both deleted the shelf, and left
+    /// the book naming it).
+    @Test(arguments: [false, true])
+    func aRestrictRuleFindsTheOlderBuildsValuesUnderTheFormerKey(deletingInTheOlderBuild: Bool)
+        throws
+    {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        let olderShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: older)
+        let olderBooks = try SQLiteTable<BookBeforeTheRename, ItemError>(
+            "books", in: older,
+            schema: SQLiteSchema(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "holderID", table: "shelves", rule: .restrict,
+                        parentID: \.holderID)
+                ],
+                storedKeys: ["holderID", "id", "title"], revision: 1))
+        try olderShelves.commit(.saved([shelf]))
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let newerShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: newer)
+        _ = try SQLiteTable<RenamedBook, ItemError>(
+            "books", in: newer,
+            schema: SQLiteSchema(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "shelfID", table: "shelves", rule: .restrict, parentID: \.shelfID)
+                ],
+                storedKeys: ["id", "shelfID", "title"], renamed: ["holderID": "shelfID"],
+                revision: 2))
+
+        try olderBooks.commit(.saved([BookBeforeTheRename(id: 1, holderID: shelf.id, title: "B")]))
+
+        #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
+            try (deletingInTheOlderBuild ? olderShelves : newerShelves).commit(.deleted([shelf.id]))
+        }
+        #expect(try newerShelves.find(shelf.id) != nil)
+    }
+
     /// The JSON of the row `id` of `table`, as stored.
     func json(of id: Int, in table: String) throws -> String {
         let database = try SQLiteDatabase<ItemError>(file: file)
