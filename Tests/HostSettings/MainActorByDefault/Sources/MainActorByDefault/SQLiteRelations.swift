@@ -105,24 +105,27 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
         return fields
     }
 
-    /// Each renamed reference field's former key, with the reference's table and rule. An
-    /// older build of the app still running writes the reference under that key: the table
-    /// records it as a reference too (``SQLiteTable/recordSchema()``), so that a delete rule,
-    /// the older build's or this one's, finds those values as well.
-    var formerReferences: [(field: String, table: String, rule: DeleteRule)] {
+    /// Each renamed reference field's former key, with its key now and the reference's table
+    /// and rule. An older build of the app still running writes the reference under that key:
+    /// the table records it as a reference too (``SQLiteTable/recordSchema()``, as
+    /// `former>now`), so that a delete rule, the older build's or this one's, finds those
+    /// values as well, where the row has no key of the new name (this build reads that one).
+    var formerReferences: [(field: String, now: String, table: String, rule: DeleteRule)] {
         guard !renamed.isEmpty else { return [] }
         let current = Set(keys)
         return renamed.sorted { $0.key < $1.key }.compactMap { former, now in
             guard !current.contains(former),
                 let reference = references.first(where: { $0.field == now })
             else { return nil }
-            return (former, reference.table, reference.rule)
+            return (former, now, reference.table, reference.rule)
         }
     }
 
-    /// The references the table records: the schema's, and their former keys.
+    /// The references the table records, by the field as recorded: the schema's, and their
+    /// former keys as `former>now` (a release before these records reads no value there).
     var recordedReferences: [(field: String, table: String, rule: DeleteRule)] {
-        references.map { ($0.field, $0.table, $0.rule) } + formerReferences
+        references.map { ($0.field, $0.table, $0.rule) }
+            + formerReferences.map { ("\($0.field)>\($0.now)", $0.table, $0.rule) }
     }
 }
 
@@ -225,12 +228,17 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         return lines.sorted()
     }
 
-    /// The references of `schema`, as ``recordedReferences()`` gives them.
-    func declaredReferences() -> [String] {
-        schema.recordedReferences.map {
-            "\($0.field) \($0.table) \($0.rule.rawValue) \(schema.model)"
-        }
-        .sorted()
+    /// The references of `schema`, as ``recordedReferences()`` gives them; `withFormerKeys`
+    /// false, without those of renamed references' former keys (as a release before them
+    /// recorded the same revision: both are this revision's records, so that two releases of
+    /// the engine at one revision do not each write them again at every open).
+    func declaredReferences(withFormerKeys: Bool = true) -> [String] {
+        let references =
+            withFormerKeys
+            ? schema.recordedReferences
+            : schema.references.map { ($0.field, $0.table, $0.rule) }
+        return references.map { "\($0.field) \($0.table) \($0.rule.rawValue) \(schema.model)" }
+            .sorted()
     }
 
     /// Records the schema's references in place of what the table recorded before, and keeps
@@ -315,9 +323,10 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
 
     /// The indexes that the table's fields need, by name, each with the statement that makes
     /// it, as `sqlite_master` keeps it.
-    func neededIndexes() -> [String: String] {
+    func neededIndexes(withFormerKeys: Bool = true) -> [String: String] {
         var needed: [String: String] = [:]
-        for field in schema.indexedFields {
+        let former = Set(schema.formerReferences.map(\.field))
+        for field in schema.indexedFields where withFormerKeys || !former.contains(field) {
             needed["\(name).\(field)"] =
                 "CREATE INDEX \"\(name).\(field)\" ON \"\(name)\"(\(Self.json(field)))"
         }
@@ -452,10 +461,16 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         let keys = keys.filter { visited.insert([.text(table), $0]).inserted }
         guard !keys.isEmpty else { return }
         for referrer in try referrers(of: table) {
+            // A renamed reference's former key (`former>now`) counts where the row has no key
+            // of the new name: where it has both, the new one is what the newer build reads.
+            let names = referrer.field.split(separator: ">", maxSplits: 1).map(String.init)
+            let field = names[0]
+            let unlessNew =
+                names.count == 2 ? " AND json_type(value, '$.\"\(names[1])\"') IS NULL" : ""
             var children: [SQLiteRowKey] = []
             for key in keys {
                 try database.run(
-                    "SELECT id FROM \"\(referrer.child)\" WHERE \(Self.json(referrer.field)) = ?",
+                    "SELECT id FROM \"\(referrer.child)\" WHERE \(Self.json(field)) = ?\(unlessNew)",
                     bind: { $0.bind(key.jsonForm, at: 1) },
                     row: { children.append($0.argument(at: 0)) })
             }
@@ -466,7 +481,7 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             case .cascade:
                 try remove(children, from: referrer.child, effects: &effects, visited: &visited)
             case .nullify:
-                try nullify(referrer.field, of: children, in: referrer.child)
+                try nullify(field, of: children, in: referrer.child)
                 effects.change(children, in: referrer.child)
             }
         }

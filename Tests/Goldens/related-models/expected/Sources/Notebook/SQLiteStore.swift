@@ -1056,9 +1056,15 @@ where Value.ID: SQLiteKey {
         else { return false }
         // A newer build's references and indexes stay as it recorded them (``recordSchema()``).
         let isNewerBuilds = revision.map { $0 > schema.revision } ?? false
+        // A renamed reference's former key is recorded by this release and not by earlier
+        // ones: either set of records is this revision's.
+        let indexNames = try Set(indexes().keys)
         let recordsAreMine =
-            try revision == schema.revision && Set(indexes().keys) == Set(neededIndexes().keys)
-            && references == declaredReferences()
+            revision == schema.revision
+            && [true, false].contains { withFormerKeys in
+                indexNames == Set(neededIndexes(withFormerKeys: withFormerKeys).keys)
+                    && references == declaredReferences(withFormerKeys: withFormerKeys)
+            }
         // An older build leaves the rows in the newer one's layout: it cannot read them as
         // that build wrote them, and the newer build would rewrite them back.
         return (isNewerBuilds || recordsAreMine)
