@@ -105,11 +105,13 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
         return fields
     }
 
-    /// Each renamed reference field's former key, with its key now and the reference's table
-    /// and rule. An older build of the app still running writes the reference under that key:
-    /// the table records it as a reference too (``SQLiteTable/recordSchema()``, as
-    /// `former>now`), so that a delete rule, the older build's or this one's, finds those
-    /// values as well, where the row has no key of the new name (this build reads that one).
+    /// Each renamed reference field's former key, with its key now (marked `?` when a `null`
+    /// there reads as no value, so that the former key is read: ``storedKeys``) and the
+    /// reference's table and rule. An older build of the app still running writes the
+    /// reference under that key: the table records it as a reference too
+    /// (``SQLiteTable/recordSchema()``, as `former>now`), so that a delete rule, the older
+    /// build's or this one's, finds those values as well, where the row holds no value under
+    /// the new key (this build reads that one).
     var formerReferences: [(field: String, now: String, table: String, rule: DeleteRule)] {
         guard !renamed.isEmpty else { return [] }
         let current = Set(keys)
@@ -117,7 +119,8 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
             guard !current.contains(former),
                 let reference = references.first(where: { $0.field == now })
             else { return nil }
-            return (former, now, reference.table, reference.rule)
+            let marked = storedKeys.contains(now + "?") ? now + "?" : now
+            return (former, marked, reference.table, reference.rule)
         }
     }
 
@@ -461,12 +464,19 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         let keys = keys.filter { visited.insert([.text(table), $0]).inserted }
         guard !keys.isEmpty else { return }
         for referrer in try referrers(of: table) {
-            // A renamed reference's former key (`former>now`) counts where the row has no key
-            // of the new name: where it has both, the new one is what the newer build reads.
+            // A renamed reference's former key (`former>now`) counts where the row holds no
+            // value under the new one: where it does, that is what the newer build reads. A new
+            // key marked `?` holds none when it is missing or `null`; another, when missing (a
+            // `null` there is the value nil).
             let names = referrer.field.split(separator: ">", maxSplits: 1).map(String.init)
             let field = names[0]
-            let unlessNew =
-                names.count == 2 ? " AND json_type(value, '$.\"\(names[1])\"') IS NULL" : ""
+            var unlessNew = ""
+            if names.count == 2 {
+                let now = names[1].hasSuffix("?") ? String(names[1].dropLast()) : names[1]
+                let reads = names[1].hasSuffix("?") ? "json_extract" : "json_type"
+                unlessNew =
+                    " AND CASE WHEN json_valid(value) THEN \(reads)(value, '$.\"\(now)\"') IS NULL END"
+            }
             var children: [SQLiteRowKey] = []
             for key in keys {
                 try database.run(
