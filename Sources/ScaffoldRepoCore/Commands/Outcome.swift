@@ -7,13 +7,16 @@ enum Outcome {
     /// `keepingBlocks`, a kept file (conflict or modified) stops every write; without, the other
     /// files are still written, and `keptNote` tells how many were kept. `preface` lines come
     /// before the statuses (on stderr with `--json`). Each diagnostic goes where its severity
-    /// says; with `--json`, the report carries them all.
+    /// says; with `--json`, the report carries them all. With `--check`, the error names a fix
+    /// for each kind of difference; `keptFix` is the one for kept files, where the usual one
+    /// (`own`, or moving the file away) does not apply.
     static func of(
         _ changes: [PlannedChange], _ options: RunOptions, keepingBlocks: Bool,
         diagnostics: [Diagnostic] = [], preface: [String] = [],
         keptNote: (Int) -> Diagnostic = { count in
             .note("\(count) edited file(s) kept as they are; --force overwrites them.")
         },
+        keptFix: String? = nil,
         afterApply: () throws -> Void = {}
     ) throws -> RunResult {
         let kept = changes.filter(\.status.isKept)
@@ -45,17 +48,26 @@ enum Outcome {
                 let toReview = differing.filter { $0.status == .review }.count
                 let stale = differing.count - kept.count - toReview
                 let reviewed = toReview == 0 ? "" : ", \(toReview) of yours to review (review)"
-                // What to do about each kind, in the order of the counts.
+                // What to do about each kind: the files kept first (while one is, a run without
+                // --check writes nothing).
                 var fixes: [String] = []
+                let edited = kept.filter { $0.status == .modified }.count
+                if let keptFix, !kept.isEmpty {
+                    fixes.append(keptFix)
+                } else if edited > 0 {
+                    fixes.append(
+                        "keep an edited file as yours with 'scaffold-repo own PATH', move the "
+                            + "edit into a template (templates eject), or overwrite it with "
+                            + "--force (modified)")
+                }
+                if keptFix == nil, kept.count > edited {
+                    fixes.append(
+                        "move a file that scaffold-repo did not write out of the way, or "
+                            + "overwrite it with --force (conflict)")
+                }
                 if stale > 0 {
                     fixes.append(
                         "run it without --check and commit what it writes (update, create)")
-                }
-                if !kept.isEmpty {
-                    fixes.append(
-                        "move an edit into a template (templates eject), keep the file as yours "
-                            + "with 'scaffold-repo own PATH', or overwrite it with --force "
-                            + "(modified/conflict)")
                 }
                 if toReview > 0 {
                     fixes.append(

@@ -48,7 +48,10 @@ enum TemplatesCommand {
                     .advice,
                     "edit them, then generate as usual: \(display) overrides the built-ins of the "
                         + "same name.")
-            ])
+            ],
+            keptFix:
+                "an edited template is your override: keep it (leave templates eject --check out "
+                + "of CI), or write the built-in over it with --force")
     }
 
     /// The plan that writes every built-in template into the package's `.scaffold/templates`,

@@ -286,21 +286,40 @@ enum DestinationResolver {
         return text.matches(of: opening).filter { $0.output.1 == target }.map { match in
             var depth = 0
             var end = match.range.lowerBound
+            // Parentheses inside a string (`exclude: ["notes(draft).txt"]`) do not count.
+            var isInString = false
+            var isEscaped = false
             for index in text[match.range.lowerBound...].indices {
-                if text[index] == "(" { depth += 1 }
-                if text[index] == ")" { depth -= 1 }
+                let character = text[index]
                 end = index
-                if depth == 0, text[index] == ")" { break }
+                if isInString {
+                    if isEscaped {
+                        isEscaped = false
+                    } else if character == "\\" {
+                        isEscaped = true
+                    } else if character == "\"" {
+                        isInString = false
+                    }
+                    continue
+                }
+                if character == "\"" { isInString = true }
+                if character == "(" { depth += 1 }
+                if character == ")" { depth -= 1 }
+                if depth == 0, character == ")" { break }
             }
             return text[match.range.lowerBound...end]
         }
     }
 
-    /// The `path:` that the declaration of `target` in a package manifest's `text` gives, or nil.
+    /// The `path:` that the declaration of `target` in a package manifest's `text` gives, or nil:
+    /// the string, or the expression as written when it is not a plain string (a variable).
     static func customPath(ofTarget target: String, in text: String) -> String? {
         for declaration in declarations(ofTarget: target, in: text) {
             if let match = declaration.firstMatch(of: /\bpath:\s*"([^"]*)"/) {
                 return String(match.output.1)
+            }
+            if let match = declaration.firstMatch(of: /\bpath:\s*([^,)\s][^,)]*)/) {
+                return String(match.output.1).trimmingCharacters(in: .whitespaces)
             }
         }
         return nil

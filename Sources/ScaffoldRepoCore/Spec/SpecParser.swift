@@ -106,8 +106,7 @@ public enum SpecParser {
             if case .string(let text)? = field.defaultValue,
                 text.contains("\\\"") || text.contains("\\'")
             {
-                let fixed = token.replacingOccurrences(of: "\\\"", with: "\"")
-                    .replacingOccurrences(of: "\\'", with: "'")
+                let fixed = token.replacing(/\\+(["'])/) { String($0.output.1) }
                 throw SpecError(
                     "default '\(text)' in '\(token)' holds a backslash before a quote: a default "
                         + "is taken as written, with no escapes, so the backslash would stay in the "
@@ -226,8 +225,9 @@ public enum SpecParser {
                 plural != Names(typeName: typeName).variable
             else {
                 throw SpecError(
-                    "--plural '\(plural)' must be a Swift identifier that is not a keyword, not a "
-                        + "name the generated code uses, and not the singular; for example --plural people"
+                    "--plural '\(plural)' must be ASCII letters, digits and '_', not starting with "
+                        + "a digit, and not a Swift keyword, a name the generated code uses or the "
+                        + "singular; for example --plural people"
                 )
             }
             // The sqlite storage names a model's table by its plural, beside its own tables.
@@ -260,8 +260,8 @@ public enum SpecParser {
         }
         guard Identifier.isValid(token), token.contains(where: \.isLetter) else {
             throw SpecError(
-                "model name '\(token)' is not a Swift type name; use ASCII letters, digits and '_', "
-                    + "starting with a letter, for example Question")
+                "model name '\(token)' is not a name the generator takes; use ASCII letters, digits "
+                    + "and '_', starting with a letter, for example Question")
         }
         // It names files (`<Model>RepositoryXCTests.swift`, and a temporary name beside each
         // while it is written), which a file system holds to 255 bytes.
@@ -341,7 +341,8 @@ public enum SpecParser {
         guard Identifier.isValid(name) else {
             throw SpecError(
                 "field name '\(name)' in '\(token)' is not a name the generator takes; use ASCII "
-                    + "letters, digits and '_', not starting with a digit, for example createdAt")
+                    + "letters, digits and '_', not starting with a digit and not only '_', for "
+                    + "example createdAt")
         }
         guard !Identifier.reservedFieldNames.contains(name) else {
             throw SpecError(
@@ -624,7 +625,7 @@ public enum SpecParser {
         for name in cases where !Identifier.isValid(name) {
             throw SpecError(
                 "enum case '\(name)' in '\(token)' is not a name the generator takes; use ASCII "
-                    + "letters, digits and '_', not starting with a digit, as in "
+                    + "letters, digits and '_', not starting with a digit and not only '_', as in "
                     + "enum(draft,published)")
         }
         if let repeated = cases.first(where: { name in cases.filter { $0 == name }.count > 1 }) {

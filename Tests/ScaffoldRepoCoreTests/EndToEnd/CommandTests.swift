@@ -713,17 +713,25 @@ import Testing
     /// written to Sources/<target>: refused, nothing written, even beside a stray Sources/App
     /// (found by a trial: the run wrote there and printed Next: swift test). The standard path
     /// given explicitly is fine.
-    @Test(arguments: [("Code/App", true), ("./Sources/App", false)])
-    func intoATargetWithAnotherPathIsBadInput(path: String, isRefused: Bool) throws {
+    @Test(arguments: [
+        (#"path: "Code/App""#, "the path Code/App"),
+        (#"path: "./Sources/App""#, nil),
+        // A path scaffold-repo cannot read is not taken for Sources/App (found by a review).
+        ("path: appPath", "the path appPath"),
+        // Another target's path after a parenthesis in a string is not this one's.
+        (#"exclude: ["notes(draft.txt"]), .target(name: "Lib", path: "Lib""#, nil),
+    ])
+    func intoATargetWithAnotherPathIsBadInput(arguments: String, refusal: String?) throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         try Data(
             """
             // swift-tools-version: 6.2
             import PackageDescription
+            let appPath = "Code/App"
             let package = Package(
                 name: "P", platforms: [.macOS(.v14), .iOS(.v17)],
-                targets: [.target(name: "App", path: "\(path)")])
+                targets: [.target(name: "App", \(arguments))])
 
             """.utf8
         ).write(to: folder.appendingPathComponent("Package.swift"))
@@ -734,11 +742,11 @@ import Testing
             ["Item", "id:Int", "--into", ".", "--target", "App", "--dry-run"],
             currentDirectory: folder)
 
-        if isRefused {
+        if let refusal {
             #expect(result.exitCode == 2)
             #expect(
                 result.standardError.contains(
-                    "--target 'App': Package.swift gives App the path Code/App, and scaffold-repo "
+                    "--target 'App': Package.swift gives App \(refusal), and scaffold-repo "
                         + "writes a target's files to Sources/App"))
         } else {
             #expect(result.exitCode == 0, "\(result.standardError)")

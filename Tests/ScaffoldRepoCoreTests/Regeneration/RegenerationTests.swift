@@ -210,13 +210,44 @@ import Testing
         // The error says what to do about it (found by a trial: it named no fix).
         #expect(
             dirty.standardError.contains(
-                "To fix: move an edit into a template (templates eject), keep the file as yours "
-                    + "with 'scaffold-repo own PATH', or overwrite it with --force"))
+                "To fix: keep an edited file as yours with 'scaffold-repo own PATH', move the "
+                    + "edit into a template (templates eject), or overwrite it with --force "
+                    + "(modified)."))
         #expect(text(folder, model) == "// mine\n")
         try FileManager.default.removeItem(at: folder.appendingPathComponent(model))
         #expect(
             run(question + ["--check"], in: folder).standardError.contains(
                 "To fix: run it without --check and commit what it writes (update, create)."))
+    }
+
+    /// A file that scaffold-repo did not write, where it would write one, is moved away or
+    /// overwritten: `own` takes only files it wrote, so the fix does not name it (found by a
+    /// review); the templates' own check names what an edited override is.
+    @Test func checkNamesTheFixForAFileItDidNotWriteAndForATemplate() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        _ = run(question, in: folder)
+        let mine = folder.appendingPathComponent("QuestionStore/Sources/QuestionStore/Tag.swift")
+        try Data("// mine\n".utf8).write(to: mine)
+
+        let tag = run(
+            ["Tag", "id:Int", "--into", "QuestionStore", "--target", "QuestionStore", "--check"],
+            in: folder)
+
+        #expect(tag.exitCode == 1)
+        #expect(
+            tag.standardError.contains(
+                "To fix: move a file that scaffold-repo did not write out of the way, or "
+                    + "overwrite it with --force (conflict); run it without --check"))
+        #expect(!tag.standardError.contains("own PATH"))
+        _ = run(["templates", "eject", "QuestionStore"], in: folder)
+        let template = folder.appendingPathComponent(
+            "QuestionStore/.scaffold/templates/Model.swift.tmpl")
+        let edited = try #require(TestPaths.text(template)) + "// mine\n"
+        try Data(edited.utf8).write(to: template)
+        #expect(
+            run(["templates", "eject", "QuestionStore", "--check"], in: folder).standardError
+                .contains("To fix: an edited template is your override"))
     }
 
     @Test func jsonGivesFilesStatusesAndDiffs() throws {

@@ -109,6 +109,7 @@ import Testing
             #"default 'q\"uote' in 'name:String="q\"uote"' holds a backslash"#
         ),
         (#"name:String?='it\'s'"#, "holds a backslash before a quote"),
+        (#"p:String="x\\"y""#, #"write the quote alone: p:String="x"y""#),
     ])
     func aCommandLinesDefaultMustFitEveryPlatform(token: String, message: String) throws {
         #expect {
@@ -259,7 +260,10 @@ import Testing
         (["id:String", "my-field:String"], "field name 'my-field'"),
         (["id:String", "self:String"], "field name 'self'"),
         (["id:String", "CodingKeys:String"], "field name 'CodingKeys'"),
-        (["id:String", "_"], "field name '_'"),
+        (
+            ["id:String", "_"],
+            "field name '_' in '_' is not a name the generator takes; use ASCII letters, digits and '_', not starting with a digit and not only '_'"
+        ),
         (["id:enum(a,b)"], "'id:enum(a,b)' cannot be an id"),
         (
             ["id:String", "tags:[Strin]"],
