@@ -274,64 +274,6 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         #expect(try json(of: 2, in: "labels") == #"{"id":2,"pinned":false,"title":"Two"}"#)
     }
 
-    /// `Book` as a build before `--rename holderID=shelfID` declared it (see `RenamedBook`).
-    struct BookBeforeTheRename: StoredValue {
-        var id: Int
-        var holderID: UUID
-        var title: String
-
-        static let schemaVersion = 1
-        static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
-    }
-
-    /// A delete rule follows a renamed reference under its former key too, in either build:
-    /// a book that the older build saved (under `holderID`) keeps its shelf from being deleted,
-    /// in the newer build before it read the books, and in the older build, which follows the
-    /// newer build's records (found by a two-process trial: both deleted the shelf, and left
-    /// the book naming it).
-    @Test(arguments: [false, true])
-    func aRestrictRuleFindsTheOlderBuildsValuesUnderTheFormerKey(deletingInTheOlderBuild: Bool)
-        throws
-    {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
-        let older = try SQLiteDatabase<ItemError>(file: file)
-        defer { older.close() }
-        let olderShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: older)
-        let olderBooks = try SQLiteTable<BookBeforeTheRename, ItemError>(
-            "books", in: older,
-            schema: SQLiteSchema(
-                model: "Book",
-                references: [
-                    SQLiteReference(
-                        field: "holderID", table: "shelves", rule: .restrict,
-                        parentID: \.holderID)
-                ],
-                storedKeys: ["holderID", "id", "title"], revision: 1))
-        try olderShelves.commit(.saved([shelf]))
-        let newer = try SQLiteDatabase<ItemError>(file: file)
-        defer { newer.close() }
-        let newerShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: newer)
-        _ = try SQLiteTable<RenamedBook, ItemError>(
-            "books", in: newer,
-            schema: SQLiteSchema(
-                model: "Book",
-                references: [
-                    SQLiteReference(
-                        field: "shelfID", table: "shelves", rule: .restrict, parentID: \.shelfID)
-                ],
-                storedKeys: ["id", "shelfID", "title"], renamed: ["holderID": "shelfID"],
-                revision: 2))
-
-        try olderBooks.commit(.saved([BookBeforeTheRename(id: 1, holderID: shelf.id, title: "B")]))
-
-        #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
-            try (deletingInTheOlderBuild ? olderShelves : newerShelves).commit(.deleted([shelf.id]))
-        }
-        #expect(try newerShelves.find(shelf.id) != nil)
-    }
-
     /// `Book` before `--rename holderID=shelfID`, its reference optional, keeping a newer
     /// build's keys as generated code does.
     struct ShelvedBookBefore: StoredValue {
@@ -344,7 +286,7 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
     }
 
-    /// `Book` after the rename, decoding the former key where the new one is missing.
+    /// `Book` after the rename, decoding the former key where the new one holds no value.
     struct ShelvedBook: StoredValue {
         var id: Int
         var shelfID: UUID?
@@ -372,19 +314,31 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         }
     }
 
-    /// A row that holds both keys (the older build moved a book the newer build wrote: it
-    /// wrote `holderID` and kept `shelfID` as it found it) is on the shelf its new key names,
-    /// as the newer build reads it: a delete of the other shelf neither cascades to it nor is
-    /// refused for it (found by a review: the cascade deleted the book).
-    @Test(arguments: [DeleteRule.cascade, .restrict])
-    func aFormerKeyCountsOnlyWhereTheNewKeyIsMissing(rule: DeleteRule) throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// The newer build's schema of books: `holderID` renamed `shelfID`, with `rule`.
+    func shelvedBookSchema(_ rule: DeleteRule) -> SQLiteSchema<ShelvedBook> {
+        SQLiteSchema(
+            model: "Book",
+            references: [
+                SQLiteReference(field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+            ],
+            storedKeys: ["id", "shelfID?", "title"], renamed: ["holderID": "shelfID"], revision: 2)
+    }
+
+    /// Shelves and books as the older build (revision 1) and the newer one (revision 2, which
+    /// renamed `holderID` to `shelfID`) open them beside each other, both with `rule`.
+    struct ShelvedBuilds {
+        let older: SQLiteDatabase<ItemError>
+        let olderShelves: SQLiteTable<Shelf, ItemError>
+        let olderBooks: SQLiteTable<ShelvedBookBefore, ItemError>
+        let newer: SQLiteDatabase<ItemError>
+        let shelves: SQLiteTable<Shelf, ItemError>
+        let books: SQLiteTable<ShelvedBook, ItemError>
+    }
+
+    func shelvedBuilds(_ rule: DeleteRule) throws -> ShelvedBuilds {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let (one, two) = (
-            Shelf(id: UUID(), name: "One", rank: 1), Shelf(id: UUID(), name: "Two", rank: 2)
-        )
         let older = try SQLiteDatabase<ItemError>(file: file)
-        defer { older.close() }
+        let olderShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: older)
         let olderBooks = try SQLiteTable<ShelvedBookBefore, ItemError>(
             "books", in: older,
             schema: SQLiteSchema(
@@ -395,27 +349,71 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
                 ],
                 storedKeys: ["holderID?", "id", "title"], revision: 1))
         let newer = try SQLiteDatabase<ItemError>(file: file)
-        defer { newer.close() }
-        let shelves = try SQLiteTable<Shelf, ItemError>("shelves", in: newer)
-        let books = try SQLiteTable<ShelvedBook, ItemError>(
-            "books", in: newer,
-            schema: SQLiteSchema(
-                model: "Book",
-                references: [
-                    SQLiteReference(
-                        field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
-                ],
-                storedKeys: ["id", "shelfID?", "title"], renamed: ["holderID": "shelfID"],
-                revision: 2))
-        try shelves.commit(.saved([one, two]))
-        try books.commit(.saved([ShelvedBook(id: 1, shelfID: one.id, title: "B")]))
-        var moved = try #require(try olderBooks.find(1))
-        moved.holderID = two.id
-        try olderBooks.commit(.saved([moved]))
+        return ShelvedBuilds(
+            older: older, olderShelves: olderShelves, olderBooks: olderBooks, newer: newer,
+            shelves: try SQLiteTable<Shelf, ItemError>("shelves", in: newer),
+            books: try SQLiteTable("books", in: newer, schema: shelvedBookSchema(rule)))
+    }
 
-        try shelves.commit(.deleted([two.id]))
+    /// Shelves one and two, and book 1 on shelf one, saved by the newer build.
+    func twoShelvesAndABookOnOne(_ builds: ShelvedBuilds) throws -> (one: Shelf, two: Shelf) {
+        let (one, two) = (
+            Shelf(id: UUID(), name: "One", rank: 1), Shelf(id: UUID(), name: "Two", rank: 2)
+        )
+        try builds.shelves.commit(.saved([one, two]))
+        try builds.books.commit(.saved([ShelvedBook(id: 1, shelfID: one.id, title: "B")]))
+        return (one, two)
+    }
 
-        #expect(try books.find(1)?.shelfID == one.id)
+    /// The older build moves book 1 to `shelf`, as it reads the book.
+    func moveTheBook(to shelf: Shelf, in builds: ShelvedBuilds) throws {
+        var moved = try #require(try builds.olderBooks.find(1))
+        moved.holderID = shelf.id
+        try builds.olderBooks.commit(.saved([moved]))
+    }
+
+    /// A delete rule follows a renamed reference under its former key too, in either build:
+    /// a book that the older build saved (under `holderID`) keeps its shelf from being deleted,
+    /// in the newer build before it read the books, and in the older build, which follows the
+    /// newer build's records (found by a two-process trial: both deleted the shelf, and left
+    /// the book naming it).
+    @Test(arguments: [false, true])
+    func aRestrictRuleFindsTheOlderBuildsValuesUnderTheFormerKey(deletingInTheOlderBuild: Bool)
+        throws
+    {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let builds = try shelvedBuilds(.restrict)
+        defer { builds.older.close() }
+        defer { builds.newer.close() }
+        let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
+        try builds.shelves.commit(.saved([shelf]))
+
+        try builds.olderBooks.commit(
+            .saved([ShelvedBookBefore(id: 1, holderID: shelf.id, title: "B")]))
+
+        #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
+            try (deletingInTheOlderBuild ? builds.olderShelves : builds.shelves).commit(
+                .deleted([shelf.id]))
+        }
+        #expect(try builds.shelves.find(shelf.id) != nil)
+    }
+
+    /// A row that holds both keys (the older build moved a book the newer build wrote: it
+    /// wrote `holderID` and kept `shelfID` as it found it) is on the shelf its new key names,
+    /// as the newer build reads it: a delete of the other shelf neither cascades to it nor is
+    /// refused for it (found by a review: the cascade deleted the book).
+    @Test(arguments: [DeleteRule.cascade, .restrict])
+    func aFormerKeyCountsOnlyWhereTheNewKeyIsMissing(rule: DeleteRule) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let builds = try shelvedBuilds(rule)
+        defer { builds.older.close() }
+        defer { builds.newer.close() }
+        let (one, two) = try twoShelvesAndABookOnOne(builds)
+        try moveTheBook(to: two, in: builds)
+
+        try builds.shelves.commit(.deleted([two.id]))
+
+        #expect(try builds.books.find(1)?.shelfID == one.id)
     }
 
     /// A `null` under the new key of an optional reference reads as no value (the newer build
@@ -425,46 +423,18 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
     @Test(arguments: [false, true])
     func aNullUnderTheNewKeyLeavesTheFormerKeyToTheDelete(deletingInTheOlderBuild: Bool) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let (one, two) = (
-            Shelf(id: UUID(), name: "One", rank: 1), Shelf(id: UUID(), name: "Two", rank: 2)
-        )
-        let older = try SQLiteDatabase<ItemError>(file: file)
-        defer { older.close() }
-        let olderShelves = try SQLiteTable<Shelf, ItemError>("shelves", in: older)
-        let olderBooks = try SQLiteTable<ShelvedBookBefore, ItemError>(
-            "books", in: older,
-            schema: SQLiteSchema(
-                model: "Book",
-                references: [
-                    SQLiteReference(
-                        field: "holderID", table: "shelves", rule: .nullify, parentID: \.holderID)
-                ],
-                storedKeys: ["holderID?", "id", "title"], revision: 1))
-        let newer = try SQLiteDatabase<ItemError>(file: file)
-        defer { newer.close() }
-        let shelves = try SQLiteTable<Shelf, ItemError>("shelves", in: newer)
-        let books = try SQLiteTable<ShelvedBook, ItemError>(
-            "books", in: newer,
-            schema: SQLiteSchema(
-                model: "Book",
-                references: [
-                    SQLiteReference(
-                        field: "shelfID", table: "shelves", rule: .nullify, parentID: \.shelfID)
-                ],
-                storedKeys: ["id", "shelfID?", "title"], renamed: ["holderID": "shelfID"],
-                revision: 2))
-        try shelves.commit(.saved([one, two]))
-        try books.commit(.saved([ShelvedBook(id: 1, shelfID: one.id, title: "B")]))
-        try shelves.commit(.deleted([one.id]))
-        var moved = try #require(try olderBooks.find(1))
-        moved.holderID = two.id
-        try olderBooks.commit(.saved([moved]))
+        let builds = try shelvedBuilds(.nullify)
+        defer { builds.older.close() }
+        defer { builds.newer.close() }
+        let (one, two) = try twoShelvesAndABookOnOne(builds)
+        try builds.shelves.commit(.deleted([one.id]))
+        try moveTheBook(to: two, in: builds)
 
-        try (deletingInTheOlderBuild ? olderShelves : shelves).commit(.deleted([two.id]))
+        try (deletingInTheOlderBuild ? builds.olderShelves : builds.shelves).commit(
+            .deleted([two.id]))
 
-        #expect(try olderBooks.find(1)?.holderID == nil)
-        #expect(try books.find(1)?.shelfID == nil)
+        #expect(try builds.olderBooks.find(1)?.holderID == nil)
+        #expect(try builds.books.find(1)?.shelfID == nil)
     }
 
     /// The same revision's records as a release before the former keys' wrote them are this
@@ -474,19 +444,11 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
     @Test func recordsWithoutTheFormerKeysAreThisRevisionsToo() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let schema = SQLiteSchema<ShelvedBook>(
-            model: "Book",
-            references: [
-                SQLiteReference(
-                    field: "shelfID", table: "shelves", rule: .nullify, parentID: \.shelfID)
-            ],
-            storedKeys: ["id", "shelfID?", "title"], renamed: ["holderID": "shelfID"],
-            revision: 2)
         do {
             let database = try SQLiteDatabase<ItemError>(file: file)
             defer { database.close() }
             _ = try SQLiteTable<Shelf, ItemError>("shelves", in: database)
-            _ = try SQLiteTable("books", in: database, schema: schema)
+            _ = try SQLiteTable("books", in: database, schema: shelvedBookSchema(.nullify))
             var recorded: [String] = []
             try database.run("SELECT field FROM store_references WHERE child = 'books'") {
                 recorded.append($0.text(at: 0))
@@ -503,7 +465,9 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         let database = try SQLiteDatabase<ItemError>(file: file, busyTimeout: 0)
         defer { database.close() }
 
-        #expect(throws: Never.self) { _ = try SQLiteTable("books", in: database, schema: schema) }
+        #expect(throws: Never.self) {
+            _ = try SQLiteTable("books", in: database, schema: shelvedBookSchema(.nullify))
+        }
     }
 
     /// The JSON of the row `id` of `table`, as stored.
