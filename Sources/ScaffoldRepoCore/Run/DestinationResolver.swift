@@ -110,6 +110,21 @@ enum DestinationResolver {
                         + "not build; generate into a target under Sources/, or into a package of "
                         + "its own (--output) that \(target) depends on")
             }
+            // A `sources:` list that does not hold the target's folder itself leaves the
+            // generated files, at its top, out of the build.
+            if let listed = declarations(ofTarget: target, in: manifestText).lazy.compactMap({
+                $0.firstMatch(of: /\bsources:\s*\[([^\]]*)\]/)
+            }).first,
+                !listed.output.1.split(separator: ",").contains(where: {
+                    ["\".\"", "\"./\""].contains($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
+            {
+                throw UsageError(
+                    "--target '\(target)': Package.swift gives \(target) the sources "
+                        + "[\(listed.output.1)], which would leave out the files scaffold-repo "
+                        + "writes to Sources/\(target); add \".\" to that list, or generate into "
+                        + "another target")
+            }
             guard let sources else {
                 throw UsageError(
                     "--target '\(target)': there is no Sources/\(target) in '\(packagePath)'\(known); "

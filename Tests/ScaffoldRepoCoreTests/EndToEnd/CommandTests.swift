@@ -720,8 +720,11 @@ import Testing
         ("path: appPath", "the path appPath"),
         // Another target's path after a parenthesis in a string is not this one's.
         (#"exclude: ["notes(draft.txt"]), .target(name: "Lib", path: "Lib""#, nil),
+        // A sources: list leaves the generated files out, unless it holds the folder itself.
+        (#"sources: ["Mine.swift"]"#, #"the sources ["Mine.swift"], which would leave out"#),
+        (#"path: "Sources/App", sources: [".", "Extra"]"#, nil),
     ])
-    func intoATargetWithAnotherPathIsBadInput(arguments: String, refusal: String?) throws {
+    func intoATargetThatBuildsOtherFilesIsBadInput(arguments: String, refusal: String?) throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         try Data(
@@ -745,9 +748,8 @@ import Testing
         if let refusal {
             #expect(result.exitCode == 2)
             #expect(
-                result.standardError.contains(
-                    "--target 'App': Package.swift gives App \(refusal), and scaffold-repo "
-                        + "writes a target's files to Sources/App"))
+                result.standardError.contains("--target 'App': Package.swift gives App \(refusal)"),
+                "\(result.standardError)")
         } else {
             #expect(result.exitCode == 0, "\(result.standardError)")
         }
