@@ -43,16 +43,19 @@ struct Label: StoredValue, Equatable {
     }
 }
 
-/// A book whose reference was renamed from `holderID` to `shelfID`.
-struct RenamedBook: StoredValue {
+/// A book whose reference was renamed from `holderID` to `shelfID`, decoding the former key
+/// where the new one holds no value.
+struct ShelvedBook: StoredValue {
     var id: Int
-    var shelfID: UUID
+    var shelfID: UUID?
     var title: String
 
     static let schemaVersion = 1
+    static let knownKeys: Set<String>? = ["holderID", "id", "shelfID", "title"]
     static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
-    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [RenamedBook] {
-        try [RenamedBook](from: decoder)
+
+    init(id: Int, shelfID: UUID?, title: String) {
+        (self.id, self.shelfID, self.title) = (id, shelfID, title)
     }
 
     private enum CodingKeys: String, CodingKey { case id, shelfID, title }
@@ -64,7 +67,7 @@ struct RenamedBook: StoredValue {
         id = try container.decode(Int.self, forKey: .id)
         shelfID =
             try container.decodeIfPresent(UUID.self, forKey: .shelfID)
-            ?? former.decode(UUID.self, forKey: .holderID)
+            ?? former.decodeIfPresent(UUID.self, forKey: .holderID)
         title = try container.decode(String.self, forKey: .title)
     }
 }
@@ -270,7 +273,7 @@ struct RenamedBook: StoredValue {
         defer { database.close() }
         let shelves = try SQLiteTable<Shelf, ItemError>("shelves", in: database)
 
-        let books = try SQLiteTable<RenamedBook, ItemError>(
+        let books = try SQLiteTable<ShelvedBook, ItemError>(
             "books", in: database,
             schema: SQLiteSchema(
                 model: "Book",
@@ -278,7 +281,7 @@ struct RenamedBook: StoredValue {
                     SQLiteReference(
                         field: "shelfID", table: "shelves", rule: .cascade, parentID: \.shelfID)
                 ],
-                storedKeys: ["id", "shelfID", "title"], renamed: ["holderID": "shelfID"]))
+                storedKeys: ["id", "shelfID?", "title"], renamed: ["holderID": "shelfID"]))
 
         #expect(try books.count() == 3)
         try shelves.commit(.deleted([shelf.id]))

@@ -286,34 +286,6 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
     }
 
-    /// `Book` after the rename, decoding the former key where the new one holds no value.
-    struct ShelvedBook: StoredValue {
-        var id: Int
-        var shelfID: UUID?
-        var title: String
-
-        static let schemaVersion = 1
-        static let knownKeys: Set<String>? = ["holderID", "id", "shelfID", "title"]
-        static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
-
-        init(id: Int, shelfID: UUID?, title: String) {
-            (self.id, self.shelfID, self.title) = (id, shelfID, title)
-        }
-
-        private enum CodingKeys: String, CodingKey { case id, shelfID, title }
-        private enum FormerKeys: String, CodingKey { case holderID }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            let former = try decoder.container(keyedBy: FormerKeys.self)
-            id = try container.decode(Int.self, forKey: .id)
-            shelfID =
-                try container.decodeIfPresent(UUID.self, forKey: .shelfID)
-                ?? former.decodeIfPresent(UUID.self, forKey: .holderID)
-            title = try container.decode(String.self, forKey: .title)
-        }
-    }
-
     /// The newer build's schema of books: `holderID` renamed `shelfID`, with `rule`.
     func shelvedBookSchema(_ rule: DeleteRule) -> SQLiteSchema<ShelvedBook> {
         SQLiteSchema(
