@@ -523,3 +523,85 @@ struct Node: StoredValue {
         #expect(!FileManager.default.fileExists(atPath: blocked.path + ".tmp"))
     }
 }
+
+/// An item as a build without its title stored it, at the same schema version.
+struct Untitled: StoredValue {
+    var id: Int
+    var count: Int64
+
+    static let schemaVersion = Item.schemaVersion
+
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+}
+
+/// Stored values that do not fit the model are reported in words: what is missing and where,
+/// not the decoding error's debug dump.
+@Suite struct IncompatibleValueTests {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("IncompatibleValueTests-\(UUID().uuidString)")
+
+    /// The reason of the `.incompatible` error that `open` throws.
+    func reason(_ open: () throws -> Void) throws -> String {
+        do {
+            try open()
+        } catch ItemError.incompatible(_, let reason) {
+            return reason
+        }
+        Issue.record("the values opened although they have no title")
+        return ""
+    }
+
+    @Test func everyStorageNamesTheMissingKeyAndWhereItIsMissing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let untitled = [Untitled(id: 1, count: 7), Untitled(id: 2, count: 8)]
+        func journal<Value: StoredValue>(_: Value.Type) throws -> JournalStore<Value, ItemError> {
+            try JournalStore(
+                directory: folder, snapshot: "items.json", journal: "items.journal",
+                lock: "items.lock", compactionFloor: 1 << 30)
+        }
+        // A save smaller than the store goes in the journal, not a new snapshot.
+        var titled = try journal(Item.self)
+        try titled.commit(.saved([Item(id: 1, title: "First", count: 7)]))
+        try titled.commit(.saved([Item(id: 2, title: "Second", count: 8)]))
+        _ = titled.close()
+        var written = try journal(Untitled.self)
+        try written.commit(.saved([Untitled(id: 3, count: 9)]))
+        _ = written.close()
+        let inRecord = try reason { _ = try journal(Item.self) }
+
+        var snapshot = try SnapshotStore<Untitled, ItemError>(
+            directory: folder, file: "snapshot.json", lock: "snapshot.lock")
+        try snapshot.commit(.saved(untitled))
+        snapshot.close()
+        let inSnapshot = try reason {
+            _ = try SnapshotStore<Item, ItemError>(
+                directory: folder, file: "snapshot.json", lock: "snapshot.lock")
+        }
+
+        let file = folder.appendingPathComponent("Store.sqlite")
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let rows = try SQLiteTable<Untitled, ItemError>("items", in: database)
+        try database.transaction { try rows.save(untitled) }
+        database.close()
+        let inRow = try reason {
+            _ = try SQLiteTable<Item, ItemError>("items", in: SQLiteDatabase(file: file)).find(1)
+        }
+
+        #expect(inRecord.hasPrefix("the record at byte "))
+        #expect(inRecord.hasSuffix(": no value for save[0].title"))
+        #expect(inSnapshot == "no value for items[0].title")
+        #expect(inRow == "a row of items (id 1): no value for title")
+    }
+
+    @Test func aValueOfTheWrongTypeNamesItsPlaceAndWhatWasFound() {
+        struct Titled: Decodable { var title: [String] }
+        let json = Data(#"{"title": ["a", 1]}"#.utf8)
+        let error = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Titled.self, from: json)
+        }
+        let reason = error.map { StoreFiles.decodingReason($0) } ?? ""
+        #expect(reason.hasPrefix("title[1]: "))
+        #expect(reason.contains("String"))
+        #expect(!reason.contains("CodingKeys"))
+    }
+}

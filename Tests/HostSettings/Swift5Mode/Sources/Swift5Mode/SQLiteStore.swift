@@ -2112,7 +2112,11 @@ where Value.ID: SQLiteKey {
         } catch let unmigrated as UnmigratedValue {
             throw unmigrated.failure(file: database.fileURL, reporting: Failure.self)
         } catch {
-            throw Failure.incompatible(file: database.fileURL, reason: "\(error)")
+            // The row is decoded as an array of one: the path starts inside it.
+            throw Failure.incompatible(
+                file: database.fileURL,
+                reason: "a row of \(name) (id \(Value.ID(column: 0, of: row))): "
+                    + StoreFiles.decodingReason(error, droppingFirst: 1))
         }
     }
 

@@ -853,7 +853,8 @@ nonisolated struct JournalStore<Value: StoredValue, Failure: StoreFiles.Failure>
                 throw unmigrated.failure(file: file, reporting: Failure.self)
             } catch {
                 throw Failure.incompatible(
-                    file: file, reason: "the record at byte \(position): \(error)")
+                    file: file,
+                    reason: "the record at byte \(position): \(StoreFiles.decodingReason(error))")
             }
         }
         var offset = data.startIndex + start

@@ -44,9 +44,38 @@ nonisolated enum StoreFiles {
         }
         if holdsABareNaN(json) { return .corrupt(file: file, offset: 0, reason: bareNaN) }
         if !isChecked, case DecodingError.dataCorrupted = error {
-            return .corrupt(file: file, offset: 0, reason: "\(error)")
+            return .corrupt(file: file, offset: 0, reason: decodingReason(error))
         }
-        return .incompatible(file: file, reason: "\(error)")
+        return .incompatible(file: file, reason: decodingReason(error))
+    }
+
+    /// Why stored JSON did not decode, in words: what is missing or wrong, and where
+    /// (`items[3].title`), in place of the decoding error's debug dump; the path leaves out its
+    /// first `dropped` keys. Any other error is described as it describes itself.
+    static func decodingReason(_ error: any Error, droppingFirst dropped: Int = 0) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func place(_ path: [any CodingKey]) -> String {
+            path.dropFirst(dropped).reduce(into: "") { place, key in
+                if let index = key.intValue, key.stringValue.hasPrefix("Index ") {
+                    place += "[\(index)]"
+                } else {
+                    place += (place.isEmpty ? "" : ".") + key.stringValue
+                }
+            }
+        }
+        func described(_ context: DecodingError.Context) -> String {
+            let path = place(context.codingPath)
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        }
+        switch decoding {
+        case .keyNotFound(let key, let context):
+            return "no value for \(place(context.codingPath + [key]))"
+        case .valueNotFound(_, let context), .typeMismatch(_, let context),
+            .dataCorrupted(let context):
+            return described(context)
+        @unknown default:
+            return "\(error)"
+        }
     }
 
     /// The file's bytes, or nil when there is no file. A file that cannot be read, a folder and
