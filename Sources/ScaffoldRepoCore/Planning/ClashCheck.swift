@@ -90,6 +90,15 @@ enum ClashCheck {
                 let name = URL(fileURLWithPath: file.path).lastPathComponent.lowercased()
                 generatedFileNames[name] = generatedFileNames[name] ?? file.path
             }
+            // What the generated files add to other types (the engine's `String.argument`): an
+            // extension of the target's own that adds a property of that name declares it twice.
+            var addedProperties: [String: String] = [:]
+            for file in generated {
+                for added in extensionProperties(in: file.contents) where !added.isPrivate {
+                    let key = "\(added.type) \(added.property)"
+                    addedProperties[key] = addedProperties[key] ?? file.path
+                }
+            }
             let othersFiles = otherModels.keys.filter { path in
                 moduleFolder(path) == folder && !generatedPaths.contains(path.lowercased())
             }.sorted()
@@ -129,6 +138,17 @@ enum ClashCheck {
                 // Another model's file as generated; once edited, it is the person's code.
                 let model = otherModels[path].flatMap { other in
                     ContentHash.of(text) == other.hash ? other.model : nil
+                }
+                if model == nil, text.contains("extension") {
+                    for added in extensionProperties(in: text) where !added.isPrivate {
+                        guard let theirs = addedProperties["\(added.type) \(added.property)"]
+                        else { continue }
+                        clashes.append(
+                            "\(shown):\(added.line) adds \(added.property) to \(added.type), and so "
+                                + "does the generated \(DiskPaths.shown(theirs, under: displayRoot)): "
+                                + "the target would not compile (invalid redeclaration). Rename "
+                                + "yours, or generate the model into another target (--target)")
+                    }
                 }
                 // Another model's file as generated uses the shared engine's types but never
                 // declares them: only this model's own names can clash there. A file that
@@ -282,6 +302,56 @@ enum ClashCheck {
                     if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
                 }
             }
+        }
+        return found
+    }
+
+    /// A property that an extension at the top level of a Swift file declares: the type it
+    /// extends (its last name: `String` for `Swift.String`), the property (`var argument`,
+    /// `static var columnType`) and its line. Unlike a function, a property has no overloads:
+    /// two of one name on one type in one module are declared twice, whatever their types.
+    struct ExtensionProperty: Equatable {
+        let type: String
+        let property: String
+        let line: Int
+        /// Whether it is `private` or `fileprivate` (or its extension is): seen in its own
+        /// file only.
+        var isPrivate = false
+    }
+
+    /// The properties of the extensions at the top level of Swift `text`, outside comments and
+    /// string literals.
+    static func extensionProperties(in text: String) -> [ExtensionProperty] {
+        let opening =
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*)extension\s+([A-Za-z_][\w.]*)/
+        let property =
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|static|class|override|dynamic|lazy|weak|unowned)\s+)*)(?:var|let)\s+`?([A-Za-z_]\w*)/
+        func isPrivate(_ modifiers: Substring) -> Bool {
+            modifiers.split(separator: " ").contains { $0 == "private" || $0 == "fileprivate" }
+        }
+        var found: [ExtensionProperty] = []
+        var depth = 0
+        var extended: (type: String, isPrivate: Bool)?
+        for (index, code) in codeLines(text).enumerated() {
+            if depth == 0, let match = code.firstMatch(of: opening) {
+                let name = match.output.2
+                extended = (
+                    String(name.split(separator: ".").last ?? name), isPrivate(match.output.1)
+                )
+            } else if depth == 1, let type = extended, let match = code.firstMatch(of: property) {
+                let modifiers = match.output.1.split(separator: " ")
+                let isStatic = modifiers.contains("static") || modifiers.contains("class")
+                found.append(
+                    ExtensionProperty(
+                        type: type.type,
+                        property: (isStatic ? "static var " : "var ") + match.output.2,
+                        line: index + 1, isPrivate: type.isPrivate || isPrivate(match.output.1)))
+            }
+            for byte in code.utf8 {
+                if byte == UInt8(ascii: "{") { depth += 1 }
+                if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+            }
+            if depth == 0 { extended = nil }
         }
         return found
     }

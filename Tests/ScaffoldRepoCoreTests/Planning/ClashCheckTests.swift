@@ -114,6 +114,67 @@ import Testing
         #expect(regen.exitCode == 0, "\(regen.standardError)")
     }
 
+    /// The sqlite engine adds `argument` and `checksumBytes` to `String`, `Int` and `UUID`: a
+    /// target that adds a property of one of those names declares it twice.
+    @Test func aPropertyTheTargetAddsToAStandardTypeLikeTheEngineIsRefused() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try write(
+            "Sources/App/Strings.swift",
+            """
+            import Foundation
+
+            public extension Swift.String {
+                /// Ours.
+                var argument: String { "--" + self }
+                private var checksumBytes: Data { Data() }
+                func keyArgument() -> String { self }
+            }
+            private extension UUID {
+                var argument: String { uuidString }
+            }
+
+            """)
+        let sqlite = ["Note", "id:UUID", "title:String", "--storage", "sqlite"]
+        let before = try TestPaths.files(below: folder)
+
+        let refused = ScaffoldRepo.run(
+            sqlite + ["--into", ".", "--target", "App"], currentDirectory: folder)
+
+        #expect(refused.exitCode == 2)
+        #expect(
+            refused.standardError.contains(
+                "Sources/App/Strings.swift:5 adds var argument to String, and so does the generated "
+                    + "Sources/App/SQLiteStore.swift: the target would not compile (invalid "
+                    + "redeclaration). Rename yours, or generate the model into another target "
+                    + "(--target)"), "\(refused.standardError)")
+        // A private property, a function and an extension of the file's own are no clash.
+        #expect(!refused.standardError.contains("Strings.swift:6"))
+        #expect(!refused.standardError.contains("Strings.swift:7"))
+        #expect(!refused.standardError.contains("Strings.swift:10"))
+        #expect(try TestPaths.files(below: folder) == before)
+        // The journal engine adds no such property.
+        #expect(generate("Note").exitCode == 0)
+    }
+
+    @Test func extensionPropertiesAreReadWithTheTypeTheyExtend() {
+        let text = """
+            extension String: Sendable where Self: Hashable {
+                static var columnType: String { "" }
+                @MainActor public lazy var shown = 1
+                func argument() {}
+                struct Inner { var deeper = 0 }
+            }
+            var notInAnExtension = 0
+            fileprivate extension Foundation.UUID { let tag = 0 }
+            """
+
+        #expect(
+            ClashCheck.extensionProperties(in: text) == [
+                .init(type: "String", property: "static var columnType", line: 2),
+                .init(type: "String", property: "var shown", line: 3),
+            ])
+    }
+
     @Test func aModelNamedLikeATypeAnotherModelsFilesDeclareIsRefused() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(generate("Note").exitCode == 0)
