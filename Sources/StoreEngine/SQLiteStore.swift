@@ -1551,6 +1551,18 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
+            // Workshop: SQLite's JSON functions end a text at U+0000: every query, lookup and
+            // `:unique` check would read another value than the one saved, and disagree with
+            // Swift's. An app's save of one is refused; a value carried over (an import, a
+            // migration) is written as it is, never lost.
+            if checkingRules, let field = StoreFiles.JSONBytes.keyOfTextHoldingNUL(json) {
+                throw Failure.unwritable(
+                    file: database.fileURL,
+                    reason: "\(field) holds the character U+0000 (NUL), at which SQLite's JSON "
+                        + "functions end the text, so its queries, lookups and :unique checks "
+                        + "would read another value than the one saved; nothing was written. "
+                        + "Remove the character from the text")
+            }
             json = StoreFiles.JSONBytes.object(json, adding: keeping)
             if checkingRules { try checkUnique(json, id: value.id) }
             try database.writeRow(

@@ -43,6 +43,37 @@ import Testing
         #expect(try reopened.isEmpty())
     }
 
+    /// SQLite's JSON functions end a text at U+0000, so SQL would read another value than the
+    /// one saved: an app's save of one is refused, naming the field; an id holds one (its
+    /// column has every byte), and a value carried over without the rules is kept as it is.
+    @Test func aTextHoldingNULIsRefusedWhereSQLWouldReadItCutShort() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        let items = try table(database)
+        let cut = Item(id: 2, title: "a\u{0}b", count: 1)
+
+        #expect {
+            try database.transaction { try items.save([item(1), cut]) }
+        } throws: { error in
+            guard case ItemError.unwritable(_, let reason) = error else { return false }
+            return reason.hasPrefix("title holds the character U+0000 (NUL)")
+        }
+        #expect(try items.count() == 0)
+        // A backslash before "u0000" is text, and another control character is no NUL.
+        let written = [
+            Item(id: 3, title: #"\u0000"#, count: 1), Item(id: 4, title: "a\u{1}b", count: 1),
+        ]
+        try database.transaction { try items.save(written) }
+        #expect(try items.page(after: nil, limit: 9) == written)
+        let named = try SQLiteTable<Named, ItemError>("named", in: database)
+        try database.transaction { try named.save([Named(id: "a\u{0}b", name: "x")]) }
+        #expect(try named.find("a\u{0}b")?.name == "x")
+        // An import writes what it carries over.
+        try database.transaction { try items.save([cut], checkingRules: false) }
+        #expect(try items.find(2) == cut)
+    }
+
     /// SQLite would remove the `-wal` and `-shm` files at the last close, and the next open
     /// would need space for a new `-shm` before reading a byte: on a full disk, no open at all.
     /// They stay, the WAL emptied, so the next open writes no new file.
@@ -385,5 +416,17 @@ import Testing
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
             b[14], b[15]
         )
+    }
+}
+
+/// A model with a `String` id.
+struct Named: StoredValue, Equatable {
+    var id: String
+    var name: String
+
+    static let schemaVersion = 1
+
+    static func precedes(_ first: String, _ second: String) -> Bool {
+        first.utf8.lexicographicallyPrecedes(second.utf8)
     }
 }

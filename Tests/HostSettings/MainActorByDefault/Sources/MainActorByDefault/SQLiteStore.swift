@@ -1520,6 +1520,14 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
+            if checkingRules, let field = StoreFiles.JSONBytes.keyOfTextHoldingNUL(json) {
+                throw Failure.unwritable(
+                    file: database.fileURL,
+                    reason: "\(field) holds the character U+0000 (NUL), at which SQLite's JSON "
+                        + "functions end the text, so its queries, lookups and :unique checks "
+                        + "would read another value than the one saved; nothing was written. "
+                        + "Remove the character from the text")
+            }
             json = StoreFiles.JSONBytes.object(json, adding: keeping)
             if checkingRules { try checkUnique(json, id: value.id) }
             try database.writeRow(

@@ -1486,6 +1486,35 @@ nonisolated enum StoreFiles {
             }
         }
 
+        /// The key of the first member of the JSON object `json` but its `id` (which SQL reads
+        /// from a column of its own, every byte) whose value is a string that holds U+0000
+        /// (`\u0000`, as JSONEncoder writes it), or nil: JSON without that escape is passed
+        /// over at `Data`'s search speed.
+        static func keyOfTextHoldingNUL(_ json: Data) -> String? {
+            guard json.range(of: Data(#"\u0000"#.utf8)) != nil else { return nil }
+            return keyedMembers(of: ArraySlice(json), where: { $0 != "id" })?.first { _, member in
+                // `"key":value`: past the key's closing quote and the colon.
+                var index = member.startIndex + 1
+                while index < member.endIndex, member[index] != UInt8(ascii: "\"") {
+                    index += member[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 2
+                guard index < member.endIndex, member[index] == UInt8(ascii: "\"") else {
+                    return false
+                }
+                let nul = Array(#"u0000"#.utf8)
+                while index < member.endIndex {
+                    guard member[index] == UInt8(ascii: "\\") else {
+                        index += 1
+                        continue
+                    }
+                    if member[(index + 1)...].starts(with: nul) { return true }
+                    index += 2
+                }
+                return false
+            }?.key
+        }
+
         /// The JSON object `json` (as JSONEncoder writes one) with `members` after its own,
         /// but for those whose key it has already (a field the model has, that its known keys
         /// do not list): its own value is the one to keep.
