@@ -588,6 +588,27 @@ nonisolated extension ItemError: SQLiteFailure {}
         #expect(try Data(contentsOf: file) == old)
     }
 
+    @Test func aConversionWithoutAnExactResultNamesTheStoredValue() throws {
+        let older = Item.V1(id: 1, title: "a", count: 9_007_199_254_740_993)
+
+        #expect(
+            try older.lossless(Int64(exactly: older.count), "count", from: older.count)
+                == 9_007_199_254_740_993)
+        #expect {
+            _ = try older.lossless(Double?.none, "count", from: older.count)
+        } throws: { error in
+            (error as? UnmigratedValue)?.reason
+                == "holds a stored value (9007199254740993) that does not convert without loss"
+        }
+        // A migration written before the value was named still compiles, and says less.
+        #expect {
+            _ = try older.lossless(Double?.none, "count")
+        } throws: { error in
+            (error as? UnmigratedValue)?.reason
+                == "holds a stored value that does not convert without loss"
+        }
+    }
+
     @Test func aSealedFileFindsAFlippedByte() throws {
         let sealed = StoreFiles.CRC32.sealed(Data(#"{"items":[]}"#.utf8))
         var flipped = sealed

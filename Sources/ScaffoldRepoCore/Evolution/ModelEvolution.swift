@@ -22,6 +22,9 @@ struct ModelEvolution: Equatable {
         var what: String = ""
         /// The field of the new model it is about, if any.
         var field: String?
+        /// For a type change without loss, what the migration does with the stored values
+        /// (``StoredConversion/promise(from:to:)``).
+        var promise: String?
     }
 
     let model: String
@@ -183,15 +186,16 @@ struct ModelEvolution: Equatable {
                 StoredConversion.losesNothing(from: old.type, to: new.type)
             let fix =
                 lossless
-                ? "Keep the type, or migrate: \(was) to \(now) loses nothing, so the migration "
-                    + "converts every stored value itself"
+                ? "Keep the type, or migrate (--migrate): "
+                    + StoredConversion.promise(from: old.type, to: new.type)
                 : "Keep the type, or add a field with another name for the new type"
             return [
                 Change(
                     effect: .breaksStoredData,
                     message: "\(what) changes type from \(was) to \(now): stores saved by the "
                         + "previous \(model) hold \(was) values, so they would not open. \(fix)",
-                    what: "\(what) changes type from \(was) to \(now)", field: new.name)
+                    what: "\(what) changes type from \(was) to \(now)", field: new.name,
+                    promise: StoredConversion.promise(from: old.type, to: new.type))
             ]
         }
         if widened {
@@ -512,8 +516,7 @@ extension ModelEvolution {
                 : toDecide
                     ? change.what + ": you decide its stored values in the migration"
                     : migrated
-                        ? change.what
-                            + ": the migration converts every stored value, losing nothing"
+                        ? change.what + ": " + (change.promise ?? "")
                         : change.message
             report.lines.append(
                 "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(message)")

@@ -15,6 +15,9 @@ enum StoredConversion {
         let expected: (String) -> String
         /// Whether the value is the old one as it is (the same type, or made optional).
         let isSame: Bool
+        /// The values it is not exact for, which the migration does not convert (it throws,
+        /// and the store stays closed until a person decides them); nil when there are none.
+        var exception: String?
     }
 
     /// The conversion from `old` to `new` that loses nothing, or nil when some stored values
@@ -60,6 +63,16 @@ enum StoredConversion {
         lossless(from: old, to: new, field: "", target: "") != nil
     }
 
+    /// What a run says the migration does with the stored values of a field whose type changes
+    /// from `old` to `new` without loss: every value converted, and those it is not exact for.
+    static func promise(from old: FieldType, to new: FieldType) -> String {
+        guard let exception = lossless(from: old, to: new, field: "", target: "")?.exception
+        else { return "the migration converts every stored value, losing nothing" }
+        return "the migration converts every stored value that converts exactly; \(exception) "
+            + "does not, and keeps the store closed (.notMigrated, naming the field and the value) "
+            + "until you decide it in the migration"
+    }
+
     /// A conversion of each element, of a wrapped value or of each dictionary value.
     private static func mapped(_ inner: Lossless, with method: String) -> Lossless {
         guard !inner.isSame else { return inner }
@@ -68,7 +81,8 @@ enum StoredConversion {
         let expected = inner.expected("$0")
         return Lossless(
             migration: { "\(tried)\($0).\(method) { \(body) }" },
-            expected: { "\($0).\(method) { \(expected) }" }, isSame: false)
+            expected: { "\($0).\(method) { \(expected) }" }, isSame: false,
+            exception: inner.exception)
     }
 
     /// The conversions between base types that lose nothing: widening numbers, and any value
@@ -79,17 +93,21 @@ enum StoredConversion {
         }
         // Exact for every value but the rare one past 2^53 (Int to Double) or past 32 bits (Int64
         // to Int on a 32-bit watch): such a value throws instead of changing.
-        let exactly = { (type: String) in
+        let exactly = { (type: String, exception: String) in
             Lossless(
                 migration: {
-                    "try lossless(\(type)(exactly: \($0)), \(Literals.stringLiteral(field)))"
+                    "try lossless(\(type)(exactly: \($0)), \(Literals.stringLiteral(field)), "
+                        + "from: \($0))"
                 },
-                expected: { "\(type)(\($0))" }, isSame: false)
+                expected: { "\(type)(\($0))" }, isSame: false, exception: exception)
         }
         switch (from, to) {
         case (.int, .int64): return plain { "Int64(\($0))" }
-        case (.int64, .int): return exactly("Int")
-        case (.int, .double), (.int64, .double): return exactly("Double")
+        case (.int64, .int):
+            return exactly("Int", "a value past 32 bits, on a watch whose Int has 32,")
+        case (.int, .double), (.int64, .double):
+            return exactly(
+                "Double", "a whole number past 2^53, which a Double does not hold exactly,")
         // The decimal the person saw (0.1), not the binary value's expansion (0.100000001…).
         case (.float, .double): return plain { "Double(String(\($0))) ?? Double(\($0))" }
         case (.int, .decimal), (.int64, .decimal): return plain { "Decimal(\($0))" }

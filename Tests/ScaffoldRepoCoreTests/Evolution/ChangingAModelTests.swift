@@ -489,6 +489,26 @@ import Testing
 
 /// `--migrate`: a breaking change goes through with a new schema version and a migration.
 extension ChangingAModelTests {
+    /// A conversion exact for every value but some says which, and that those keep the store
+    /// closed until decided; the migration names the stored value it did not convert.
+    @Test func aConversionExactForMostValuesSaysWhichItDoesNotConvert() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "count:Int"]).exitCode == 0)
+
+        let toDouble = run(["Book", "id:UUID", "title", "count:Double", "--migrate"])
+
+        #expect(
+            toDouble.standardOutput.contains(
+                "  migrate  count changes type from Int to Double: the migration converts every "
+                    + "stored value that converts exactly; a whole number past 2^53, which a "
+                    + "Double does not hold exactly, does not, and keeps the store closed "
+                    + "(.notMigrated, naming the field and the value) until you decide it in the "
+                    + "migration\n"), "\(toDouble.standardOutput)")
+        #expect(
+            text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
+                #"try lossless(Double(exactly: self.count), "count", from: self.count)"#) == true)
+    }
+
     @Test func aRefusalNamesMigrateAndMigrateMakesVersionTwoWithAMigrationFile() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Book", "id:UUID", "title", "rating:Int?"]).exitCode == 0)

@@ -17,9 +17,9 @@ import Testing
 
     @Test(arguments: [
         ("Int", "Int64", "Int64(self.x)"),
-        ("Int", "Double", #"try lossless(Double(exactly: self.x), "x")"#),
-        ("Int64", "Double", #"try lossless(Double(exactly: self.x), "x")"#),
-        ("Int64", "Int", #"try lossless(Int(exactly: self.x), "x")"#),
+        ("Int", "Double", #"try lossless(Double(exactly: self.x), "x", from: self.x)"#),
+        ("Int64", "Double", #"try lossless(Double(exactly: self.x), "x", from: self.x)"#),
+        ("Int64", "Int", #"try lossless(Int(exactly: self.x), "x", from: self.x)"#),
         ("Float", "Double", "Double(String(self.x)) ?? Double(self.x)"),
         ("Int", "Decimal", "Decimal(self.x)"),
         ("Int64", "Decimal", "Decimal(self.x)"),
@@ -40,7 +40,7 @@ import Testing
         ),
         (
             "[Int]?", "[Double]?",
-            #"try self.x.map { try $0.map { try lossless(Double(exactly: $0), "x") } }"#
+            #"try self.x.map { try $0.map { try lossless(Double(exactly: $0), "x", from: $0) } }"#
         ),
     ])
     func aConversionThatLosesNothingIsWritten(old: String, new: String, expected: String) throws {

@@ -451,14 +451,17 @@ nonisolated extension FrozenVersion {
     }
 
     /// `converted`, the result of a conversion that is exact for every value a store is likely
-    /// to hold (`Double(exactly:)`), or a thrown error for one that it is not exact for.
+    /// to hold (`Double(exactly:)`), or a thrown error for one that it is not exact for, which
+    /// names `original`, the stored value, when it is given.
     func lossless<Converted>(
-        _ converted: Converted?, _ field: String, file: String = #fileID
+        _ converted: Converted?, _ field: String, from original: (any Sendable)? = nil,
+        file: String = #fileID
     ) throws -> Converted {
         guard let converted else {
+            let value = original.map { " (\($0))" } ?? ""
             throw UnmigratedValue(
                 field: field, migration: file,
-                reason: "holds a stored value that does not convert without loss")
+                reason: "holds a stored value\(value) that does not convert without loss")
         }
         return converted
     }
