@@ -275,6 +275,7 @@ extension PinRepository {
             return false
         }
         if !keysNotHeardYet.isEmpty { hear([]) }
+        await goOnPublishingEveryValue()
         guard let (version, lastLogged) = try? table.dataVersionAndLastLogged() else {
             return true
         }
@@ -286,8 +287,14 @@ extension PinRepository {
             return true
         }
         // Read, or tried again at the next look.
-        guard let keys = try? readWhatOtherProcessesChanged() else { return true }
+        let heard: [SQLiteArgument]?
+        do { heard = try readWhatOtherProcessesChanged() } catch { return true }
         dataVersionHeard = version
+        guard let keys = heard else {
+            startPublishingEveryValue()
+            await goOnPublishingEveryValue()
+            return true
+        }
         // A thousand rows at a time, letting this repository's other calls (a save) run
         // between: another process's write of a million values does not hold them up.
         var start = 0
@@ -305,22 +312,45 @@ extension PinRepository {
     }
 
     /// The keys of the rows other processes changed after the last log row heard, for
-    /// ``hear(_:)``; or, when the log no longer reaches that far, none, every value published
-    /// again (after ``StoreChange/removedAll``). A row that cannot be read now is published
-    /// once it can be (after `recover`).
-    private func readWhatOtherProcessesChanged() throws -> [SQLiteArgument] {
+    /// ``hear(_:)``; nil when the log no longer reaches that far (this process was suspended
+    /// while others wrote more than it keeps): every value is published again.
+    private func readWhatOtherProcessesChanged() throws -> [SQLiteArgument]? {
         let (ids, last) = try table.idsChangedElsewhere(after: lastLogRowHeard)
-        var keys: [SQLiteArgument] = []
-        if let ids {
-            keys = ids.map(\.argument)
-        } else {
-            let (values, unread) = try table.everyReadableValue()
-            observers.publish(.removedAll)
-            if !values.isEmpty { observers.publish(.saved(values)) }
-            keysNotHeardYet += unread.map(\.argument)
-        }
         lastLogRowHeard = last
-        return keys
+        return ids?.map(\.argument)
+    }
+
+    /// Publishes ``StoreChange/removedAll``, then the first page of every value again;
+    /// ``goOnPublishingEveryValue()`` publishes the others.
+    private func startPublishingEveryValue() {
+        observers.publish(.removedAll)
+        everyValuePublishedThrough = nil
+        isPublishingEveryValue = true
+        _ = publishNextPageOfEveryValue()
+    }
+
+    /// Publishes the rest of every value, a thousand at a time, letting this repository's other
+    /// calls (a save) run between: a store of a million values is never read, nor held, at
+    /// once. Stops while the repository is suspended or a page cannot be read, to go on at the
+    /// next look.
+    private func goOnPublishingEveryValue() async {
+        while isPublishingEveryValue, publishNextPageOfEveryValue() {
+            await Task.yield()
+        }
+    }
+
+    /// Publishes the next thousand values after ``everyValuePublishedThrough``; false when
+    /// none could be read now. A row that cannot be read now is published once it can be
+    /// (after `recover`).
+    private func publishNextPageOfEveryValue() -> Bool {
+        guard !database.isSuspended, !database.isClosed,
+            let page = try? table.readableValues(after: everyValuePublishedThrough, limit: 1_000)
+        else { return false }
+        keysNotHeardYet += page.unread.map(\.argument)
+        if !page.values.isEmpty { observers.publish(.saved(page.values)) }
+        everyValuePublishedThrough = page.last
+        isPublishingEveryValue = page.last != nil
+        return true
     }
 
     /// After ``resume()``: what other repositories in this process wrote meanwhile, and what
@@ -330,7 +360,15 @@ extension PinRepository {
         // The new connection counts `data_version` afresh.
         dataVersionHeard = nil
         guard observers.count > 0, !database.isInMemory else { return }
-        if let keys = try? readWhatOtherProcessesChanged() { hear(keys) }
+        do {
+            if let keys = try readWhatOtherProcessesChanged() {
+                hear(keys)
+            } else {
+                startPublishingEveryValue()
+            }
+        } catch {
+            // Read again at the next look.
+        }
         pollOtherProcesses()
     }
 

@@ -1322,20 +1322,34 @@ where Value.ID: SQLiteKey {
         return values
     }
 
-    /// Every value, in id order, in one read, and the ids of the rows that cannot be read now
-    /// (a checksum that fails, a value this code cannot decode): one such row does not keep a
-    /// reader that reads everything again from all the others.
-    func everyReadableValue() throws -> (values: [Value], unread: [Value.ID]) {
+    /// Up to `limit` values after the id `last` (from the first when nil), in id order, the ids
+    /// of the rows among them that cannot be read now (a checksum that fails, a value this code
+    /// cannot decode) apart, and the id to go on after: nil once no row is left. One such row
+    /// does not keep a reader that reads everything again from all the others, and a reader
+    /// that reads a page at a time never holds more than a page of a million values.
+    func readableValues(after last: Value.ID?, limit: Int) throws -> (
+        values: [Value], unread: [Value.ID], last: Value.ID?
+    ) {
         var values: [Value] = []
         var unread: [Value.ID] = []
-        try database.run("SELECT \(columns) FROM \"\(name)\" ORDER BY id") { row in
-            if let value = try? value(of: row) {
-                values.append(value)
-            } else if let id = Value.ID(argument: row.argument(at: 0)) {
-                unread.append(id)
-            }
-        }
-        return (values, unread)
+        var next: Value.ID?
+        try database.run(
+            "SELECT \(columns) FROM \"\(name)\"\(last == nil ? "" : " WHERE id > ?") "
+                + "ORDER BY id LIMIT ?",
+            bind: { statement in
+                last?.bind(to: statement, at: 1)
+                statement.bind(Int64(limit), at: last == nil ? 1 : 2)
+            },
+            row: { row in
+                guard let id = Value.ID(argument: row.argument(at: 0)) else { return }
+                next = id
+                if let value = try? value(of: row) {
+                    values.append(value)
+                } else {
+                    unread.append(id)
+                }
+            })
+        return (values, unread, next)
     }
 
     /// Calls `body` with every value, in id order, reading a row at a time (a scan).
