@@ -94,7 +94,7 @@ enum ClashCheck {
             // extension of the target's own that adds a property of that name declares it twice.
             var addedProperties: [String: String] = [:]
             for file in generated {
-                for added in extensionProperties(in: file.contents) where !added.isPrivate {
+                for added in extensionProperties(in: file.contents) {
                     let key = "\(added.type) \(added.property)"
                     addedProperties[key] = addedProperties[key] ?? file.path
                 }
@@ -140,7 +140,7 @@ enum ClashCheck {
                     ContentHash.of(text) == other.hash ? other.model : nil
                 }
                 if model == nil, text.contains("extension") {
-                    for added in extensionProperties(in: text) where !added.isPrivate {
+                    for added in extensionProperties(in: text) {
                         guard let theirs = addedProperties["\(added.type) \(added.property)"]
                         else { continue }
                         clashes.append(
@@ -307,45 +307,44 @@ enum ClashCheck {
     }
 
     /// A property that an extension at the top level of a Swift file declares: the type it
-    /// extends (its last name: `String` for `Swift.String`), the property (`var argument`,
-    /// `static var columnType`) and its line. Unlike a function, a property has no overloads:
-    /// two of one name on one type in one module are declared twice, whatever their types.
+    /// extends, as written but for a leading `Swift.` or `Foundation.` (`Order.Item` is not
+    /// `Item`), the property (`var argument`, `static var columnType`) and its line. Unlike a
+    /// function, a property has no overloads: two of one name on one type in one module are
+    /// declared twice, whatever their types and access (a `private` one too).
     struct ExtensionProperty: Equatable {
         let type: String
         let property: String
         let line: Int
-        /// Whether it is `private` or `fileprivate` (or its extension is): seen in its own
-        /// file only.
-        var isPrivate = false
     }
 
     /// The properties of the extensions at the top level of Swift `text`, outside comments and
-    /// string literals.
+    /// string literals; an extension with a `where` clause or generic arguments (`Optional
+    /// where Wrapped == Item`) is left out, since it may not reach the types another one does.
     static func extensionProperties(in text: String) -> [ExtensionProperty] {
         let opening =
-            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*)extension\s+([A-Za-z_][\w.]*)/
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*extension\s+([A-Za-z_][\w.]*)(.*)$/
         let property =
             /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|static|class|override|dynamic|lazy|weak|unowned)\s+)*)(?:var|let)\s+`?([A-Za-z_]\w*)/
-        func isPrivate(_ modifiers: Substring) -> Bool {
-            modifiers.split(separator: " ").contains { $0 == "private" || $0 == "fileprivate" }
-        }
         var found: [ExtensionProperty] = []
         var depth = 0
-        var extended: (type: String, isPrivate: Bool)?
+        var extended: String?
         for (index, code) in codeLines(text).enumerated() {
             if depth == 0, let match = code.firstMatch(of: opening) {
-                let name = match.output.2
-                extended = (
-                    String(name.split(separator: ".").last ?? name), isPrivate(match.output.1)
-                )
+                let rest = match.output.2
+                let isConstrained =
+                    rest.hasPrefix("<") || rest.contains(/(^|\s|,)where\s/)
+                var name = Substring(match.output.1)
+                for module in ["Swift.", "Foundation."] where name.hasPrefix(module) {
+                    name = name.dropFirst(module.count)
+                }
+                extended = isConstrained ? nil : String(name)
             } else if depth == 1, let type = extended, let match = code.firstMatch(of: property) {
                 let modifiers = match.output.1.split(separator: " ")
                 let isStatic = modifiers.contains("static") || modifiers.contains("class")
                 found.append(
                     ExtensionProperty(
-                        type: type.type,
-                        property: (isStatic ? "static var " : "var ") + match.output.2,
-                        line: index + 1, isPrivate: type.isPrivate || isPrivate(match.output.1)))
+                        type: type, property: (isStatic ? "static var " : "var ") + match.output.2,
+                        line: index + 1))
             }
             for byte in code.utf8 {
                 if byte == UInt8(ascii: "{") { depth += 1 }

@@ -115,7 +115,7 @@ import Testing
     }
 
     /// The sqlite engine adds `argument` and `checksumBytes` to `String`, `Int` and `UUID`: a
-    /// target that adds a property of one of those names declares it twice.
+    /// target that adds a property of one of those names declares it twice, a `private` one too.
     @Test func aPropertyTheTargetAddsToAStandardTypeLikeTheEngineIsRefused() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         try write(
@@ -126,15 +126,21 @@ import Testing
             public extension Swift.String {
                 /// Ours.
                 var argument: String { "--" + self }
-                private var checksumBytes: Data { Data() }
                 func keyArgument() -> String { self }
             }
             private extension UUID {
-                var argument: String { uuidString }
+                var checksumBytes: Data { Data() }
+            }
+            enum Order { struct Item {} }
+            extension Order.Item {
+                static let samples: [Order.Item] = []
+            }
+            extension Optional where Wrapped == Order.Item {
+                var queryArgument: String { "" }
             }
 
             """)
-        let sqlite = ["Note", "id:UUID", "title:String", "--storage", "sqlite"]
+        let sqlite = ["Item", "id:UUID", "title:String", "--storage", "sqlite"]
         let before = try TestPaths.files(below: folder)
 
         let refused = ScaffoldRepo.run(
@@ -147,10 +153,12 @@ import Testing
                     + "Sources/App/SQLiteStore.swift: the target would not compile (invalid "
                     + "redeclaration). Rename yours, or generate the model into another target "
                     + "(--target)"), "\(refused.standardError)")
-        // A private property, a function and an extension of the file's own are no clash.
+        #expect(refused.standardError.contains("Strings.swift:9 adds var checksumBytes to UUID"))
+        // A function, a nested type named like the model, and an extension with a where clause
+        // are no clash (each compiles beside the generated files).
         #expect(!refused.standardError.contains("Strings.swift:6"))
-        #expect(!refused.standardError.contains("Strings.swift:7"))
-        #expect(!refused.standardError.contains("Strings.swift:10"))
+        #expect(!refused.standardError.contains("Strings.swift:13"))
+        #expect(!refused.standardError.contains("Strings.swift:16"))
         #expect(try TestPaths.files(below: folder) == before)
         // The journal engine adds no such property.
         #expect(generate("Note").exitCode == 0)
@@ -158,20 +166,29 @@ import Testing
 
     @Test func extensionPropertiesAreReadWithTheTypeTheyExtend() {
         let text = """
-            extension String: Sendable where Self: Hashable {
+            extension String: Sendable {
                 static var columnType: String { "" }
                 @MainActor public lazy var shown = 1
                 func argument() {}
                 struct Inner { var deeper = 0 }
             }
             var notInAnExtension = 0
-            fileprivate extension Foundation.UUID { let tag = 0 }
+            fileprivate extension Foundation.UUID {
+                let tag = 0
+            }
+            extension Array where Element == Int {
+                var total: Int { 0 }
+            }
+            extension Set<Int> {
+                var total: Int { 0 }
+            }
             """
 
         #expect(
             ClashCheck.extensionProperties(in: text) == [
                 .init(type: "String", property: "static var columnType", line: 2),
                 .init(type: "String", property: "var shown", line: 3),
+                .init(type: "UUID", property: "var tag", line: 9),
             ])
     }
 
