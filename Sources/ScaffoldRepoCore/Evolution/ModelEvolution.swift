@@ -516,7 +516,9 @@ extension ModelEvolution {
                 : toDecide
                     ? change.what + ": you decide its stored values in the migration"
                     : migrated
-                        ? change.what + ": " + (change.promise ?? "")
+                        ? change.what + ": "
+                            + (change.promise
+                                ?? "the migration converts every stored value, losing nothing")
                         : change.message
             report.lines.append(
                 "  \(label.padding(toLength: 9, withPad: " ", startingAt: 0))\(message)")

@@ -107,7 +107,7 @@ enum StoredConversion {
             return exactly("Int", "a value past 32 bits, on a watch whose Int has 32,")
         case (.int, .double), (.int64, .double):
             return exactly(
-                "Double", "a whole number past 2^53, which a Double does not hold exactly,")
+                "Double", "a whole number past 2^53 that a Double cannot hold exactly")
         // The decimal the person saw (0.1), not the binary value's expansion (0.100000001…).
         case (.float, .double): return plain { "Double(String(\($0))) ?? Double(\($0))" }
         case (.int, .decimal), (.int64, .decimal): return plain { "Decimal(\($0))" }

@@ -500,13 +500,24 @@ extension ChangingAModelTests {
         #expect(
             toDouble.standardOutput.contains(
                 "  migrate  count changes type from Int to Double: the migration converts every "
-                    + "stored value that converts exactly; a whole number past 2^53, which a "
-                    + "Double does not hold exactly, does not, and keeps the store closed "
+                    + "stored value that converts exactly; a whole number past 2^53 that a "
+                    + "Double cannot hold exactly does not, and keeps the store closed "
                     + "(.notMigrated, naming the field and the value) until you decide it in the "
                     + "migration\n"), "\(toDouble.standardOutput)")
         #expect(
             text("BookStore/Sources/BookStore/BookMigration1.swift")?.contains(
                 #"try lossless(Double(exactly: self.count), "count", from: self.count)"#) == true)
+
+        // Any other migrated change still says what becomes of the values.
+        #expect(run(["Book", "id:UUID", "title", "count:Double", "stars:Int?=3"]).exitCode == 0)
+        let lostDefault = run([
+            "Book", "id:UUID", "title", "count:Double", "stars:Int?", "--migrate",
+        ])
+        #expect(lostDefault.exitCode == 0, "\(lostDefault.standardError)")
+        #expect(
+            lostDefault.standardOutput.contains(
+                "stars loses its default: the migration converts every stored value, losing "
+                    + "nothing\n"), "\(lostDefault.standardOutput)")
     }
 
     @Test func aRefusalNamesMigrateAndMigrateMakesVersionTwoWithAMigrationFile() throws {
