@@ -69,9 +69,16 @@ import Testing
         let named = try SQLiteTable<Named, ItemError>("named", in: database)
         try database.transaction { try named.save([Named(id: "a\u{0}b", name: "x")]) }
         #expect(try named.find("a\u{0}b")?.name == "x")
-        // An import writes what it carries over.
+        // An import writes what it carries over, and a save that keeps that text as it is
+        // goes through.
         try database.transaction { try items.save([cut], checkingRules: false) }
         #expect(try items.find(2) == cut)
+        let counted = Item(id: 2, title: "a\u{0}b", count: 5)
+        try database.transaction { try items.save([counted]) }
+        #expect(try items.find(2) == counted)
+        #expect(throws: (any Error).self) {
+            try database.transaction { try items.save([Item(id: 2, title: "a\u{0}c", count: 5)]) }
+        }
     }
 
     /// SQLite would remove the `-wal` and `-shm` files at the last close, and the next open
@@ -310,7 +317,7 @@ import Testing
 
         var values: [Item] = []
         var unread: [Int] = []
-        var last: Int?
+        var last: SQLiteRowKey?
         var pages = 0
         repeat {
             let page = try items.readableValues(after: last, limit: 500)

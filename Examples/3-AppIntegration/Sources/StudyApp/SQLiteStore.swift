@@ -1341,30 +1341,31 @@ where Value.ID: SQLiteKey {
         return values
     }
 
-    /// Up to `limit` values after the id `last` (from the first when nil), in id order, the ids
-    /// of the rows among them that cannot be read now (a checksum that fails, a value this code
-    /// cannot decode) apart, and the id to go on after: nil once no row is left. One such row
-    /// does not keep a reader that reads everything again from all the others, and a reader
-    /// that reads a page at a time never holds more than a page of a million values.
-    func readableValues(after last: Value.ID?, limit: Int) throws -> (
-        values: [Value], unread: [Value.ID], last: Value.ID?
+    /// Up to `limit` values after the row whose id column holds `last` (from the first when
+    /// nil), in id order, the ids of the rows among them that cannot be read now (a checksum
+    /// that fails, a value this code cannot decode) apart, and the key to go on after: nil once
+    /// no row is left. One such row does not keep a reader that reads everything again from
+    /// all the others, and a reader that reads a page at a time never holds more than a page of
+    /// a million values.
+    func readableValues(after last: SQLiteRowKey?, limit: Int) throws -> (
+        values: [Value], unread: [Value.ID], last: SQLiteRowKey?
     ) {
         var values: [Value] = []
         var unread: [Value.ID] = []
-        var next: Value.ID?
+        var next: SQLiteRowKey?
         try database.run(
             "SELECT \(columns) FROM \"\(name)\"\(last == nil ? "" : " WHERE id > ?") "
                 + "ORDER BY id LIMIT ?",
             bind: { statement in
-                last?.bind(to: statement, at: 1)
+                if let last { statement.bind(last, at: 1) }
                 statement.bind(Int64(limit), at: last == nil ? 1 : 2)
             },
             row: { row in
-                guard let id = Value.ID(argument: row.argument(at: 0)) else { return }
-                next = id
+                // The key as stored: a row whose id this code cannot read is passed, not an end.
+                next = row.argument(at: 0)
                 if let value = try? value(of: row) {
                     values.append(value)
-                } else {
+                } else if let id = Value.ID(argument: row.argument(at: 0)) {
                     unread.append(id)
                 }
             })
@@ -1547,6 +1548,7 @@ where Value.ID: SQLiteKey {
     ) throws {
         for value in values {
             var keeping = kept(value.id)
+            var replaced: Data?
             if checkingRules {
                 // Workshop: an older build of the app (an extension not updated yet) saves a
                 // value that a newer build wrote with fields this build does not know: they
@@ -1556,6 +1558,7 @@ where Value.ID: SQLiteKey {
                 if let stored, stored.version == Value.schemaVersion {
                     keeping = Self.newerBuildsMembers(of: stored.json)
                 }
+                replaced = stored?.json
             } else if skippingDamaged {
                 do { try checkIntact(value.id.argument, in: name) } catch { continue }
             }
@@ -1567,9 +1570,10 @@ where Value.ID: SQLiteKey {
             }
             // Workshop: SQLite's JSON functions end a text at U+0000: every query, lookup and
             // `:unique` check would read another value than the one saved, and disagree with
-            // Swift's. An app's save of one is refused; a value carried over (an import, a
-            // migration) is written as it is, never lost.
-            if checkingRules, let field = StoreFiles.JSONBytes.keyOfTextHoldingNUL(json) {
+            // Swift's. An app's save of new such text is refused; a value carried over (an
+            // import, a migration) is written as it is, never lost, and saved again as long as
+            // that text stays as it was.
+            if checkingRules, let field = Self.newTextHoldingNUL(json, replacing: replaced) {
                 throw Failure.unwritable(
                     file: database.fileURL,
                     reason: "\(field) holds the character U+0000 (NUL), at which SQLite's JSON "
@@ -1591,6 +1595,15 @@ where Value.ID: SQLiteKey {
         }
         guard checkingRules, checksReferences, !schema.references.isEmpty else { return }
         for value in values { try checkReferences(of: value) }
+    }
+
+    /// The field of `json` whose text holds U+0000 and is not the same in `replaced`, the JSON
+    /// of the row it replaces, or nil.
+    private static func newTextHoldingNUL(_ json: Data, replacing replaced: Data?) -> String? {
+        let texts = StoreFiles.JSONBytes.textsHoldingNUL(json)
+        guard !texts.isEmpty else { return nil }
+        let kept = Set(replaced.map(StoreFiles.JSONBytes.textsHoldingNUL)?.map(\.member) ?? [])
+        return texts.first { !kept.contains($0.member) }?.key
     }
 
     /// The members of a stored row's JSON, of this schema version, that a newer build wrote:

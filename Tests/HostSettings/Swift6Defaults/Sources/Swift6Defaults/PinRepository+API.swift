@@ -276,6 +276,10 @@ extension PinRepository {
         }
         if !keysNotHeardYet.isEmpty { hear([]) }
         await goOnPublishingEveryValue()
+        guard !database.isClosed else {
+            followsOtherProcesses = false
+            return false
+        }
         guard let (version, lastLogged) = try? table.dataVersionAndLastLogged() else {
             return true
         }
@@ -329,20 +333,27 @@ extension PinRepository {
         _ = publishNextPageOfEveryValue()
     }
 
-    /// Publishes the rest of every value, a thousand at a time, letting this repository's other
+    /// Publishes more of every value, a thousand at a time, letting this repository's other
     /// calls (a save) run between: a store of a million values is never read, nor held, at
-    /// once. Stops while the repository is suspended or a page cannot be read, to go on at the
-    /// next look.
+    /// once. A look publishes a hundred pages at most, so that other processes' changes, read
+    /// after them, wait for no more; it stops while the repository is suspended or a page
+    /// cannot be read, to go on at the next look.
     private func goOnPublishingEveryValue() async {
-        while isPublishingEveryValue, publishNextPageOfEveryValue() {
+        var pages = 0
+        while isPublishingEveryValue, pages < 100, publishNextPageOfEveryValue() {
+            pages += 1
             await Task.yield()
         }
     }
 
     /// Publishes the next thousand values after ``everyValuePublishedThrough``; false when
-    /// none could be read now. A row that cannot be read now is published once it can be
-    /// (after `recover`).
+    /// none could be read now, or nothing observes any more (which ends the publishing). A row
+    /// that cannot be read now is published once it can be (after `recover`).
     private func publishNextPageOfEveryValue() -> Bool {
+        guard observers.count > 0 else {
+            isPublishingEveryValue = false
+            return false
+        }
         guard !database.isSuspended, !database.isClosed,
             let page = try? table.readableValues(after: everyValuePublishedThrough, limit: 1_000)
         else { return false }

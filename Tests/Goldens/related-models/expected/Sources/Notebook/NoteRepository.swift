@@ -155,7 +155,7 @@ public actor NoteRepository {
     /// Whether every value is being published again, a page at a time (the log no longer
     /// reached back to the last row heard), and the id of the last one published.
     var isPublishingEveryValue = false
-    var everyValuePublishedThrough: UUID?
+    var everyValuePublishedThrough: SQLiteRowKey?
     /// How often, in nanoseconds, an observed repository looks for what other processes
     /// committed: a change made there reaches ``changes()`` within about this long.
     public static let otherProcessesInterval: UInt64 = 100_000_000

@@ -1322,30 +1322,31 @@ where Value.ID: SQLiteKey {
         return values
     }
 
-    /// Up to `limit` values after the id `last` (from the first when nil), in id order, the ids
-    /// of the rows among them that cannot be read now (a checksum that fails, a value this code
-    /// cannot decode) apart, and the id to go on after: nil once no row is left. One such row
-    /// does not keep a reader that reads everything again from all the others, and a reader
-    /// that reads a page at a time never holds more than a page of a million values.
-    func readableValues(after last: Value.ID?, limit: Int) throws -> (
-        values: [Value], unread: [Value.ID], last: Value.ID?
+    /// Up to `limit` values after the row whose id column holds `last` (from the first when
+    /// nil), in id order, the ids of the rows among them that cannot be read now (a checksum
+    /// that fails, a value this code cannot decode) apart, and the key to go on after: nil once
+    /// no row is left. One such row does not keep a reader that reads everything again from
+    /// all the others, and a reader that reads a page at a time never holds more than a page of
+    /// a million values.
+    func readableValues(after last: SQLiteRowKey?, limit: Int) throws -> (
+        values: [Value], unread: [Value.ID], last: SQLiteRowKey?
     ) {
         var values: [Value] = []
         var unread: [Value.ID] = []
-        var next: Value.ID?
+        var next: SQLiteRowKey?
         try database.run(
             "SELECT \(columns) FROM \"\(name)\"\(last == nil ? "" : " WHERE id > ?") "
                 + "ORDER BY id LIMIT ?",
             bind: { statement in
-                last?.bind(to: statement, at: 1)
+                if let last { statement.bind(last, at: 1) }
                 statement.bind(Int64(limit), at: last == nil ? 1 : 2)
             },
             row: { row in
-                guard let id = Value.ID(argument: row.argument(at: 0)) else { return }
-                next = id
+                // The key as stored: a row whose id this code cannot read is passed, not an end.
+                next = row.argument(at: 0)
                 if let value = try? value(of: row) {
                     values.append(value)
-                } else {
+                } else if let id = Value.ID(argument: row.argument(at: 0)) {
                     unread.append(id)
                 }
             })
@@ -1519,12 +1520,14 @@ where Value.ID: SQLiteKey {
     ) throws {
         for value in values {
             var keeping = kept(value.id)
+            var replaced: Data?
             if checkingRules {
                 let stored = try intactRow(
                     value.id.argument, in: name, supporting: Value.schemaVersion)
                 if let stored, stored.version == Value.schemaVersion {
                     keeping = Self.newerBuildsMembers(of: stored.json)
                 }
+                replaced = stored?.json
             } else if skippingDamaged {
                 do { try checkIntact(value.id.argument, in: name) } catch { continue }
             }
@@ -1534,7 +1537,7 @@ where Value.ID: SQLiteKey {
             } catch {
                 throw Failure.unwritable(file: database.fileURL, reason: "\(error)")
             }
-            if checkingRules, let field = StoreFiles.JSONBytes.keyOfTextHoldingNUL(json) {
+            if checkingRules, let field = Self.newTextHoldingNUL(json, replacing: replaced) {
                 throw Failure.unwritable(
                     file: database.fileURL,
                     reason: "\(field) holds the character U+0000 (NUL), at which SQLite's JSON "
@@ -1556,6 +1559,15 @@ where Value.ID: SQLiteKey {
         }
         guard checkingRules, checksReferences, !schema.references.isEmpty else { return }
         for value in values { try checkReferences(of: value) }
+    }
+
+    /// The field of `json` whose text holds U+0000 and is not the same in `replaced`, the JSON
+    /// of the row it replaces, or nil.
+    private static func newTextHoldingNUL(_ json: Data, replacing replaced: Data?) -> String? {
+        let texts = StoreFiles.JSONBytes.textsHoldingNUL(json)
+        guard !texts.isEmpty else { return nil }
+        let kept = Set(replaced.map(StoreFiles.JSONBytes.textsHoldingNUL)?.map(\.member) ?? [])
+        return texts.first { !kept.contains($0.member) }?.key
     }
 
     /// The members of a stored row's JSON, of this schema version, that a newer build wrote:

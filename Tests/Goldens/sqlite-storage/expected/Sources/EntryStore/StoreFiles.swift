@@ -1486,14 +1486,16 @@ nonisolated enum StoreFiles {
             }
         }
 
-        /// The key of the first member of the JSON object `json` but its `id` (which SQL reads
-        /// from a column of its own, every byte) whose value is a string that holds U+0000
-        /// (`\u0000`, as JSONEncoder writes it), or nil: JSON without that escape is passed
-        /// over at `Data`'s search speed.
-        static func keyOfTextHoldingNUL(_ json: Data) -> String? {
-            guard json.range(of: Data(#"\u0000"#.utf8)) != nil else { return nil }
-            return keyedMembers(of: ArraySlice(json), where: { $0 != "id" })?.first { _, member in
-                // `"key":value`: past the key's closing quote and the colon.
+        /// The members (`"key":value`, as ``keyedMembers(of:where:)`` gives them) of the JSON
+        /// object `json` but its `id` (which SQL reads from a column of its own, every byte)
+        /// whose value is a string that holds U+0000 (`\u0000`, as JSONEncoder writes it):
+        /// JSON without that escape is passed over at `Data`'s search speed.
+        static func textsHoldingNUL(_ json: Data) -> [(key: String, member: Data)] {
+            guard json.range(of: Data(#"\u0000"#.utf8)) != nil else { return [] }
+            let nul = Array(#"u0000"#.utf8)
+            return (keyedMembers(of: ArraySlice(json), where: { $0 != "id" }) ?? []).filter {
+                _, member in
+                // Past the key's closing quote and the colon.
                 var index = member.startIndex + 1
                 while index < member.endIndex, member[index] != UInt8(ascii: "\"") {
                     index += member[index] == UInt8(ascii: "\\") ? 2 : 1
@@ -1502,7 +1504,6 @@ nonisolated enum StoreFiles {
                 guard index < member.endIndex, member[index] == UInt8(ascii: "\"") else {
                     return false
                 }
-                let nul = Array(#"u0000"#.utf8)
                 while index < member.endIndex {
                     guard member[index] == UInt8(ascii: "\\") else {
                         index += 1
@@ -1512,7 +1513,7 @@ nonisolated enum StoreFiles {
                     index += 2
                 }
                 return false
-            }?.key
+            }
         }
 
         /// The JSON object `json` (as JSONEncoder writes one) with `members` after its own,
