@@ -71,7 +71,15 @@ nonisolated enum StoreFiles {
         }
         func described(_ context: DecodingError.Context) -> String {
             let path = place(context.codingPath)
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+            var reason =
+                path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+            // On Apple platforms, where the JSON broke ("Unexpected character … around line 1").
+            if let underlying = context.underlyingError as NSError?,
+                let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
+            {
+                reason += " (\(detail))"
+            }
+            return reason
         }
         switch decoding {
         case .keyNotFound(let key, let context):
