@@ -618,6 +618,33 @@ nonisolated extension ItemError: SQLiteFailure {}
         #expect(throws: (any Error).self) { try StoreFiles.CRC32.unsealed(flipped) }
     }
 
+    /// A batch small beside the store moves its values one at a time, one large beside it
+    /// merges the store anew; either way the values are what sorting them all would give.
+    @Test(arguments: [600, 3_000])
+    func aBatchOfAnySizeLeavesTheValuesAsSortingThemAllWould(batch size: Int) {
+        var values = StoredValues<Item>()
+        values.apply(.saved((0..<20_000).map { item($0 * 2) }))
+        var expected = Dictionary(uniqueKeysWithValues: values.items.map { ($0.id, $0) })
+        // Odd ids are new, even ones replace; then as many deleted, some of them just saved.
+        let saved = (0..<size).map { Item(id: $0 * 7 % 40_000, title: "Saved \($0)", count: 1) }
+        let deleted = (0..<size).map { $0 * 11 % 40_001 }
+
+        values.apply(.saved(saved))
+        values.apply(.deleted(deleted))
+        var replayed = StoredValues<Item>()
+        replayed.apply(.saved((0..<20_000).map { item($0 * 2) }))
+        replayed.apply(
+            contentsOf: [.init(change: .saved(saved)), .init(change: .deleted(deleted))])
+
+        for value in saved { expected[value.id] = value }
+        for id in deleted { expected[id] = nil }
+        let sorted = expected.values.sorted { $0.id < $1.id }
+        #expect(values.items == sorted)
+        #expect(values.count == sorted.count)
+        #expect(replayed.items == sorted)
+        #expect(values.values(after: sorted[99].id).first == sorted[100])
+    }
+
     @Test func aLargeBatchIsMergedIntoAListAsSortingItAllWouldPlaceIt() {
         var list = LiveList<Item>(order: .by(\.title, descending: true))
         list.filter = { $0.count > 0 }

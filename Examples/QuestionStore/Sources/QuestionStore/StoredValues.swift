@@ -157,8 +157,9 @@ actor OpenRepositories<Repository: SharedRepository> {
 
 /// Stored values in id order (`precedes(_:_:)`), kept as short sorted runs: a change moves
 /// values within one run only, so it costs the same in a store of 100 values as in one of
-/// 100,000; reading them all is one copy, not a sort, and a snapshot is written without
-/// sorting.
+/// 100,000 (a batch, as many times as it has values, until it is large enough beside the store
+/// to merge it anew); reading them all is one copy, not a sort, and a snapshot is written
+/// without sorting.
 nonisolated struct StoredValues<Value: StoredValue> {
     /// The most values a run holds before it is split in two.
     static var runCapacity: Int { 512 }
@@ -243,14 +244,22 @@ nonisolated struct StoredValues<Value: StoredValue> {
         return runs[run][index]
     }
 
+    /// Whether `changed` values are few enough beside the store to move one at a time (each
+    /// within its run), rather than merging the store anew, which costs as much as the store:
+    /// a batch of a thousand values in a store of a million moves them, and a store's first
+    /// batch, or one a sixteenth its size or more, is merged.
+    private func movesOneAtATime(_ changed: Int) -> Bool {
+        changed <= Self.runCapacity || changed * 16 <= count
+    }
+
     /// Applies `change` in place. A value saved keeps its unknown members.
     mutating func apply(_ change: StoreChange<Value>) {
         switch change {
-        case .saved(let saved) where saved.count > Self.runCapacity:
+        case .saved(let saved) where !movesOneAtATime(saved.count):
             merge(saved)
         case .saved(let saved):
             for value in saved { insert(value) }
-        case .deleted(let ids) where ids.count > Self.runCapacity:
+        case .deleted(let ids) where !movesOneAtATime(ids.count):
             let removed = Set(ids)
             replace(with: items.filter { !removed.contains($0.id) })
             forgetUnknownMembers(of: ids)
@@ -286,10 +295,17 @@ nonisolated struct StoredValues<Value: StoredValue> {
             }
             noteUnknownMembers(of: stored)
         }
-        if !deleted.isEmpty {
+        // A reader that follows a writer applies a few records at a time: moved one by one.
+        if movesOneAtATime(deleted.count) {
+            for id in deleted { remove(id) }
+        } else {
             replace(with: items.filter { !deleted.contains($0.id) })
         }
-        if !saved.isEmpty { merge(Array(saved.values)) }
+        if movesOneAtATime(saved.count) {
+            for value in saved.values { insert(value) }
+        } else {
+            merge(Array(saved.values))
+        }
     }
 
     /// Records the unknown members that `change`, read from a file, saves its values with.
