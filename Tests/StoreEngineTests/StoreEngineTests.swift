@@ -618,23 +618,36 @@ nonisolated extension ItemError: SQLiteFailure {}
         #expect(throws: (any Error).self) { try StoreFiles.CRC32.unsealed(flipped) }
     }
 
-    /// A batch small beside the store moves its values one at a time, one large beside it
-    /// merges the store anew; either way the values are what sorting them all would give.
-    @Test(arguments: [600, 3_000])
-    func aBatchOfAnySizeLeavesTheValuesAsSortingThemAllWould(batch size: Int) {
+    /// A batch small beside the store moves its values one at a time (splitting runs), one
+    /// large beside it merges the store anew (its runs packed full); either way the values are
+    /// what sorting them all would give, the last save of an id in a batch winning.
+    @Test(arguments: [(600, false), (3_000, true)])
+    func aBatchOfAnySizeLeavesTheValuesAsSortingThemAllWould(size: Int, merges: Bool) {
+        let start = (0..<20_000).map { item($0 * 2) }
         var values = StoredValues<Item>()
-        values.apply(.saved((0..<20_000).map { item($0 * 2) }))
-        var expected = Dictionary(uniqueKeysWithValues: values.items.map { ($0.id, $0) })
-        // Odd ids are new, even ones replace; then as many deleted, some of them just saved.
-        let saved = (0..<size).map { Item(id: $0 * 7 % 40_000, title: "Saved \($0)", count: 1) }
+        values.apply(.saved(start))
+        var expected = Dictionary(uniqueKeysWithValues: start.map { ($0.id, $0) })
+        // Odd ids are new, even ones replace, and each id is saved twice, the second time
+        // with another title; then as many deleted, some of them just saved.
+        let saved = (0..<size).flatMap { number in
+            let id = number * 7 % 40_000
+            return [
+                Item(id: id, title: "First \(number)", count: 1),
+                Item(id: id, title: "Saved \(number)", count: 1),
+            ]
+        }
         let deleted = (0..<size).map { $0 * 11 % 40_001 }
 
         values.apply(.saved(saved))
+        let runsAfterSaving = values.runCount
         values.apply(.deleted(deleted))
         var replayed = StoredValues<Item>()
-        replayed.apply(.saved((0..<20_000).map { item($0 * 2) }))
+        replayed.apply(.saved([item(1)]))
         replayed.apply(
-            contentsOf: [.init(change: .saved(saved)), .init(change: .deleted(deleted))])
+            contentsOf: [
+                .init(change: .removedAll), .init(change: .saved(start)),
+                .init(change: .saved(saved)), .init(change: .deleted(deleted)),
+            ])
 
         for value in saved { expected[value.id] = value }
         for id in deleted { expected[id] = nil }
@@ -643,6 +656,9 @@ nonisolated extension ItemError: SQLiteFailure {}
         #expect(values.count == sorted.count)
         #expect(replayed.items == sorted)
         #expect(values.values(after: sorted[99].id).first == sorted[100])
+        #expect(saved.count / 2 == size)
+        let packed = (20_000 + size / 2 + 511) / 512
+        #expect((runsAfterSaving == packed) == merges, "\(runsAfterSaving) runs")
     }
 
     @Test func aLargeBatchIsMergedIntoAListAsSortingItAllWouldPlaceIt() {

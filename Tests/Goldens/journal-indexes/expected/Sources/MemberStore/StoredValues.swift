@@ -195,6 +195,10 @@ nonisolated struct StoredValues<Value: StoredValue> {
 
     var isEmpty: Bool { count == 0 }
 
+    /// How many runs hold the values: as few as their capacity allows after a merge, more
+    /// once values moved one at a time split some.
+    var runCount: Int { runs.count }
+
     /// Every value, in id order.
     var items: [Value] {
         var all: [Value] = []
@@ -246,8 +250,9 @@ nonisolated struct StoredValues<Value: StoredValue> {
 
     /// Whether `changed` values are few enough beside the store to move one at a time (each
     /// within its run), rather than merging the store anew, which costs as much as the store:
-    /// a batch of a thousand values in a store of a million moves them, and a store's first
-    /// batch, or one a sixteenth its size or more, is merged.
+    /// a batch of up to a run's capacity, or up to a sixteenth of the store, moves them (a
+    /// thousand values in a store of a million); a larger one is merged, and the runs packed
+    /// full again.
     private func movesOneAtATime(_ changed: Int) -> Bool {
         changed <= Self.runCapacity || changed * 16 <= count
     }
