@@ -661,6 +661,28 @@ nonisolated extension ItemError: SQLiteFailure {}
         #expect((runsAfterSaving == packed) == merges, "\(runsAfterSaving) runs")
     }
 
+    /// A change of many values in a long list is applied off the caller's actor, to the same
+    /// list that applying it in place gives; one value, or a short list, is applied in place.
+    @Test func aCostlyChangeIsAppliedToACopyAsInPlace() async {
+        var list = LiveList<Item>(order: .by(\.title))
+        list.show((0..<100_000).map(item), inIDOrder: true)
+        let many = StoreChange<Item>.saved(
+            (0..<11).map { Item(id: $0 * 9_001, title: "New", count: 1) })
+        var short = LiveList<Item>(order: .byID)
+        short.show((0..<1_000).map(item), inIDOrder: true)
+
+        #expect(list.isCostly(many))
+        #expect(!list.isCostly(.saved([item(3)])))
+        #expect(!list.isCostly(.removedAll))
+        #expect(!short.isCostly(many))
+        let applied = await LiveList.applying(many, to: list)
+        var inPlace = list
+        inPlace.apply(many)
+        #expect(applied.values == inPlace.values)
+        #expect(applied.values != list.values)
+        #expect(list.values.count == 100_000)  // The list handed over is left as it was.
+    }
+
     @Test func aLargeBatchIsMergedIntoAListAsSortingItAllWouldPlaceIt() {
         var list = LiveList<Item>(order: .by(\.title, descending: true))
         list.filter = { $0.count > 0 }

@@ -1,7 +1,7 @@
 // The journal store's worst moments, which its medians hide (`--stall-sizes`, default
 // 200000,1000000; UUID ids): a compaction while other tasks go on calling `find(by:)` and
 // `save`, the compaction's memory against the store's steady memory, and how long the
-// view-model's `load()` and `filter(by:)` hold the main actor.
+// view-model's `load()`, a change of 17 values it shows, and `filter(by:)` hold the main actor.
 //
 // Each size runs two children: `stall-import` writes the store, and `stall-use` opens it (so the
 // import's memory is not counted) and measures. Memory is read from Linux's /proc: the store's
@@ -39,6 +39,9 @@ struct StallFigures {
     var filterHold = 0.0
     var filterGap = 0.0
     var load = 0.0
+    /// The same while the view-model shows a `save(contentsOf:)` of 17 values.
+    var changeHold = 0.0
+    var changeGap = 0.0
 
     init() {}
 
@@ -49,13 +52,14 @@ struct StallFigures {
         (steadyAfterCalls, peakWithCalls) = (numbers[8], numbers[9])
         (loadHold, loadGap, filterHold) = (numbers[10], numbers[11], numbers[12])
         (filterGap, load) = (numbers[13], numbers[14])
+        (changeHold, changeGap) = (numbers[15], numbers[16])
     }
 
     var numbers: [Double] {
         [
             compactionAlone, compaction, calls, longestFind, longestSave, medianSave,
             steadyMemory, peakAlone, steadyAfterCalls, peakWithCalls, loadHold, loadGap,
-            filterHold, filterGap, load,
+            filterHold, filterGap, load, changeHold, changeGap,
         ]
     }
 }
@@ -209,6 +213,16 @@ func runStallUse(size: Int, saves: Int) async throws {
     let loadStart = ContinuousClock.now
     (figures.loadHold, figures.loadGap) = await longestMainActorHold { await viewModel.load() }
     figures.load = seconds(ContinuousClock.now - loadStart)
+    // A change of more values than the view-model moves one at a time, shown by the stream.
+    let shownBefore = viewModel.entries.count
+    let change = withUUIDs(sampleEntries(0..<17), salt: 5)
+    (figures.changeHold, figures.changeGap) = await longestMainActorHold {
+        try? await repository.save(contentsOf: change)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while viewModel.entries.count < shownBefore + change.count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
     (figures.filterHold, figures.filterGap) = await longestMainActorHold {
         await viewModel.filter(by: { $0.score >= 1_000 })
     }
@@ -225,8 +239,8 @@ func runStalls(sizes: [Int], saves: Int) throws {
         "| values | compact() alone / with calls | calls during it | longest find(by:) "
             + "| longest save | median save | memory: steady / compaction peak "
             + "| with the calls' saves in: steady / peak | viewModel.load() "
-            + "| main actor's longest hold / gap: load() | filter(by:) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            + "| main actor's longest hold / gap: load() | a change of 17 values | filter(by:) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var targets: [(String, Double, Double)] = []
     var recoveries: [(size: Int, figures: [Double])] = []
     for size in sizes {
@@ -240,7 +254,7 @@ func runStalls(sizes: [Int], saves: Int) throws {
             environment: environment)
         let figures = StallFigures(
             try runChildProcess(
-                store: "stall-use", size: size, saves: saves, expecting: 15,
+                store: "stall-use", size: size, saves: saves, expecting: 17,
                 environment: environment))
         recoveries.append(
             (
@@ -260,6 +274,7 @@ func runStalls(sizes: [Int], saves: Int) throws {
             mebibytes(figures.steadyAfterCalls, figures.peakWithCalls),
             milliseconds(figures.load),
             "\(milliseconds(figures.loadHold)) / \(milliseconds(figures.loadGap))",
+            "\(milliseconds(figures.changeHold)) / \(milliseconds(figures.changeGap))",
             "\(milliseconds(figures.filterHold)) / \(milliseconds(figures.filterGap))",
         ]
         print("| \(size) | " + cells.joined(separator: " | ") + " |")
@@ -279,6 +294,10 @@ func runStalls(sizes: [Int], saves: Int) throws {
                     ? figures.peakWithCalls / figures.steadyAfterCalls : 0, 1.5
             ),
             ("\(size): main actor held by viewModel.load(), ms", figures.loadHold * 1000, 16),
+            (
+                "\(size): main actor held by a change of 17 values shown, ms",
+                figures.changeHold * 1000, 16
+            ),
             ("\(size): main actor held by filter(by:), ms", figures.filterHold * 1000, 16),
         ]
     }

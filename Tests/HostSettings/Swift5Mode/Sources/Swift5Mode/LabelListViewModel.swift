@@ -94,7 +94,7 @@ public final class LabelListViewModel {
         shownRevisions.revision = revision
         following = Task { [weak self] in
             for await revised in changes {
-                self?.receive(revised)
+                await self?.receive(revised)
             }
         }
     }
@@ -191,8 +191,22 @@ public final class LabelListViewModel {
     }
 
     /// Applies a change from the stream, unless the list has it, and lets the calls waiting
-    /// for it return.
-    private func receive(_ revised: Revised<Label>) {
+    /// for it return. A change that would take long beside the list shown (many values in a
+    /// long list) is applied to a copy off the main actor, which only takes the finished list;
+    /// the stream's next change waits for it.
+    private func receive(_ revised: Revised<Label>) async {
+        if revised.revision > shownRevisions.revision, shownList.affects(revised.change),
+            shownList.isCostly(revised.change)
+        {
+            let applied = await LiveList.applying(revised.change, to: shownList)
+            // A load() meanwhile stopped this stream and shows values of its own.
+            guard !Task.isCancelled else { return }
+            let shown = shownList
+            shownList = applied
+            LiveList.release(consume shown)
+            for call in shownRevisions.receive(revised, applying: { _ in }) { call.resume() }
+            return
+        }
         for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
     }
 

@@ -114,6 +114,30 @@ nonisolated struct LiveList<Value: StoredValue>: Sendable {
         }
     }
 
+    /// Whether applying `change` here would hold the caller's actor for long: the values it
+    /// names times the values shown pass a million (each value moved shifts those after it in
+    /// the list; a merge copies the list). A view-model applies such a change to a copy off the
+    /// main actor (``applying(_:to:)``).
+    func isCostly(_ change: StoreChange<Value>) -> Bool {
+        let named =
+            switch change {
+            case .saved(let saved): saved.count
+            case .deleted(let ids): ids.count
+            case .removedAll: 0
+            }
+        return named > 1 && named * values.count > 1_000_000
+    }
+
+    /// `list` with `change` applied, in a task off the caller's actor, which only takes the
+    /// finished list.
+    static func applying(_ change: StoreChange<Value>, to list: Self) async -> Self {
+        await _Concurrency.Task.detached {
+            var list = list
+            list.apply(change)
+            return list
+        }.value
+    }
+
     /// Applies one committed change in place. A large one is sorted by itself and merged into
     /// the list in one pass, instead of moving values once per value, or sorting them all.
     mutating func apply(_ change: StoreChange<Value>) {
