@@ -215,7 +215,7 @@ func runStallUse(size: Int, saves: Int) async throws {
     figures.load = seconds(ContinuousClock.now - loadStart)
     // A change of more values than the view-model moves one at a time, shown by the stream.
     let shownBefore = viewModel.entries.count
-    let change = withUUIDs(sampleEntries(0..<17), salt: 5)
+    let change = withUUIDs(sampleEntries(0..<17), salt: 6)  // Ids no other step uses.
     (figures.changeHold, figures.changeGap) = await longestMainActorHold {
         try? await repository.save(contentsOf: change)
         let deadline = ContinuousClock.now + .seconds(30)

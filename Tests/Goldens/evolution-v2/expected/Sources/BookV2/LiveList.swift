@@ -94,10 +94,14 @@ nonisolated struct LiveList<Value: StoredValue>: Sendable {
     }
 
     /// Frees `list` in a task of its own: freeing a few hundred thousand values takes longer
-    /// than a frame. The caller hands its reference over (`consume`); should the task end
-    /// before this call returns, the list is freed here instead, as it was before.
+    /// than a frame. The caller hands its reference over (`consume`). The task holds the list a
+    /// moment first: one that ended before this call returned left the last reference, and so
+    /// the freeing, to the caller (100 ms on the main actor at a million values, now and then).
     static func release(_ list: consuming Self) {
-        _Concurrency.Task.detached(priority: .background) { withExtendedLifetime(list) {} }
+        _Concurrency.Task.detached(priority: .background) {
+            try? await _Concurrency.Task.sleep(nanoseconds: 50_000_000)
+            withExtendedLifetime(list) {}
+        }
     }
 
     /// Whether `change` changes what is shown: views are told only of changes that do.

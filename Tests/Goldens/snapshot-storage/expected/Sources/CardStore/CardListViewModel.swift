@@ -93,7 +93,9 @@ public final class CardListViewModel {
         LiveList.release(consume shown)
         shownRevisions.revision = revision
         following = Task { [weak self] in
-            for await revised in changes {
+            // A stream hands out what it holds after its task is cancelled: a stream that a
+            // later load() replaced must apply nothing more over that load's list.
+            for await revised in changes where !Task.isCancelled {
                 await self?.receive(revised)
             }
         }
@@ -199,8 +201,12 @@ public final class CardListViewModel {
             shownList.isCostly(revised.change)
         {
             let applied = await LiveList.applying(revised.change, to: shownList)
-            // A load() meanwhile stopped this stream and shows values of its own.
-            guard !Task.isCancelled else { return }
+            // A load() meanwhile stopped this stream and shows values of its own; the list
+            // made here is freed off the main actor too.
+            guard !Task.isCancelled else {
+                LiveList.release(consume applied)
+                return
+            }
             let shown = shownList
             shownList = applied
             LiveList.release(consume shown)
