@@ -120,14 +120,14 @@ nonisolated struct LiveList<Value: StoredValue>: Sendable {
 
     /// Whether applying `change` here would hold the caller's actor for long: the values it
     /// names times the values shown pass a million (each value moved shifts those after it in
-    /// the list; a merge copies the list). A view-model applies such a change to a copy off the
-    /// main actor (``applying(_:to:)``).
+    /// the list; a merge copies the list; `removedAll`, which names them all, frees it). A
+    /// view-model applies such a change to a copy off the main actor (``applying(_:to:)``).
     func isCostly(_ change: StoreChange<Value>) -> Bool {
         let named =
             switch change {
             case .saved(let saved): saved.count
             case .deleted(let ids): ids.count
-            case .removedAll: 0
+            case .removedAll: values.count
             }
         return named > 1 && named * values.count > 1_000_000
     }
