@@ -150,10 +150,10 @@ public actor MemoRepository {
     /// repository was suspended (read when it resumes), or unreadable when heard (busy, or
     /// damaged: tried again at the next look).
     var keysNotHeardYet: [SQLiteRowKey] = []
-    /// Whether every value is being published again, a page at a time (the log no longer
-    /// reached back to the last row heard), and the id of the last one published.
-    var isPublishingEveryValue = false
-    var everyValuePublishedThrough: SQLiteRowKey?
+    /// While every value is published again, a page at a time (the log no longer reached back
+    /// to the last row heard): the key of the last row published, nil before the first page.
+    /// Nil when not publishing.
+    var everyValueCursor: SQLiteTable<Memo, MemoRepositoryError>.PageCursor?
     /// How often, in nanoseconds, an observed repository looks for what other processes
     /// committed: a change made there reaches ``changes()`` within about this long.
     public static let otherProcessesInterval: UInt64 = 100_000_000

@@ -328,8 +328,7 @@ extension PinRepository {
     /// ``goOnPublishingEveryValue()`` publishes the others.
     private func startPublishingEveryValue() {
         observers.publish(.removedAll)
-        everyValuePublishedThrough = nil
-        isPublishingEveryValue = true
+        everyValueCursor = .init(after: nil)
         _ = publishNextPageOfEveryValue()
     }
 
@@ -340,27 +339,28 @@ extension PinRepository {
     /// cannot be read, to go on at the next look.
     private func goOnPublishingEveryValue() async {
         var pages = 0
-        while isPublishingEveryValue, pages < 100, publishNextPageOfEveryValue() {
+        while pages < 100, publishNextPageOfEveryValue() {
             pages += 1
             await Task.yield()
         }
     }
 
-    /// Publishes the next thousand values after ``everyValuePublishedThrough``; false when
-    /// none could be read now, or nothing observes any more (which ends the publishing). A row
-    /// that cannot be read now is published once it can be (after `recover`).
+    /// Publishes the next thousand values after ``everyValueCursor``; false when there is none
+    /// to publish, none could be read now, or nothing observes any more (which ends the
+    /// publishing). A row that cannot be read now is published once it can be (after
+    /// `recover`).
     private func publishNextPageOfEveryValue() -> Bool {
+        guard let cursor = everyValueCursor else { return false }
         guard observers.count > 0 else {
-            isPublishingEveryValue = false
+            everyValueCursor = nil
             return false
         }
         guard !database.isSuspended, !database.isClosed,
-            let page = try? table.readableValues(after: everyValuePublishedThrough, limit: 1_000)
+            let page = try? table.readableValues(after: cursor.after, limit: 1_000)
         else { return false }
         keysNotHeardYet += page.unread.map(\.argument)
         if !page.values.isEmpty { observers.publish(.saved(page.values)) }
-        everyValuePublishedThrough = page.last
-        isPublishingEveryValue = page.last != nil
+        everyValueCursor = page.last.map { .init(after: $0) }
         return true
     }
 

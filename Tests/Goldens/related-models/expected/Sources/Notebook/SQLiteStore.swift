@@ -1322,6 +1322,12 @@ where Value.ID: SQLiteKey {
         return values
     }
 
+    /// Where a reader that reads every value a page at a time has got to: after the row whose
+    /// id column holds `after`, or at the first row when it is nil.
+    struct PageCursor {
+        var after: SQLiteRowKey?
+    }
+
     /// Up to `limit` values after the row whose id column holds `last` (from the first when
     /// nil), in id order, the ids of the rows among them that cannot be read now (a checksum
     /// that fails, a value this code cannot decode) apart, and the key to go on after: nil once

@@ -94,13 +94,25 @@ nonisolated struct LiveList<Value: StoredValue>: Sendable {
     }
 
     /// Frees `list` in a task of its own: freeing a few hundred thousand values takes longer
-    /// than a frame. The caller hands its reference over (`consume`). The task holds the list a
-    /// moment first: one that ended before this call returned left the last reference, and so
-    /// the freeing, to the caller (100 ms on the main actor at a million values, now and then).
+    /// than a frame. The caller hands its reference over (`consume`) into a box that the task
+    /// empties: whichever lets go of the box last, the list is freed in the task. (A task that
+    /// held the list itself and ended first left the last reference, and so the freeing, to
+    /// the caller: 100 ms on the main actor at a million values, now and then.)
     static func release(_ list: consuming Self) {
-        _Concurrency.Task.detached(priority: .background) {
-            try? await _Concurrency.Task.sleep(nanoseconds: 50_000_000)
-            withExtendedLifetime(list) {}
+        let handoff = Handoff(consume list)
+        _Concurrency.Task.detached(priority: .background) { handoff.empty() }
+    }
+
+    /// A list on its way to the task that frees it: only that task touches it once made.
+    private final class Handoff: @unchecked Sendable {
+        private var list: LiveList?
+
+        init(_ list: consuming LiveList) {
+            self.list = list
+        }
+
+        func empty() {
+            list = nil
         }
     }
 
