@@ -81,7 +81,7 @@ let package = Package(
             name: "StoreBench",
             dependencies: [
                 "BenchJournal", "BenchJournalUUID", "BenchSnapshot", "BenchSQLite", "Notebook",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "StudyApp", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]),
         .executableTarget(
             name: "StoreCrashChild", dependencies: ["BenchJournal", "BenchSQLite", "Notebook"]),

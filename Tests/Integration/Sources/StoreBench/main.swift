@@ -14,7 +14,9 @@
 //
 // Last, the sqlite store at `--sqlite-sizes` (default 10000,100000,1000000), UUID ids, beside
 // raw SQLite: the same rows through the C API, without the generated layer (SQLiteBench.swift),
-// and related models at the same sizes: lookups by an index, a cascade (RelationsBench.swift).
+// related models at the same sizes: lookups by an index, a cascade (RelationsBench.swift), and
+// the first open after a field was added with a default, which rewrites every row
+// (LayoutBench.swift).
 // Before it, the journal store's worst moments at `--stall-sizes` (StallBench.swift): calls made
 // while a compaction runs, its memory, and how long the view-model holds the main actor.
 
@@ -455,6 +457,7 @@ func runParent(arguments: [String]) throws {
         try runStalls(sizes: stallSizes, saves: saves)
         try runSQLite(sizes: sqliteSizes, saves: saves, journal: [:])
         try runRelations(sizes: sqliteSizes, saves: saves)
+        try runLayout(sizes: sqliteSizes)
         try runMove(sizes: sqliteSizes)
         return
     }
@@ -489,6 +492,7 @@ func runParent(arguments: [String]) throws {
     try runStalls(sizes: stallSizes, saves: saves)
     try runSQLite(sizes: sqliteSizes, saves: saves, journal: journal)
     try runRelations(sizes: sqliteSizes, saves: saves)
+    try runLayout(sizes: sqliteSizes)
     try runMove(sizes: sqliteSizes)
 }
 
