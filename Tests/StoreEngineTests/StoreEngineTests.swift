@@ -661,6 +661,27 @@ nonisolated extension ItemError: SQLiteFailure {}
         #expect((runsAfterSaving == packed) == merges, "\(runsAfterSaving) runs")
     }
 
+    /// Values deleted one at a time, from anywhere in the store, leave no run of a few values:
+    /// small runs are joined with a neighbour, in new arrays that free the room the deleted
+    /// values took, and the values stay in id order.
+    @Test func deletesOneAtATimeLeaveNoSmallRuns() {
+        var values = StoredValues<Item>()
+        values.apply(.saved((0..<100_000).map(item)))
+        var kept = Set(0..<100_000)
+        // 99% of the values, spread over every run, then every run but one emptied.
+        for id in 0..<100_000 where id % 100 != 0 {
+            values.apply(.deleted([id]))
+            kept.remove(id)
+        }
+        #expect(values.items == kept.sorted().map(item))
+        #expect(values.runCount <= kept.count / 128 + 1, "\(values.runCount) runs")
+        for id in kept.sorted().dropFirst(3) { values.apply(.deleted([id])) }
+        #expect(values.items == [item(0), item(100), item(200)])
+        #expect(values.runCount == 1)
+        values.apply(.saved((0..<600).map(item)))
+        #expect(values.items == (0..<600).map(item))
+    }
+
     /// A change of many values in a long list is applied off the caller's actor, to the same
     /// list that applying it in place gives; one value, or a short list, is applied in place.
     @Test func aCostlyChangeIsAppliedToACopyAsInPlace() async {

@@ -402,7 +402,30 @@ nonisolated struct StoredValues<Value: StoredValue> {
         else { return }
         runs[run].remove(at: index)
         count -= 1
-        if runs[run].isEmpty { runs.remove(at: run) }
+        if runs[run].isEmpty {
+            runs.remove(at: run)
+        } else if runs[run].count < Self.runCapacity / 4 {
+            joinWithANeighbour(run)
+        }
+    }
+
+    /// Joins a run that deletes left small with the run after it (or before it, for the last),
+    /// in one run when both fit, else in two of equal size; either way in new arrays, so the
+    /// room the deleted values took is freed.
+    private mutating func joinWithANeighbour(_ run: Int) {
+        guard runs.count > 1 else {
+            runs[run] = Array(runs[run][...])
+            return
+        }
+        let first = run == runs.count - 1 ? run - 1 : run
+        let joined = runs[first] + runs[first + 1]
+        if joined.count <= Self.runCapacity {
+            runs.replaceSubrange(first...first + 1, with: [joined])
+        } else {
+            let half = joined.count / 2
+            runs[first] = Array(joined[..<half])
+            runs[first + 1] = Array(joined[half...])
+        }
     }
 
     /// The values `sorted`, in id order, in place of those held, whose unknown members stay.
