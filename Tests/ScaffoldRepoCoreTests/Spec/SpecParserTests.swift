@@ -371,6 +371,23 @@ import Testing
         }
     }
 
+    /// A property named like the model, one of its generated types or a model it refers to
+    /// hides that type in its code: `Question:String` and `QuestionRepository:String` printed
+    /// "Next: swift test" on a package that did not compile.
+    @Test(arguments: [
+        ["Question:String"], ["QuestionRepository:String"], ["QuestionListViewModel:Int"],
+        ["Deck:String", "deck:references(Deck)"],
+    ])
+    func fieldNamesThatWouldHideTheModelsOwnTypesAreRefused(fields: [String]) {
+        #expect {
+            try InvocationParser.parse(["Question", "id:Int"] + fields + ["--storage", "sqlite"])
+        } throws: { error in
+            (error as? any BadInput)?.message.contains(
+                "field name '\(fields[0].prefix { $0 != ":" })' in '\(fields[0])' is the name of a "
+                    + "type that the model's code uses") == true
+        }
+    }
+
     /// Two indexed fields whose names differ only by case or underscores would declare one
     /// lookup twice (`docs(withTitle:)`); apart, or without a modifier, they are accepted.
     @Test(arguments: [
