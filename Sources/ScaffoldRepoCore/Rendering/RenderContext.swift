@@ -38,6 +38,10 @@ struct ModelContext: TemplateContext {
     let supportImports: [ImportContext]
     let xctestImports: [ImportContext]
     let swiftTestingImports: [ImportContext]
+    /// The model and the models it refers to, each imported by name from the generated module
+    /// (`TimerStore.Timer`), sorted: a model named like a Foundation type (`Timer`, `Locale`)
+    /// is then the module's in the tests, which import both.
+    let modelImports: [ImportContext]
     /// The model's type name, `Question`; `modelVariable` and `modelPlural` name one value and
     /// many (`question`, `questions`).
     let model: String
@@ -142,6 +146,9 @@ struct ModelContext: TemplateContext {
         supportImports = imports(["Observation"])
         xctestImports = imports(["Observation", "XCTest"])
         swiftTestingImports = imports(["Observation", "Testing"])
+        modelImports = Set([names.type] + spec.fields.compactMap(\.reference?.model)).sorted().map {
+            ImportContext(name: module + "." + $0)
+        }
         model = names.type
         modelVariable = names.variable
         modelPlural = names.pluralVariable

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct FlashcardStore.Flashcard
+
 // Workshop: the scenarios are shared with FlashcardRepositoryXCTests.swift (one template renders
 // both). Here each one is marked `@Test`, and the helpers at the end assert with `#expect` and
 // `#require`; compare them with the XCTest file's helpers to see the two styles side by side.

@@ -2,6 +2,8 @@ import FlashcardStore
 import Foundation
 import Observation
 
+import struct FlashcardStore.Flashcard
+
 /// What the Flashcard tests share: sample values and a private folder for each test.
 nonisolated enum FlashcardTestSupport {
     /// A sample Flashcard. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import LessonStore
 import Observation
 import Testing
 
+import struct LessonStore.Lesson
+
 // Workshop: the scenarios are shared with LessonRepositoryXCTests.swift (one template renders
 // both). Here each one is marked `@Test`, and the helpers at the end assert with `#expect` and
 // `#require`; compare them with the XCTest file's helpers to see the two styles side by side.

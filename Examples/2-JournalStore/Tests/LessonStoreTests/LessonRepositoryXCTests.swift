@@ -3,6 +3,8 @@ import LessonStore
 import Observation
 import XCTest
 
+import struct LessonStore.Lesson
+
 // Workshop: the scenarios are shared with LessonRepositoryTests.swift (one template renders
 // both). XCTest runs every `test…` method, so nothing marks them here, and the helpers at the end
 // assert with `XCTAssert…`; compare them with the Swift Testing file's to see the two styles.

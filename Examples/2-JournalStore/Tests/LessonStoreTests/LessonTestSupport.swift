@@ -2,6 +2,8 @@ import Foundation
 import LessonStore
 import Observation
 
+import struct LessonStore.Lesson
+
 /// What the Lesson tests share: sample values and a private folder for each test.
 nonisolated enum LessonTestSupport {
     /// A sample Lesson. The same `number` always gives the same id; another `revision`

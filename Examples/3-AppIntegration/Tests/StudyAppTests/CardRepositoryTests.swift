@@ -3,6 +3,9 @@ import Observation
 import StudyApp
 import Testing
 
+import struct StudyApp.Card
+import struct StudyApp.Deck
+
 // Workshop: the scenarios are shared with CardRepositoryXCTests.swift (one template renders
 // both). Here each one is marked `@Test`, and the helpers at the end assert with `#expect` and
 // `#require`; compare them with the XCTest file's helpers to see the two styles side by side.

@@ -3,6 +3,9 @@ import Observation
 import StudyApp
 import XCTest
 
+import struct StudyApp.Card
+import struct StudyApp.Deck
+
 // Workshop: the scenarios are shared with CardRepositoryTests.swift (one template renders
 // both). XCTest runs every `test…` method, so nothing marks them here, and the helpers at the end
 // assert with `XCTAssert…`; compare them with the Swift Testing file's to see the two styles.

@@ -2,6 +2,9 @@ import Foundation
 import Observation
 import StudyApp
 
+import struct StudyApp.Card
+import struct StudyApp.Deck
+
 /// What the Card tests share: sample values and a private folder for each test.
 nonisolated enum CardTestSupport {
     /// A sample Card. The same `number` always gives the same id; another `revision`

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import StudyApp
 
+import struct StudyApp.Deck
+
 /// What the Deck tests share: sample values and a private folder for each test.
 nonisolated enum DeckTestSupport {
     /// A sample Deck. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Observation
 import RecipeStore
 import Testing
 
+import struct RecipeStore.Recipe
+
 // Workshop: the scenarios are shared with RecipeRepositoryXCTests.swift (one template renders
 // both). Here each one is marked `@Test`, and the helpers at the end assert with `#expect` and
 // `#require`; compare them with the XCTest file's helpers to see the two styles side by side.

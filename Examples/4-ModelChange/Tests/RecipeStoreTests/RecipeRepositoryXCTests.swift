@@ -3,6 +3,8 @@ import Observation
 import RecipeStore
 import XCTest
 
+import struct RecipeStore.Recipe
+
 // Workshop: the scenarios are shared with RecipeRepositoryTests.swift (one template renders
 // both). XCTest runs every `test…` method, so nothing marks them here, and the helpers at the end
 // assert with `XCTAssert…`; compare them with the Swift Testing file's to see the two styles.

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import RecipeStore
 
+import struct RecipeStore.Recipe
+
 /// What the Recipe tests share: sample values and a private folder for each test.
 nonisolated enum RecipeTestSupport {
     /// A sample Recipe. The same `number` always gives the same id; another `revision`

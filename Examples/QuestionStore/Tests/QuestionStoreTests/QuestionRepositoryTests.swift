@@ -3,6 +3,8 @@ import Observation
 import QuestionStore
 import Testing
 
+import struct QuestionStore.Question
+
 /// The behaviour of ``QuestionRepository`` and ``QuestionListViewModel``, in Swift Testing.
 @Suite nonisolated struct QuestionRepositoryTests {
     private typealias Support = QuestionTestSupport

@@ -3,6 +3,8 @@ import Observation
 import QuestionStore
 import XCTest
 
+import struct QuestionStore.Question
+
 /// The behaviour of ``QuestionRepository`` and ``QuestionListViewModel``, in XCTest.
 nonisolated final class QuestionRepositoryXCTests: XCTestCase {
     private typealias Support = QuestionTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import QuestionStore
 
+import struct QuestionStore.Question
+
 /// What the Question tests share: sample values and a private folder for each test.
 nonisolated enum QuestionTestSupport {
     /// A sample Question. The same `number` always gives the same id; another `revision`

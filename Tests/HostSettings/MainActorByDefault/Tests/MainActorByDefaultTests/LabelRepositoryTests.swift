@@ -3,6 +3,8 @@ import MainActorByDefault
 import Observation
 import Testing
 
+import struct MainActorByDefault.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in Swift Testing.
 @Suite nonisolated struct LabelRepositoryTests {
     private typealias Support = LabelTestSupport

@@ -3,6 +3,8 @@ import MainActorByDefault
 import Observation
 import XCTest
 
+import struct MainActorByDefault.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in XCTest.
 nonisolated final class LabelRepositoryXCTests: XCTestCase {
     private typealias Support = LabelTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import MainActorByDefault
 import Observation
 
+import struct MainActorByDefault.Label
+
 /// What the Label tests share: sample values and a private folder for each test.
 nonisolated enum LabelTestSupport {
     /// A sample Label. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import MainActorByDefault
 import Observation
 import Testing
 
+import struct MainActorByDefault.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in Swift Testing.
 @Suite nonisolated struct MemoRepositoryTests {
     private typealias Support = MemoTestSupport

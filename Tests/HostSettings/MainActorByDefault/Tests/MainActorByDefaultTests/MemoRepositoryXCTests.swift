@@ -3,6 +3,8 @@ import MainActorByDefault
 import Observation
 import XCTest
 
+import struct MainActorByDefault.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in XCTest.
 nonisolated final class MemoRepositoryXCTests: XCTestCase {
     private typealias Support = MemoTestSupport

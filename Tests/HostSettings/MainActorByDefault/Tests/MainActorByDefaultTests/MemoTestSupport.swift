@@ -2,6 +2,8 @@ import Foundation
 import MainActorByDefault
 import Observation
 
+import struct MainActorByDefault.Memo
+
 /// What the Memo tests share: sample values and a private folder for each test.
 nonisolated enum MemoTestSupport {
     /// A sample Memo. The same `number` always gives the same id; another `revision`

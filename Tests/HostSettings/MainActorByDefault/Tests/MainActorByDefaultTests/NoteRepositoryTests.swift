@@ -3,6 +3,8 @@ import MainActorByDefault
 import Observation
 import Testing
 
+import struct MainActorByDefault.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
 @Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport

@@ -3,6 +3,9 @@ import MainActorByDefault
 import Observation
 import Testing
 
+import struct MainActorByDefault.Memo
+import struct MainActorByDefault.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in Swift Testing.
 @Suite nonisolated struct PinRepositoryTests {
     private typealias Support = PinTestSupport

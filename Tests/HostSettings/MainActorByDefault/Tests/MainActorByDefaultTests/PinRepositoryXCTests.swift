@@ -3,6 +3,9 @@ import MainActorByDefault
 import Observation
 import XCTest
 
+import struct MainActorByDefault.Memo
+import struct MainActorByDefault.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in XCTest.
 nonisolated final class PinRepositoryXCTests: XCTestCase {
     private typealias Support = PinTestSupport

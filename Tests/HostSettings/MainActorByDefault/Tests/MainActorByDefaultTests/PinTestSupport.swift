@@ -2,6 +2,9 @@ import Foundation
 import MainActorByDefault
 import Observation
 
+import struct MainActorByDefault.Memo
+import struct MainActorByDefault.Pin
+
 /// What the Pin tests share: sample values and a private folder for each test.
 nonisolated enum PinTestSupport {
     /// A sample Pin. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Observation
 import Swift5Mode
 import Testing
 
+import struct Swift5Mode.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in Swift Testing.
 @Suite nonisolated struct LabelRepositoryTests {
     private typealias Support = LabelTestSupport

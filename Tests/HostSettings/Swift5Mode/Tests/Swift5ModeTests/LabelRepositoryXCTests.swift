@@ -3,6 +3,8 @@ import Observation
 import Swift5Mode
 import XCTest
 
+import struct Swift5Mode.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in XCTest.
 nonisolated final class LabelRepositoryXCTests: XCTestCase {
     private typealias Support = LabelTestSupport

@@ -3,6 +3,8 @@ import Observation
 import Swift5Mode
 import Testing
 
+import struct Swift5Mode.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in Swift Testing.
 @Suite nonisolated struct MemoRepositoryTests {
     private typealias Support = MemoTestSupport

@@ -3,6 +3,8 @@ import Observation
 import Swift5Mode
 import XCTest
 
+import struct Swift5Mode.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in XCTest.
 nonisolated final class MemoRepositoryXCTests: XCTestCase {
     private typealias Support = MemoTestSupport

@@ -3,6 +3,8 @@ import Observation
 import Swift5Mode
 import Testing
 
+import struct Swift5Mode.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
 @Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport

@@ -3,6 +3,8 @@ import Observation
 import Swift5Mode
 import XCTest
 
+import struct Swift5Mode.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in XCTest.
 nonisolated final class NoteRepositoryXCTests: XCTestCase {
     private typealias Support = NoteTestSupport

@@ -3,6 +3,9 @@ import Observation
 import Swift5Mode
 import Testing
 
+import struct Swift5Mode.Memo
+import struct Swift5Mode.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in Swift Testing.
 @Suite nonisolated struct PinRepositoryTests {
     private typealias Support = PinTestSupport

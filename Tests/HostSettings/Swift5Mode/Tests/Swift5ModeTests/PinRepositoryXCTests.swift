@@ -3,6 +3,9 @@ import Observation
 import Swift5Mode
 import XCTest
 
+import struct Swift5Mode.Memo
+import struct Swift5Mode.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in XCTest.
 nonisolated final class PinRepositoryXCTests: XCTestCase {
     private typealias Support = PinTestSupport

@@ -2,6 +2,9 @@ import Foundation
 import Observation
 import Swift5Mode
 
+import struct Swift5Mode.Memo
+import struct Swift5Mode.Pin
+
 /// What the Pin tests share: sample values and a private folder for each test.
 nonisolated enum PinTestSupport {
     /// A sample Pin. The same `number` always gives the same id; another `revision`

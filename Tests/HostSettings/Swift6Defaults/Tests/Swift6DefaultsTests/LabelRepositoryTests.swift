@@ -3,6 +3,8 @@ import Observation
 import Swift6Defaults
 import Testing
 
+import struct Swift6Defaults.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in Swift Testing.
 @Suite nonisolated struct LabelRepositoryTests {
     private typealias Support = LabelTestSupport

@@ -3,6 +3,8 @@ import Observation
 import Swift6Defaults
 import XCTest
 
+import struct Swift6Defaults.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in XCTest.
 nonisolated final class LabelRepositoryXCTests: XCTestCase {
     private typealias Support = LabelTestSupport

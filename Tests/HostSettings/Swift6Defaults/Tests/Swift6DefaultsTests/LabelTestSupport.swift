@@ -2,6 +2,8 @@ internal import Foundation
 import Observation
 import Swift6Defaults
 
+import struct Swift6Defaults.Label
+
 /// What the Label tests share: sample values and a private folder for each test.
 nonisolated enum LabelTestSupport {
     /// A sample Label. The same `number` always gives the same id; another `revision`

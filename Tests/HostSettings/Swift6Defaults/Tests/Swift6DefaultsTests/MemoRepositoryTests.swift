@@ -3,6 +3,8 @@ import Observation
 import Swift6Defaults
 import Testing
 
+import struct Swift6Defaults.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in Swift Testing.
 @Suite nonisolated struct MemoRepositoryTests {
     private typealias Support = MemoTestSupport

@@ -3,6 +3,8 @@ import Observation
 import Swift6Defaults
 import XCTest
 
+import struct Swift6Defaults.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in XCTest.
 nonisolated final class MemoRepositoryXCTests: XCTestCase {
     private typealias Support = MemoTestSupport

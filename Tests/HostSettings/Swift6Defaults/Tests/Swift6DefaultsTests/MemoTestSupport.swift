@@ -2,6 +2,8 @@ internal import Foundation
 import Observation
 import Swift6Defaults
 
+import struct Swift6Defaults.Memo
+
 /// What the Memo tests share: sample values and a private folder for each test.
 nonisolated enum MemoTestSupport {
     /// A sample Memo. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Observation
 import Swift6Defaults
 import Testing
 
+import struct Swift6Defaults.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
 @Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport

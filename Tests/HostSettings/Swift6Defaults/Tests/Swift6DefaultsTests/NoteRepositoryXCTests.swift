@@ -3,6 +3,8 @@ import Observation
 import Swift6Defaults
 import XCTest
 
+import struct Swift6Defaults.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in XCTest.
 nonisolated final class NoteRepositoryXCTests: XCTestCase {
     private typealias Support = NoteTestSupport

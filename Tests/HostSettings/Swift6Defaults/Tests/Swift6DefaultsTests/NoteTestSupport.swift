@@ -2,6 +2,8 @@ internal import Foundation
 import Observation
 import Swift6Defaults
 
+import struct Swift6Defaults.Note
+
 /// What the Note tests share: sample values and a private folder for each test.
 nonisolated enum NoteTestSupport {
     /// A sample Note. The same `number` always gives the same id; another `revision`

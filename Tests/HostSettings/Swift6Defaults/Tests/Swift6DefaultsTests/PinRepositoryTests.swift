@@ -3,6 +3,9 @@ import Observation
 import Swift6Defaults
 import Testing
 
+import struct Swift6Defaults.Memo
+import struct Swift6Defaults.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in Swift Testing.
 @Suite nonisolated struct PinRepositoryTests {
     private typealias Support = PinTestSupport

@@ -3,6 +3,9 @@ import Observation
 import Swift6Defaults
 import XCTest
 
+import struct Swift6Defaults.Memo
+import struct Swift6Defaults.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in XCTest.
 nonisolated final class PinRepositoryXCTests: XCTestCase {
     private typealias Support = PinTestSupport

@@ -2,6 +2,9 @@ internal import Foundation
 import Observation
 import Swift6Defaults
 
+import struct Swift6Defaults.Memo
+import struct Swift6Defaults.Pin
+
 /// What the Pin tests share: sample values and a private folder for each test.
 nonisolated enum PinTestSupport {
     /// A sample Pin. The same `number` always gives the same id; another `revision`

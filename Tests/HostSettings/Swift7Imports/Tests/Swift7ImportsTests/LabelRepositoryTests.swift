@@ -3,6 +3,8 @@ import Observation
 import Swift7Imports
 import Testing
 
+import struct Swift7Imports.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in Swift Testing.
 @Suite nonisolated struct LabelRepositoryTests {
     private typealias Support = LabelTestSupport

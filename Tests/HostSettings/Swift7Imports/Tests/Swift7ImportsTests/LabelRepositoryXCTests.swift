@@ -3,6 +3,8 @@ import Observation
 import Swift7Imports
 import XCTest
 
+import struct Swift7Imports.Label
+
 /// The behaviour of ``LabelRepository`` and ``LabelListViewModel``, in XCTest.
 nonisolated final class LabelRepositoryXCTests: XCTestCase {
     private typealias Support = LabelTestSupport

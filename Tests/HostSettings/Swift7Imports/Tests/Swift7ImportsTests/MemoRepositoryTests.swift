@@ -3,6 +3,8 @@ import Observation
 import Swift7Imports
 import Testing
 
+import struct Swift7Imports.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in Swift Testing.
 @Suite nonisolated struct MemoRepositoryTests {
     private typealias Support = MemoTestSupport

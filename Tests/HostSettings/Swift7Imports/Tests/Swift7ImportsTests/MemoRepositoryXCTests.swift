@@ -3,6 +3,8 @@ import Observation
 import Swift7Imports
 import XCTest
 
+import struct Swift7Imports.Memo
+
 /// The behaviour of ``MemoRepository`` and ``MemoListViewModel``, in XCTest.
 nonisolated final class MemoRepositoryXCTests: XCTestCase {
     private typealias Support = MemoTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import Swift7Imports
 
+import struct Swift7Imports.Memo
+
 /// What the Memo tests share: sample values and a private folder for each test.
 nonisolated enum MemoTestSupport {
     /// A sample Memo. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Observation
 import Swift7Imports
 import Testing
 
+import struct Swift7Imports.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
 @Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport

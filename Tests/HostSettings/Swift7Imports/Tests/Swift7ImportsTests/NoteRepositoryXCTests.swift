@@ -3,6 +3,8 @@ import Observation
 import Swift7Imports
 import XCTest
 
+import struct Swift7Imports.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in XCTest.
 nonisolated final class NoteRepositoryXCTests: XCTestCase {
     private typealias Support = NoteTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import Swift7Imports
 
+import struct Swift7Imports.Note
+
 /// What the Note tests share: sample values and a private folder for each test.
 nonisolated enum NoteTestSupport {
     /// A sample Note. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,9 @@ import Observation
 import Swift7Imports
 import Testing
 
+import struct Swift7Imports.Memo
+import struct Swift7Imports.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in Swift Testing.
 @Suite nonisolated struct PinRepositoryTests {
     private typealias Support = PinTestSupport

@@ -3,6 +3,9 @@ import Observation
 import Swift7Imports
 import XCTest
 
+import struct Swift7Imports.Memo
+import struct Swift7Imports.Pin
+
 /// The behaviour of ``PinRepository`` and ``PinListViewModel``, in XCTest.
 nonisolated final class PinRepositoryXCTests: XCTestCase {
     private typealias Support = PinTestSupport

@@ -2,6 +2,9 @@ import Foundation
 import Observation
 import Swift7Imports
 
+import struct Swift7Imports.Memo
+import struct Swift7Imports.Pin
+
 /// What the Pin tests share: sample values and a private folder for each test.
 nonisolated enum PinTestSupport {
     /// A sample Pin. The same `number` always gives the same id; another `revision`

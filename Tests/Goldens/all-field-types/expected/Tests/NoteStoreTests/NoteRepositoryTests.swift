@@ -3,6 +3,8 @@ import NoteStore
 import Observation
 import Testing
 
+import struct NoteStore.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
 @Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport

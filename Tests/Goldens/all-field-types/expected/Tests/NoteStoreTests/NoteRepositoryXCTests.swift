@@ -3,6 +3,8 @@ import NoteStore
 import Observation
 import XCTest
 
+import struct NoteStore.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in XCTest.
 nonisolated final class NoteRepositoryXCTests: XCTestCase {
     private typealias Support = NoteTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import NoteStore
 import Observation
 
+import struct NoteStore.Note
+
 /// What the Note tests share: sample values and a private folder for each test.
 nonisolated enum NoteTestSupport {
     /// A sample Note. The same `number` always gives the same id; another `revision`

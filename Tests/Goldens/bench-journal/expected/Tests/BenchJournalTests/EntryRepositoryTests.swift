@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct BenchJournal.Entry
+
 /// The behaviour of ``EntryRepository`` and ``EntryListViewModel``, in Swift Testing.
 @Suite nonisolated struct EntryRepositoryTests {
     private typealias Support = EntryTestSupport

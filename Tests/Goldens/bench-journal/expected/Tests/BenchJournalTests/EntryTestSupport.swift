@@ -2,6 +2,8 @@ import BenchJournal
 import Foundation
 import Observation
 
+import struct BenchJournal.Entry
+
 /// What the Entry tests share: sample values and a private folder for each test.
 nonisolated enum EntryTestSupport {
     /// A sample Entry. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import XCTest
 
+import struct BenchSnapshot.Entry
+
 /// The behaviour of ``EntryRepository`` and ``EntryListViewModel``, in XCTest.
 nonisolated final class EntryRepositoryXCTests: XCTestCase {
     private typealias Support = EntryTestSupport

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct CacheStore.Cache
+
 /// The behaviour of ``CacheRepository`` and ``CacheListViewModel``, in Swift Testing.
 @Suite nonisolated struct CacheRepositoryTests {
     private typealias Support = CacheTestSupport

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import XCTest
 
+import struct CacheStore.Cache
+
 /// The behaviour of ``CacheRepository`` and ``CacheListViewModel``, in XCTest.
 nonisolated final class CacheRepositoryXCTests: XCTestCase {
     private typealias Support = CacheTestSupport

@@ -2,6 +2,8 @@ import CacheStore
 import Foundation
 import Observation
 
+import struct CacheStore.Cache
+
 /// What the Cache tests share: sample values and a private folder for each test.
 nonisolated enum CacheTestSupport {
     /// A sample Cache. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Observation
 import ResultStore
 import Testing
 
+import struct ResultStore.Result
+
 /// The behaviour of ``ResultRepository`` and ``ResultListViewModel``, in Swift Testing.
 @Suite nonisolated struct ResultRepositoryTests {
     private typealias Support = ResultTestSupport

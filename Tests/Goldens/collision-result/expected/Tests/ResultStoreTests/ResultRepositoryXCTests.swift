@@ -3,6 +3,8 @@ import Observation
 import ResultStore
 import XCTest
 
+import struct ResultStore.Result
+
 /// The behaviour of ``ResultRepository`` and ``ResultListViewModel``, in XCTest.
 nonisolated final class ResultRepositoryXCTests: XCTestCase {
     private typealias Support = ResultTestSupport

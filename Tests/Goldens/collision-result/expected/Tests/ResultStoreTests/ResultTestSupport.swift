@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import ResultStore
 
+import struct ResultStore.Result
+
 /// What the Result tests share: sample values and a private folder for each test.
 nonisolated enum ResultTestSupport {
     /// A sample Result. The same `number` always gives the same id; another `revision`

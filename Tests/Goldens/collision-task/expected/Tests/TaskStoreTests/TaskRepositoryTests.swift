@@ -3,6 +3,8 @@ import Observation
 import TaskStore
 import Testing
 
+import struct TaskStore.Task
+
 /// The behaviour of ``TaskRepository`` and ``TaskListViewModel``, in Swift Testing.
 @Suite nonisolated struct TaskRepositoryTests {
     private typealias Support = TaskTestSupport

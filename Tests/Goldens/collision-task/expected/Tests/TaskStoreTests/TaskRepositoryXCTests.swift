@@ -3,6 +3,8 @@ import Observation
 import TaskStore
 import XCTest
 
+import struct TaskStore.Task
+
 /// The behaviour of ``TaskRepository`` and ``TaskListViewModel``, in XCTest.
 nonisolated final class TaskRepositoryXCTests: XCTestCase {
     private typealias Support = TaskTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import TaskStore
 
+import struct TaskStore.Task
+
 /// What the Task tests share: sample values and a private folder for each test.
 nonisolated enum TaskTestSupport {
     /// A sample Task. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct BookV2.Book
+
 /// The behaviour of ``BookRepository`` and ``BookListViewModel``, in Swift Testing.
 @Suite nonisolated struct BookRepositoryTests {
     private typealias Support = BookTestSupport

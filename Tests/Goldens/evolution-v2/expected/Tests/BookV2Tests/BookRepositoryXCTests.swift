@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import XCTest
 
+import struct BookV2.Book
+
 /// The behaviour of ``BookRepository`` and ``BookListViewModel``, in XCTest.
 nonisolated final class BookRepositoryXCTests: XCTestCase {
     private typealias Support = BookTestSupport

@@ -2,6 +2,8 @@ import BookV2
 import Foundation
 import Observation
 
+import struct BookV2.Book
+
 /// What the Book tests share: sample values and a private folder for each test.
 nonisolated enum BookTestSupport {
     /// A sample Book. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct BlogPostStore.BlogPost
+
 /// The behaviour of ``BlogPostRepository`` and ``BlogPostListViewModel``, in Swift Testing.
 @Suite nonisolated struct BlogPostRepositoryTests {
     private typealias Support = BlogPostTestSupport

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import XCTest
 
+import struct BlogPostStore.BlogPost
+
 /// The behaviour of ``BlogPostRepository`` and ``BlogPostListViewModel``, in XCTest.
 nonisolated final class BlogPostRepositoryXCTests: XCTestCase {
     private typealias Support = BlogPostTestSupport

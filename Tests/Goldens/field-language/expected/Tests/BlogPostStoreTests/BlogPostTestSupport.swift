@@ -2,6 +2,8 @@ import BlogPostStore
 import Foundation
 import Observation
 
+import struct BlogPostStore.BlogPost
+
 /// What the BlogPost tests share: sample values and a private folder for each test.
 nonisolated enum BlogPostTestSupport {
     /// A sample BlogPost. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Inventory
 import Observation
 import Testing
 
+import struct Inventory.Item
+
 /// The behaviour of ``ItemRepository`` and ``ItemListViewModel``, in Swift Testing.
 @Suite nonisolated struct ItemRepositoryTests {
     private typealias Support = ItemTestSupport

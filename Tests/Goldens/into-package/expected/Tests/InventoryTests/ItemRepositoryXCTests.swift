@@ -3,6 +3,8 @@ import Inventory
 import Observation
 import XCTest
 
+import struct Inventory.Item
+
 /// The behaviour of ``ItemRepository`` and ``ItemListViewModel``, in XCTest.
 nonisolated final class ItemRepositoryXCTests: XCTestCase {
     private typealias Support = ItemTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Inventory
 import Observation
 
+import struct Inventory.Item
+
 /// What the Item tests share: sample values and a private folder for each test.
 nonisolated enum ItemTestSupport {
     /// A sample Item. The same `number` always gives the same id; another `revision`

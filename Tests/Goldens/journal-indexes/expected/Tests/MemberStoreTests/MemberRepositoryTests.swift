@@ -3,6 +3,8 @@ import MemberStore
 import Observation
 import Testing
 
+import struct MemberStore.Member
+
 /// The behaviour of ``MemberRepository`` and ``MemberListViewModel``, in Swift Testing.
 @Suite nonisolated struct MemberRepositoryTests {
     private typealias Support = MemberTestSupport

@@ -3,6 +3,8 @@ import MemberStore
 import Observation
 import XCTest
 
+import struct MemberStore.Member
+
 /// The behaviour of ``MemberRepository`` and ``MemberListViewModel``, in XCTest.
 nonisolated final class MemberRepositoryXCTests: XCTestCase {
     private typealias Support = MemberTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import MemberStore
 import Observation
 
+import struct MemberStore.Member
+
 /// What the Member tests share: sample values and a private folder for each test.
 nonisolated enum MemberTestSupport {
     /// A sample Member. The same `number` always gives the same id; another `revision`

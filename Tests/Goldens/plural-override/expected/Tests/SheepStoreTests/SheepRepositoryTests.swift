@@ -3,6 +3,8 @@ import Observation
 import SheepStore
 import Testing
 
+import struct SheepStore.Sheep
+
 /// The behaviour of ``SheepRepository`` and ``SheepListViewModel``, in Swift Testing.
 @Suite nonisolated struct SheepRepositoryTests {
     private typealias Support = SheepTestSupport

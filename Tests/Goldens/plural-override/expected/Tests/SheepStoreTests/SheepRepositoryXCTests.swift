@@ -3,6 +3,8 @@ import Observation
 import SheepStore
 import XCTest
 
+import struct SheepStore.Sheep
+
 /// The behaviour of ``SheepRepository`` and ``SheepListViewModel``, in XCTest.
 nonisolated final class SheepRepositoryXCTests: XCTestCase {
     private typealias Support = SheepTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import SheepStore
 
+import struct SheepStore.Sheep
+
 /// What the Sheep tests share: sample values and a private folder for each test.
 nonisolated enum SheepTestSupport {
     /// A sample Sheep. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Observation
 import PersonStore
 import Testing
 
+import struct PersonStore.Person
+
 /// The behaviour of ``PersonRepository`` and ``PersonListViewModel``, in Swift Testing.
 @Suite nonisolated struct PersonRepositoryTests {
     private typealias Support = PersonTestSupport

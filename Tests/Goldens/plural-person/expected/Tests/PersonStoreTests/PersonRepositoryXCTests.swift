@@ -3,6 +3,8 @@ import Observation
 import PersonStore
 import XCTest
 
+import struct PersonStore.Person
+
 /// The behaviour of ``PersonRepository`` and ``PersonListViewModel``, in XCTest.
 nonisolated final class PersonRepositoryXCTests: XCTestCase {
     private typealias Support = PersonTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Observation
 import PersonStore
 
+import struct PersonStore.Person
+
 /// What the Person tests share: sample values and a private folder for each test.
 nonisolated enum PersonTestSupport {
     /// A sample Person. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import Testing
 
+import struct Notebook.Attachment
+import struct Notebook.Note
+
 /// The behaviour of ``AttachmentRepository`` and ``AttachmentListViewModel``, in Swift Testing.
 @Suite nonisolated struct AttachmentRepositoryTests {
     private typealias Support = AttachmentTestSupport

@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import XCTest
 
+import struct Notebook.Attachment
+import struct Notebook.Note
+
 /// The behaviour of ``AttachmentRepository`` and ``AttachmentListViewModel``, in XCTest.
 nonisolated final class AttachmentRepositoryXCTests: XCTestCase {
     private typealias Support = AttachmentTestSupport

@@ -2,6 +2,9 @@ import Foundation
 import Notebook
 import Observation
 
+import struct Notebook.Attachment
+import struct Notebook.Note
+
 /// What the Attachment tests share: sample values and a private folder for each test.
 nonisolated enum AttachmentTestSupport {
     /// A sample Attachment. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Notebook
 import Observation
 import Testing
 
+import struct Notebook.Folder
+
 /// The behaviour of ``FolderRepository`` and ``FolderListViewModel``, in Swift Testing.
 @Suite nonisolated struct FolderRepositoryTests {
     private typealias Support = FolderTestSupport

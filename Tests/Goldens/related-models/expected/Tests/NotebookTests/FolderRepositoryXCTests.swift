@@ -3,6 +3,8 @@ import Notebook
 import Observation
 import XCTest
 
+import struct Notebook.Folder
+
 /// The behaviour of ``FolderRepository`` and ``FolderListViewModel``, in XCTest.
 nonisolated final class FolderRepositoryXCTests: XCTestCase {
     private typealias Support = FolderTestSupport

@@ -2,6 +2,8 @@ import Foundation
 import Notebook
 import Observation
 
+import struct Notebook.Folder
+
 /// What the Folder tests share: sample values and a private folder for each test.
 nonisolated enum FolderTestSupport {
     /// A sample Folder. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import Testing
 
+import struct Notebook.Folder
+import struct Notebook.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in Swift Testing.
 @Suite nonisolated struct NoteRepositoryTests {
     private typealias Support = NoteTestSupport

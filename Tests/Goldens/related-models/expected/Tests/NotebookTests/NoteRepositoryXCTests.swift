@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import XCTest
 
+import struct Notebook.Folder
+import struct Notebook.Note
+
 /// The behaviour of ``NoteRepository`` and ``NoteListViewModel``, in XCTest.
 nonisolated final class NoteRepositoryXCTests: XCTestCase {
     private typealias Support = NoteTestSupport

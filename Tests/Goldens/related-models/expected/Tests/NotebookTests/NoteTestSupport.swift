@@ -2,6 +2,9 @@ import Foundation
 import Notebook
 import Observation
 
+import struct Notebook.Folder
+import struct Notebook.Note
+
 /// What the Note tests share: sample values and a private folder for each test.
 nonisolated enum NoteTestSupport {
     /// A sample Note. The same `number` always gives the same id; another `revision`

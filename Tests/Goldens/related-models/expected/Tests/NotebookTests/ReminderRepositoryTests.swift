@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import Testing
 
+import struct Notebook.Note
+import struct Notebook.Reminder
+
 /// The behaviour of ``ReminderRepository`` and ``ReminderListViewModel``, in Swift Testing.
 @Suite nonisolated struct ReminderRepositoryTests {
     private typealias Support = ReminderTestSupport

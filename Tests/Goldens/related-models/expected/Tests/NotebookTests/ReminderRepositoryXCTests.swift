@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import XCTest
 
+import struct Notebook.Note
+import struct Notebook.Reminder
+
 /// The behaviour of ``ReminderRepository`` and ``ReminderListViewModel``, in XCTest.
 nonisolated final class ReminderRepositoryXCTests: XCTestCase {
     private typealias Support = ReminderTestSupport

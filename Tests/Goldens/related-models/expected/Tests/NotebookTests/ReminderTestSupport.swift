@@ -2,6 +2,9 @@ import Foundation
 import Notebook
 import Observation
 
+import struct Notebook.Note
+import struct Notebook.Reminder
+
 /// What the Reminder tests share: sample values and a private folder for each test.
 nonisolated enum ReminderTestSupport {
     /// A sample Reminder. The same `number` always gives the same id; another `revision`

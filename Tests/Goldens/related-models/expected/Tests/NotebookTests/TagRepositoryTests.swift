@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import Testing
 
+import struct Notebook.Note
+import struct Notebook.Tag
+
 /// The behaviour of ``TagRepository`` and ``TagListViewModel``, in Swift Testing.
 @Suite nonisolated struct TagRepositoryTests {
     private typealias Support = TagTestSupport

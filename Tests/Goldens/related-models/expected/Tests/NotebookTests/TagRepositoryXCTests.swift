@@ -3,6 +3,9 @@ import Notebook
 import Observation
 import XCTest
 
+import struct Notebook.Note
+import struct Notebook.Tag
+
 /// The behaviour of ``TagRepository`` and ``TagListViewModel``, in XCTest.
 nonisolated final class TagRepositoryXCTests: XCTestCase {
     private typealias Support = TagTestSupport

@@ -2,6 +2,9 @@ import Foundation
 import Notebook
 import Observation
 
+import struct Notebook.Note
+import struct Notebook.Tag
+
 /// What the Tag tests share: sample values and a private folder for each test.
 nonisolated enum TagTestSupport {
     /// A sample Tag. The same `number` always gives the same id; another `revision`

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct BadgeStore.Badge
+
 /// The behaviour of ``BadgeRepository`` and ``BadgeListViewModel``, in Swift Testing.
 @Suite nonisolated struct BadgeRepositoryTests {
     private typealias Support = BadgeTestSupport

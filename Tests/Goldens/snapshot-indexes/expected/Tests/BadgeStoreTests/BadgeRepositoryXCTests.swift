@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import XCTest
 
+import struct BadgeStore.Badge
+
 /// The behaviour of ``BadgeRepository`` and ``BadgeListViewModel``, in XCTest.
 nonisolated final class BadgeRepositoryXCTests: XCTestCase {
     private typealias Support = BadgeTestSupport

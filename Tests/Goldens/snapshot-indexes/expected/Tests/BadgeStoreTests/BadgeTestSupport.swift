@@ -2,6 +2,8 @@ import BadgeStore
 import Foundation
 import Observation
 
+import struct BadgeStore.Badge
+
 /// What the Badge tests share: sample values and a private folder for each test.
 nonisolated enum BadgeTestSupport {
     /// A sample Badge. The same `number` always gives the same id; another `revision`

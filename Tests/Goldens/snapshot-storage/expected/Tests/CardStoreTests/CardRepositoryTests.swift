@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import Testing
 
+import struct CardStore.Card
+
 /// The behaviour of ``CardRepository`` and ``CardListViewModel``, in Swift Testing.
 @Suite nonisolated struct CardRepositoryTests {
     private typealias Support = CardTestSupport

@@ -3,6 +3,8 @@ import Foundation
 import Observation
 import XCTest
 
+import struct CardStore.Card
+
 /// The behaviour of ``CardRepository`` and ``CardListViewModel``, in XCTest.
 nonisolated final class CardRepositoryXCTests: XCTestCase {
     private typealias Support = CardTestSupport

@@ -2,6 +2,8 @@ import CardStore
 import Foundation
 import Observation
 
+import struct CardStore.Card
+
 /// What the Card tests share: sample values and a private folder for each test.
 nonisolated enum CardTestSupport {
     /// A sample Card. The same `number` always gives the same id; another `revision`
