@@ -6,6 +6,7 @@ enum GenerateCommand {
     static func run(
         _ request: GenerateRequest, _ options: RunOptions, currentDirectory: URL
     ) throws -> RunResult {
+        try refuseANestedPackage(request, currentDirectory: currentDirectory)
         var target = try DestinationResolver.resolve(
             request.destination, spec: request.spec, storage: request.storage,
             currentDirectory: currentDirectory)
@@ -94,7 +95,6 @@ enum GenerateCommand {
         return try Outcome.of(
             plan.changes, options, keepingBlocks: true,
             diagnostics: templates.warnings() + plan.warnings
-                + nestedPackageWarning(request, currentDirectory: currentDirectory)
                 + staleWarnings + notes,
             preface: plan.evolution)
     }
@@ -133,13 +133,14 @@ enum GenerateCommand {
 
     /// Without `--output` or `--into`, a run makes a new package in the current folder. When
     /// that folder is a package scaffold-repo wrote into already, the person most likely meant
-    /// that package: the run says how to reach it.
-    private static func nestedPackageWarning(
+    /// that package: the run is refused, saying how to reach it, or how to make the new
+    /// package there all the same (`--output`).
+    private static func refuseANestedPackage(
         _ request: GenerateRequest, currentDirectory: URL
-    ) -> [Diagnostic] {
+    ) throws {
         guard case .standalone(outputDirectory: nil) = request.destination,
             let manifest = try? Manifest.load(root: currentDirectory)
-        else { return [] }
+        else { return }
         let name = request.spec.typeName
         let record = manifest.model(named: name)
         let fix =
@@ -154,13 +155,13 @@ enum GenerateCommand {
                     + (manifest.models.compactMap(\.target).first
                         ?? DestinationResolver.swiftTargets(in: currentDirectory).first ?? "NAME")
             }
-        let recorded = record == nil ? "" : ", and it records \(name) already"
-        return [
-            .warning(
-                "the current folder is a package that scaffold-repo wrote into\(recorded); this "
-                    + "run makes a new package inside it, \(Names(request.spec).storePackage). To "
-                    + "generate into the current package, give \(fix) (or 'scaffold-repo regen')")
-        ]
+        let recorded = record == nil ? "" : " (it records \(name) already)"
+        let package = Names(request.spec).storePackage
+        throw PlanError(
+            "the current folder is a package that scaffold-repo wrote into\(recorded): this run "
+                + "would make a new package inside it, \(package); to generate into the "
+                + "current package, give \(fix) (or run 'scaffold-repo regen'); to make the new "
+                + "package there all the same, give --output \(package)")
     }
 }
 

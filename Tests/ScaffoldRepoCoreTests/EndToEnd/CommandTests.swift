@@ -76,6 +76,8 @@ import Testing
         #expect(result.standardOutput.contains("create    QuestionStore/.scaffold/manifest.json\n"))
     }
 
+    /// A new package inside a package it wrote into is refused (exit 2, nothing written), and
+    /// the message points at that package, or at `--output` to make it all the same.
     @Test func aNewPackageInsideAPackageItWroteIntoIsPointedAtThatPackage() throws {
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
@@ -87,14 +89,21 @@ import Testing
             )
             .exitCode == 0)
 
+        let before = try TestPaths.files(below: folder)
         let nested = ScaffoldRepo.run(item, currentDirectory: folder)
 
-        #expect(nested.exitCode == 0)
+        #expect(nested.exitCode == 2)
         #expect(
-            nested.standardError.contains(
-                "warning: the current folder is a package that scaffold-repo wrote into, and it "
-                    + "records Item already; this run makes a new package inside it, ItemStore. "
-                    + "To generate into the current package, give --into . --target AppCore"))
+            nested.standardError
+                == "error: the current folder is a package that scaffold-repo wrote into (it "
+                + "records Item already): this run would make a new package inside it, ItemStore; "
+                + "to generate into the current package, give --into . --target AppCore (or run "
+                + "'scaffold-repo regen'); to make the new package there all the same, give "
+                + "--output ItemStore\n")
+        #expect(try TestPaths.files(below: folder) == before)
+        // Asked for by name, it is made.
+        let asked = ScaffoldRepo.run(item + ["--output", "ItemStore"], currentDirectory: folder)
+        #expect(asked.exitCode == 0, "\(asked.standardError)")
         // Elsewhere, a new package is what the person asked for: nothing to say.
         let elsewhere = ScaffoldRepo.run(
             item, currentDirectory: folder.appendingPathComponent("Sources"))
@@ -113,7 +122,7 @@ import Testing
 
         #expect(
             nested.standardError.contains(
-                "To generate into the current package, give --into . --target QuestionStore"))
+                "to generate into the current package, give --into . --target QuestionStore"))
         let into = ScaffoldRepo.run(
             ["Item", "id:Int", "--into", ".", "--target", "QuestionStore"], currentDirectory: folder
         )
