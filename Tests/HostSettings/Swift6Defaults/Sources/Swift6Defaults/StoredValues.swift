@@ -156,10 +156,10 @@ actor OpenRepositories<Repository: SharedRepository> {
 // is one copy, with no sort.
 
 /// Stored values in id order (`precedes(_:_:)`), kept as short sorted runs: a change moves
-/// values within one run only, so it costs the same in a store of 100 values as in one of
-/// 100,000 (a batch, as many times as it has values, until it is large enough beside the store
-/// to merge it anew); reading them all is one copy, not a sort, and a snapshot is written
-/// without sorting.
+/// values within one run, or two when a delete joins a small run with its neighbour, so it
+/// costs the same in a store of 100 values as in one of 100,000 (a batch, as many times as it
+/// has values, until it is large enough beside the store to merge it anew); reading them all is
+/// one copy, not a sort, and a snapshot is written without sorting.
 nonisolated struct StoredValues<Value: StoredValue> {
     /// The most values a run holds before it is split in two.
     static var runCapacity: Int { 512 }
@@ -198,6 +198,9 @@ nonisolated struct StoredValues<Value: StoredValue> {
     /// How many runs hold the values: as few as their capacity allows after a merge, more
     /// once values moved one at a time split some.
     var runCount: Int { runs.count }
+
+    /// How many values the runs have room for: what they take in memory, beside ``count``.
+    var room: Int { runs.reduce(0) { $0 + $1.capacity } }
 
     /// Every value, in id order.
     var items: [Value] {
@@ -409,23 +412,37 @@ nonisolated struct StoredValues<Value: StoredValue> {
         }
     }
 
-    /// Joins a run that deletes left small with the run after it (or before it, for the last),
-    /// in one run when both fit, else in two of equal size; either way in new arrays, so the
-    /// room the deleted values took is freed.
+    /// Joins a run that deletes left with fewer than a quarter of `runCapacity` values with the
+    /// run after it (or before it, for the last): in one run when both fit, else in two of
+    /// equal size; either way in new arrays sized to their values, so the room the deleted
+    /// values took is freed. A lone run is copied into an array of its size.
     private mutating func joinWithANeighbour(_ run: Int) {
         guard runs.count > 1 else {
-            runs[run] = Array(runs[run][...])
+            runs[run] = Self.fitted(runs[run][...])
             return
         }
         let first = run == runs.count - 1 ? run - 1 : run
-        let joined = runs[first] + runs[first + 1]
-        if joined.count <= Self.runCapacity {
+        let total = runs[first].count + runs[first + 1].count
+        if total <= Self.runCapacity {
+            var joined: [Value] = []
+            joined.reserveCapacity(total)
+            joined += runs[first]
+            joined += runs[first + 1]
             runs.replaceSubrange(first...first + 1, with: [joined])
         } else {
-            let half = joined.count / 2
-            runs[first] = Array(joined[..<half])
-            runs[first + 1] = Array(joined[half...])
+            let both = runs[first] + runs[first + 1]
+            runs[first] = Self.fitted(both[..<(total / 2)])
+            runs[first + 1] = Self.fitted(both[(total / 2)...])
         }
+    }
+
+    /// `values` in a new array of their size (an array made from a slice of all of another
+    /// array's values may share that array's room).
+    private static func fitted(_ values: ArraySlice<Value>) -> [Value] {
+        var array: [Value] = []
+        array.reserveCapacity(values.count)
+        array += values
+        return array
     }
 
     /// The values `sorted`, in id order, in place of those held, whose unknown members stay.
