@@ -317,12 +317,61 @@ enum ClashCheck {
         let line: Int
     }
 
+    /// A line that opens an extension: the extended type, and the rest of the line.
+    nonisolated(unsafe) private static let extensionOpening =
+        /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*extension\s+([A-Za-z_][\w.]*)(.*)$/
+
+    /// Throws a `PlanError` when a Swift file that no model records is where a generated file
+    /// goes (`--into` a target with a `Money.swift` of its own, for a model `Money`) and
+    /// declares or extends a type that the generated file does not: `--force` would replace
+    /// the person's code with the model's, so it is refused whatever the options.
+    static func refuseReplacingAPersonsCode(
+        _ files: [GeneratedFile], root: URL, displayRoot: String, recorded: Set<String>
+    ) throws {
+        var clashes: [String] = []
+        for file in files where file.path.hasSuffix(".swift") && !recorded.contains(file.path) {
+            guard
+                let text = try? String(
+                    contentsOf: root.appendingPathComponent(file.path), encoding: .utf8),
+                text != file.contents
+            else { continue }
+            let lost = codeOfItsOwn(in: text).subtracting(codeOfItsOwn(in: file.contents))
+            guard !lost.isEmpty else { continue }
+            clashes.append(
+                "\(DiskPaths.shown(file.path, under: displayRoot)), a file that scaffold-repo did "
+                    + "not write, is where the generated file goes, and holds "
+                    + lost.sorted().joined(separator: ", ") + ", which the generated one does "
+                    + "not: --force would replace that code. Move it to a file of another name, "
+                    + "or give the model another name")
+        }
+        guard !clashes.isEmpty else { return }
+        throw PlanError(
+            "the generated code would replace code already in the target; nothing was "
+                + "written:\n" + clashes.map { "  - " + $0 }.joined(separator: "\n"))
+    }
+
+    /// The top-level declarations (`struct Item`) and extensions (`extension String`) of
+    /// Swift `text`.
+    private static func codeOfItsOwn(in text: String) -> Set<String> {
+        var found = Set(declarations(in: text).map { "\($0.kind) \($0.name)" })
+        var depth = 0
+        for code in codeLines(text) {
+            if depth == 0, let match = code.firstMatch(of: extensionOpening) {
+                found.insert("extension \(match.output.1)")
+            }
+            for byte in code.utf8 {
+                if byte == UInt8(ascii: "{") { depth += 1 }
+                if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+            }
+        }
+        return found
+    }
+
     /// The properties of the extensions at the top level of Swift `text`, outside comments and
     /// string literals; an extension with a `where` clause or generic arguments (`Optional
     /// where Wrapped == Item`) is left out, since it may not reach the types another one does.
     static func extensionProperties(in text: String) -> [ExtensionProperty] {
-        let opening =
-            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*extension\s+([A-Za-z_][\w.]*)(.*)$/
+        let opening = extensionOpening
         let property =
             /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|static|class|override|dynamic|lazy|weak|unowned)\s+)*)(?:var|let)\s+`?([A-Za-z_]\w*)/
         var found: [ExtensionProperty] = []

@@ -49,6 +49,38 @@ import Testing
         #expect(try TestPaths.files(below: folder) == before)
     }
 
+    /// A file of the target where the model's file goes, holding other code besides, is
+    /// refused even with `--force`, which would have replaced that code (an app trial lost its
+    /// `Priority` and `Item` so); one holding only what the generated file declares is a
+    /// conflict, which `--force` overwrites.
+    @Test func aFileOfThePersonsWhereTheModelsFileGoesIsNotReplacedByForce() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let own =
+            "public struct Money {}\npublic enum Priority { case low }\n"
+            + "extension String {\n    var shouted: String { uppercased() }\n}\n"
+        try write("Sources/App/Money.swift", own)
+        let arguments = ["Money", "id:UUID", "title:String", "--into", ".", "--target", "App"]
+        let before = try TestPaths.files(below: folder)
+
+        let forced = ScaffoldRepo.run(arguments + ["--force"], currentDirectory: folder)
+
+        #expect(forced.exitCode == 2)
+        #expect(
+            forced.standardError.contains(
+                "Sources/App/Money.swift, a file that scaffold-repo did not write, is where the "
+                    + "generated file goes, and holds enum Priority, extension String, which the "
+                    + "generated one does not: --force would replace that code."),
+            "\(forced.standardError)")
+        #expect(try TestPaths.files(below: folder) == before)
+        let kept = try String(
+            contentsOf: folder.appendingPathComponent("Sources/App/Money.swift"), encoding: .utf8)
+        #expect(kept == own)
+
+        try write("Sources/App/Money.swift", "public struct Money {}\n")
+        #expect(ScaffoldRepo.run(arguments, currentDirectory: folder).exitCode == 1)
+        #expect(ScaffoldRepo.run(arguments + ["--force"], currentDirectory: folder).exitCode == 0)
+    }
+
     @Test func aTypeOfTheTargetWithTheModelsNameIsRefusedByFileAndLine() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         try write(
