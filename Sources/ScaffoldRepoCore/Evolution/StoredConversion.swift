@@ -135,10 +135,21 @@ enum StoredConversion {
                 "\(value).flatMap { \($0) } ?? \(fallback)"
             }
         }
+        if convertsEveryValue(from: old, to: new) { return "\(value) ? 1 : 0" }
         return failable(from: old, to: new, value: value, target: target).map {
             "\($0) ?? \(fallback)"
         }
     }
+
+    /// Whether every stored `old` value has a `new` one, though which is the person's choice
+    /// (`true` as 1), so that the hint is not a conversion that can fail.
+    static func convertsEveryValue(from old: FieldType, to new: FieldType) -> Bool {
+        guard case .base(.bool) = old, case .base(let to) = new else { return false }
+        return numbers.contains(to)
+    }
+
+    /// The number types a `Bool` becomes 1 or 0 in.
+    private static let numbers: [BaseType] = [.int, .int64, .double, .float, .decimal]
 
     /// A conversion from `old` to `new` that gives nil for a value it cannot convert.
     private static func failable(

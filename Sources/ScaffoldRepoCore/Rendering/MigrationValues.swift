@@ -67,11 +67,19 @@ enum MigrationValues {
             decision += ": stored values may be nil"
         } else if !removed.isEmpty {
             decision += ": stored values of \(removed.joined(separator: ", ")) have no case now"
-        } else {
-            decision += ": some stored values may not convert"
         }
         let hint = StoredConversion.hint(
             from: source.type, to: field.type, value: old, target: targetType)
+        if !source.type.isOptional || field.type.isOptional, removed.isEmpty {
+            // A conversion that fails for some values has a hint; without one, no value
+            // converts by itself.
+            decision +=
+                hint == nil
+                ? ": no conversion is written for it; decide what each stored value becomes"
+                : StoredConversion.convertsEveryValue(from: source.type, to: field.type)
+                    ? ": every stored value converts, in a way that is yours to choose"
+                    : ": some stored values may not convert"
+        }
         return (undecided, decision, hint)
     }
 

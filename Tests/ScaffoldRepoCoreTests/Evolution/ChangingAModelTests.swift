@@ -755,6 +755,25 @@ extension ChangingAModelTests {
         #expect(!migration.contains("try undecided("))
     }
 
+    /// A change that every value survives, but in a way that is the person's to choose (a
+    /// `Bool` as 1 or 0), or that no conversion is written for (a `Date` as an `Int`), says so:
+    /// "some stored values may not convert" was wrong for the first (an app trial).
+    @Test func aConversionThePersonChoosesSaysWhyItIsTheirs() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Gauge", "id:UUID", "done:Bool", "seen:Date"]).exitCode == 0)
+
+        let migrated = run(["Gauge", "id:UUID", "done:Int", "seen:Int", "--migrate"])
+
+        #expect(migrated.exitCode == 0, "\(migrated.standardError)")
+        #expect(
+            migrated.standardOutput.contains(
+                "  decide   GaugeMigration1.swift: done was Bool, is Int now: every stored value "
+                    + "converts, in a way that is yours to choose (for example self.done ? 1 : 0)\n"
+                    + "  decide   GaugeMigration1.swift: seen was Date, is Int now: no conversion "
+                    + "is written for it; decide what each stored value becomes\n"),
+            "\(migrated.standardOutput)")
+    }
+
     @Test func aConversionThatCanFailIsLeftUndecidedAndListedByTheRun() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         #expect(run(["Gauge", "id:UUID", "reading:String", "count:Int"]).exitCode == 0)
