@@ -332,9 +332,16 @@ public enum SpecParser {
             for modifier in parts.dropFirst() {
                 let known = FieldIndex.allCases.map { ":" + $0.rawValue }.joined(separator: " or ")
                 guard let parsed = FieldIndex(rawValue: modifier.lowercased()) else {
+                    let names = FieldIndex.allCases.map(\.rawValue)
+                    let guess =
+                        (Suggestion.closest(to: modifier, among: names)
+                        ?? names.first {
+                            $0.hasPrefix(modifier.lowercased()) && modifier.count >= 2
+                        })
+                        .map { " (did you mean :\($0)?)" } ?? ""
                     throw SpecError(
-                        "unknown modifier ':\(modifier)' in '\(token)'; write \(known) after the "
-                            + "type, for example email:String:unique")
+                        "unknown modifier ':\(modifier)' in '\(token)'\(guess); write \(known) after "
+                            + "the type, for example email:String:unique")
                 }
                 guard index == nil else {
                     throw SpecError(
@@ -596,8 +603,17 @@ public enum SpecParser {
             return .base(base)
         }
         var suggestion =
-            Suggestion.closest(to: text, among: BaseType.allCases.map(\.rawValue))
-            .map { " Did you mean \($0)?" } ?? ""
+            (Suggestion.closest(to: text, among: BaseType.allCases.map(\.rawValue))
+            ?? typeNamedOtherwise(text)).map { " Did you mean \($0)?" } ?? ""
+        // `title:unique`: a modifier where the type goes.
+        if suggestion.isEmpty,
+            let modifier = FieldIndex.allCases.map(\.rawValue).first(where: {
+                Suggestion.closest(to: text, among: [$0]) != nil
+                    || (text.count >= 3 && $0.hasPrefix(text.lowercased()))
+            })
+        {
+            suggestion = " Did you mean \(field):String:\(modifier)? (A modifier follows the type.)"
+        }
         // `enm(a,b)`, `refrences(Folder)`: the word before the parenthesis, misspelled.
         if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
             let word = Suggestion.closest(
@@ -616,6 +632,19 @@ public enum SpecParser {
             "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "
                 + "[T] array, [String:T] dictionary, enum(a,b), references(Model) with --storage "
                 + "sqlite (quote such fields in the shell)")
+    }
+
+    /// The field type that `text` names in other words: the start of its name (`Str`), or
+    /// another language's word for it (`integer`, `boolean`, `text`).
+    private static func typeNamedOtherwise(_ text: String) -> String? {
+        let word = text.lowercased()
+        let synonyms: [String: BaseType] = [
+            "integer": .int, "long": .int64, "boolean": .bool, "text": .string, "number": .double,
+            "datetime": .date, "timestamp": .date, "guid": .uuid, "bytes": .data, "blob": .data,
+        ]
+        if let base = synonyms[word] { return base.rawValue }
+        guard word.count >= 2 else { return nil }
+        return BaseType.allCases.map(\.rawValue).first { $0.lowercased().hasPrefix(word) }
     }
 
     private static func topLevelColon(in text: String) -> String.Index? {

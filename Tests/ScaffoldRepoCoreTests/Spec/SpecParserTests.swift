@@ -252,6 +252,12 @@ import Testing
     @Test(arguments: [
         (["id:Strng"], "unknown type 'Strng' in 'id:Strng'. Did you mean String?"),
         (["id:String", "score:Dubble"], "Did you mean"),
+        // A type's start, another language's word for it, a modifier where the type goes.
+        (["id:String", "x:Str"], "unknown type 'Str' in 'x:Str'. Did you mean String?"),
+        (["id:String", "x:integer"], "unknown type 'integer' in 'x:integer'. Did you mean Int?"),
+        (["id:String", "x:Boolean"], "Did you mean Bool?"),
+        (["id:String", "x:uniq"], "Did you mean x:String:unique? (A modifier follows the type.)"),
+        (["id:String", "x:String:uniq"], "unknown modifier ':uniq' in 'x:String:uniq' (did you "),
         (["id:Double"], "'id:Double' cannot be an id; use one of id:String, id:UUID, id:Int"),
         (["id:String?"], "cannot be an id"),
         (["id:String", "text:"], "'text:' has no type after ':'"),
