@@ -341,10 +341,12 @@ import Testing
             result.standardOutput.contains(
                 "platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)]"
             ))
-        // Without the test target, swift test would not run the generated tests.
+        // Without the test target, swift test would not run the generated tests; without any
+        // platforms, an Apple platform's build stops at @Observable.
         #expect(
             result.standardOutput.hasSuffix(
-                "Next: add the test target above to Package.swift, then cd App && swift test\n"))
+                "Next: add the platforms line and the test target above to Package.swift, then "
+                    + "cd App && swift test\n"))
         let tests = TestPaths.text(
             folder.appendingPathComponent("App/Tests/AppCoreTests/ItemRepositoryTests.swift"))
         #expect(tests?.contains("import AppCore\n") == true)
@@ -439,7 +441,8 @@ import Testing
         #expect(severities.contains("advice"))
         #expect(
             diagnostics.last?["message"]
-                == "add the test target above to Package.swift, then swift test")
+                == "add the platforms line and the test target above to Package.swift, then "
+                + "swift test")
         #expect(
             diagnostics.first?["message"]?.hasPrefix(
                 "template file 'Nothing.swift.tmpl' matches no template") == true)
@@ -452,6 +455,7 @@ import Testing
         // The library in a comment is not declared.
         let manifest =
             "// swift-tools-version: 6.1\nimport PackageDescription\n"
+            + "platforms: [.macOS(.v14), .iOS(.v17)],\n"
             + "// .systemLibrary(name: \"CSQLite\", path: \"Sources/CSQLite\"),\n"
             + ".testTarget(name: \"AppCoreTests\", dependencies: [\"AppCore\"])\n"
         try TestPaths.makeAppPackage(in: folder, manifest: manifest)
