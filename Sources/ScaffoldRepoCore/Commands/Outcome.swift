@@ -98,12 +98,29 @@ enum Outcome {
                     ? ""
                     : " (--force also overwrites your edited "
                         + alsoForced.joined(separator: " and ") + ")"
+                // A file scaffold-repo did not write may hold more than the generated one
+                // would: named, so that --force is not taken for harmless (an app trial's
+                // Money.swift held its Priority and Item).
+                let atRisk = kept.compactMap { change -> String? in
+                    guard change.status == .conflict, change.file.path.hasSuffix(".swift"),
+                        let previous = change.previous
+                    else { return nil }
+                    let code = ClashCheck.codeOnlyIn(previous, besides: change.file.contents)
+                    guard !code.isEmpty else { return nil }
+                    return "\(change.displayPath) holds \(code.joined(separator: ", ")), which "
+                        + "the generated file does not.\n"
+                }
+                let fix =
+                    atRisk.isEmpty
+                    ? "Re-run with --force to overwrite them\(also), or move them away first\(own)."
+                    : atRisk.joined() + "--force would replace that code: move it to a file of "
+                        + "another name first, then run again\(own). Re-run with --force only to "
+                        + "overwrite the files\(also) as they are."
                 told.append(
                     Diagnostic(
                         .error,
                         "\(kept.count) existing file(s) differ from the generated ones; nothing "
-                            + "was written.\nRe-run with --force to overwrite them\(also), or move "
-                            + "them away first\(own)."))
+                            + "was written.\n" + fix))
             } else {
                 try Writer.apply(changes)
                 try afterApply()

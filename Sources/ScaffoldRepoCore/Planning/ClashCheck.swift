@@ -321,33 +321,10 @@ enum ClashCheck {
     nonisolated(unsafe) private static let extensionOpening =
         /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*extension\s+([A-Za-z_][\w.]*)(.*)$/
 
-    /// Throws a `PlanError` when a Swift file that no model records is where a generated file
-    /// goes (`--into` a target with a `Money.swift` of its own, for a model `Money`) and
-    /// declares or extends a type that the generated file does not: `--force` would replace
-    /// the person's code with the model's, so it is refused whatever the options.
-    static func refuseReplacingAPersonsCode(
-        _ files: [GeneratedFile], root: URL, displayRoot: String, recorded: Set<String>
-    ) throws {
-        var clashes: [String] = []
-        for file in files where file.path.hasSuffix(".swift") && !recorded.contains(file.path) {
-            guard
-                let text = try? String(
-                    contentsOf: root.appendingPathComponent(file.path), encoding: .utf8),
-                text != file.contents
-            else { continue }
-            let lost = codeOfItsOwn(in: text).subtracting(codeOfItsOwn(in: file.contents))
-            guard !lost.isEmpty else { continue }
-            clashes.append(
-                "\(DiskPaths.shown(file.path, under: displayRoot)), a file that scaffold-repo did "
-                    + "not write, is where the generated file goes, and holds "
-                    + lost.sorted().joined(separator: ", ") + ", which the generated one does "
-                    + "not: --force would replace that code. Move it to a file of another name, "
-                    + "or give the model another name")
-        }
-        guard !clashes.isEmpty else { return }
-        throw PlanError(
-            "the generated code would replace code already in the target; nothing was "
-                + "written:\n" + clashes.map { "  - " + $0 }.joined(separator: "\n"))
+    /// What Swift `text` (a file a run would replace) declares or extends at its top level that
+    /// `generated` (what replaces it) does not, sorted: `enum Priority`, `extension String`.
+    static func codeOnlyIn(_ text: String, besides generated: String) -> [String] {
+        codeOfItsOwn(in: text).subtracting(codeOfItsOwn(in: generated)).sorted()
     }
 
     /// The top-level declarations (`struct Item`) and extensions (`extension String`) of

@@ -224,12 +224,9 @@ enum PackagePlanner {
     static func render(
         _ recalled: RecalledPackage, templates: TemplateSource
     ) throws -> [RenderedModel] {
-        let recorded = Set(recalled.manifest.models.flatMap(\.files.keys))
-        var known = recorded
+        var known = Set(recalled.manifest.models.flatMap(\.files.keys))
         return try recalled.models.map { model in
             let files = try recalled.host.render(model.request, templates: templates)
-            try ClashCheck.refuseReplacingAPersonsCode(
-                files, root: recalled.root, displayRoot: recalled.displayRoot, recorded: recorded)
             known.formUnion(files.map(\.path))
             try ClashCheck.refuse(
                 files, root: recalled.root, displayRoot: recalled.displayRoot, known: known,

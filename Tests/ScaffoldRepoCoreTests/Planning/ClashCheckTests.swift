@@ -49,11 +49,11 @@ import Testing
         #expect(try TestPaths.files(below: folder) == before)
     }
 
-    /// A file of the target where the model's file goes, holding other code besides, is
-    /// refused even with `--force`, which would have replaced that code (an app trial lost its
-    /// `Priority` and `Item` so); one holding only what the generated file declares is a
-    /// conflict, which `--force` overwrites.
-    @Test func aFileOfThePersonsWhereTheModelsFileGoesIsNotReplacedByForce() throws {
+    /// A file of the target where the model's file goes, holding other code besides, is kept,
+    /// and the run names that code and says what --force would do to it (an app trial followed
+    /// "Re-run with --force" and lost its `Priority` and `Item`); --force is still the person's
+    /// to give (a package whose manifest was lost holds generated files that differ so).
+    @Test func aFileOfThePersonsWhereTheModelsFileGoesIsNamedWithTheCodeForceWouldReplace() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
         let own =
             "public struct Money {}\npublic enum Priority { case low }\n"
@@ -62,22 +62,25 @@ import Testing
         let arguments = ["Money", "id:UUID", "title:String", "--into", ".", "--target", "App"]
         let before = try TestPaths.files(below: folder)
 
-        let forced = ScaffoldRepo.run(arguments + ["--force"], currentDirectory: folder)
+        let kept = ScaffoldRepo.run(arguments, currentDirectory: folder)
 
-        #expect(forced.exitCode == 2)
+        #expect(kept.exitCode == 1)
         #expect(
-            forced.standardError.contains(
-                "Sources/App/Money.swift, a file that scaffold-repo did not write, is where the "
-                    + "generated file goes, and holds enum Priority, extension String, which the "
-                    + "generated one does not: --force would replace that code."),
-            "\(forced.standardError)")
+            kept.standardError.hasSuffix(
+                "Sources/App/Money.swift holds enum Priority, extension String, which the "
+                    + "generated file does not.\n--force would replace that code: move it to a "
+                    + "file of another name first, then run again. Re-run with --force only to "
+                    + "overwrite the files as they are.\n"),
+            "\(kept.standardError)")
         #expect(try TestPaths.files(below: folder) == before)
-        let kept = try String(
+        let text = try String(
             contentsOf: folder.appendingPathComponent("Sources/App/Money.swift"), encoding: .utf8)
-        #expect(kept == own)
-
+        #expect(text == own)
+        // A file there that holds only what the generated one declares: the usual advice.
         try write("Sources/App/Money.swift", "public struct Money {}\n")
-        #expect(ScaffoldRepo.run(arguments, currentDirectory: folder).exitCode == 1)
+        let conflict = ScaffoldRepo.run(arguments, currentDirectory: folder)
+        #expect(conflict.exitCode == 1)
+        #expect(conflict.standardError.contains("Re-run with --force to overwrite them"))
         #expect(ScaffoldRepo.run(arguments + ["--force"], currentDirectory: folder).exitCode == 0)
     }
 
