@@ -160,7 +160,8 @@ enum GenerateCommand {
         throw PlanError(
             "the current folder is a package that scaffold-repo wrote into\(recorded): this run "
                 + "would make a new package inside it, \(package); to generate into the "
-                + "current package, give \(fix) (or run 'scaffold-repo regen'); to make the new "
+                + "current package, give \(fix)\(record == nil ? "" : " (or run 'scaffold-repo regen')")"
+                + "; to make the new "
                 + "package there all the same, give --output \(package)")
     }
 }

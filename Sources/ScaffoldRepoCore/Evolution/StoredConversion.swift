@@ -136,6 +136,10 @@ enum StoredConversion {
             }
         }
         if convertsEveryValue(from: old, to: new) { return "\(value) ? 1 : 0" }
+        // Made optional too: a value that does not convert can be nil.
+        if case .optional(let wrapped) = new, !old.isOptional {
+            return failable(from: old, to: wrapped, value: value, target: target)
+        }
         return failable(from: old, to: new, value: value, target: target).map {
             "\($0) ?? \(fallback)"
         }
@@ -144,6 +148,9 @@ enum StoredConversion {
     /// Whether every stored `old` value has a `new` one, though which is the person's choice
     /// (`true` as 1), so that the hint is not a conversion that can fail.
     static func convertsEveryValue(from old: FieldType, to new: FieldType) -> Bool {
+        if case .optional(let wrapped) = new, !old.isOptional {
+            return convertsEveryValue(from: old, to: wrapped)
+        }
         guard case .base(.bool) = old, case .base(let to) = new else { return false }
         return numbers.contains(to)
     }

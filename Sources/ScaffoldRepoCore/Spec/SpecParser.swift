@@ -334,7 +334,8 @@ public enum SpecParser {
                 guard let parsed = FieldIndex(rawValue: modifier.lowercased()) else {
                     let names = FieldIndex.allCases.map(\.rawValue)
                     let guess =
-                        (Suggestion.closest(to: modifier, among: names)
+                        (Suggestion.closest(to: modifier, among: names + ["idx"])
+                        .map { $0 == "idx" ? "index" : $0 }
                         ?? names.first {
                             $0.hasPrefix(modifier.lowercased()) && modifier.count >= 2
                         })

@@ -122,7 +122,9 @@ import Testing
 
         #expect(
             nested.standardError.contains(
-                "to generate into the current package, give --into . --target QuestionStore"))
+                "to generate into the current package, give --into . --target QuestionStore; "))
+        // regen never adds a model: it is named only for one the package records.
+        #expect(!nested.standardError.contains("regen"))
         let into = ScaffoldRepo.run(
             ["Item", "id:Int", "--into", ".", "--target", "QuestionStore"], currentDirectory: folder
         )
