@@ -14,11 +14,12 @@ import StudyApp
     import CSQLite
 #endif
 
-/// Imports `size` cards, 20 to a deck, takes `learned` out of every row as an earlier build
-/// would have written it, then prints the first open's time (every row rewritten) with a
-/// count, the next open's, and the peak memory.
+/// Imports `size` cards, 20 to a deck, and takes `learned` out of every row as an earlier
+/// build would have written it; prints the time that took (a child of its own, so that the
+/// next one's peak memory is the open's alone).
 @MainActor
-func layoutFigures(directory: URL, size: Int) async throws -> String {
+func writeEarlierLayout(directory: URL, size: Int) async throws -> String {
+    let start = Date()
     do {
         let decks = try DeckRepository(directory: directory)
         let deckCount = max(1, size / 20)
@@ -45,6 +46,14 @@ func layoutFigures(directory: URL, size: Int) async throws -> String {
     guard try rowsWithoutLearned(in: file) == size else {
         throw BenchError("the earlier layout was not written")
     }
+    return String(Date().timeIntervalSince(start))
+}
+
+/// Opens the cards that ``writeEarlierLayout(directory:size:)`` left: prints the first open's
+/// time (every row rewritten) with a count, the next open's, and the peak memory.
+@MainActor
+func layoutFigures(directory: URL, size: Int) async throws -> String {
+    let file = directory.appendingPathComponent(CardRepository.databaseFileName)
     var count = 0
     var repository: CardRepository?
     let first = try await timeOnMain {
@@ -168,9 +177,12 @@ func runLayout(sizes: [Int]) throws {
             .appendingPathComponent("store-bench-layout-\(size)-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["STORE_BENCH_DIR": directory.path]
+        _ = try runChildProcess(
+            store: "sqlite-layout-write", size: size, saves: 0, expecting: 1,
+            environment: environment)
         let figures = try runChildProcess(
-            store: "sqlite-layout", size: size, saves: 0, expecting: 3,
-            environment: ["STORE_BENCH_DIR": directory.path])
+            store: "sqlite-layout", size: size, saves: 0, expecting: 3, environment: environment)
         let cells = [
             String(size), milliseconds(figures[0]), milliseconds(figures[1]),
             String(format: "%.0f", figures[2]),

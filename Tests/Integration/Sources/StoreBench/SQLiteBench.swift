@@ -49,7 +49,7 @@ func benchDirectory() throws -> URL {
 }
 
 /// One sqlite child: `sqlite-import`, `sqlite-use`, `sqlite-recover`, `sqlite-relations`,
-/// `sqlite-layout` or `raw-sqlite`; prints its numbers.
+/// `sqlite-layout-write`, `sqlite-layout` or `raw-sqlite`; prints its numbers.
 @MainActor
 func runSQLiteChild(_ kind: String, size: Int, saves: Int) async throws {
     let directory = try benchDirectory()
@@ -64,6 +64,8 @@ func runSQLiteChild(_ kind: String, size: Int, saves: Int) async throws {
         print(try await useSQLite(directory: directory, size: size, saves: saves))
     case "sqlite-relations":
         print(try await relationsFigures(directory: directory, size: size, saves: saves))
+    case "sqlite-layout-write":
+        print(try await writeEarlierLayout(directory: directory, size: size))
     case "sqlite-layout":
         print(try await layoutFigures(directory: directory, size: size))
     case "sqlite-recover":
