@@ -38,8 +38,10 @@ enum RemovalPlanner {
                 if isMigration, ContentHash.of(data) != hash {
                     changes.append(change(.owned, "kept: yours, an edited migration"))
                     kept[path] = hash
-                } else if ContentHash.of(data) == hash || force {
+                } else if ContentHash.of(data) == hash {
                     changes.append(change(.delete, nil))
+                } else if force {
+                    changes.append(change(.delete, "edited since it was generated"))
                 } else {
                     changes.append(change(.modified, "kept: edited since it was generated"))
                     kept[path] = hash

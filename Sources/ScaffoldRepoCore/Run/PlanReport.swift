@@ -21,7 +21,7 @@ enum PlanReport {
 
     /// The unified diff from the disk to the generated file, for each file that differs.
     static func diffs(_ changes: [PlannedChange]) -> String {
-        changes.filter(\.status.differs).map { change in
+        changes.filter(\.showsADiff).map { change in
             let old = change.previous ?? ""
             let oldName = change.status == .create ? "/dev/null" : "a/\(change.displayPath)"
             let newName = change.status == .delete ? "/dev/null" : "b/\(change.displayPath)"
@@ -52,7 +52,7 @@ enum PlanReport {
         let files = changes.map { change in
             File(
                 path: change.displayPath, status: change.status.rawValue,
-                diff: change.status.differs ? diffs([change]) : nil, reason: change.reason)
+                diff: change.showsADiff ? diffs([change]) : nil, reason: change.reason)
         }
         let report = Report(diagnostics: diagnostics, exitCode: exitCode, files: files)
         return (try? StableJSON.text(report)) ?? "{}\n"

@@ -550,7 +550,9 @@ import Testing
         // The edited file stays recorded, so destroy --force can still remove it.
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Item", "Tag"])
         let forced = run(["destroy", "Item", "--force"], in: folder)
-        #expect(forced.standardOutput.contains("delete    Sources/App/Item.swift\n"))
+        #expect(
+            forced.standardOutput.contains(
+                "delete    Sources/App/Item.swift (edited since it was generated)\n"))
         #expect(try Manifest.load(root: folder)?.models.map(\.name) == ["Tag"])
     }
 
@@ -671,12 +673,21 @@ import Testing
 
         #expect(dryRun.exitCode == 0)
         #expect(dryRun.standardOutput.contains("modified  \(model) (kept: edited since"))
-        // The diff of a removal goes to /dev/null, as git shows it.
-        #expect(
-            dryRun.standardOutput.contains(
-                "--- a/QuestionStore/Sources/QuestionStore/QuestionRepository.swift\n+++ /dev/null\n"
-            ))
+        // A file deleted as it was generated shows no diff (its whole text, a workshop's
+        // screens of it); one --force deletes with a person's edits shows them going, to
+        // /dev/null, as git shows it.
+        #expect(!dryRun.standardOutput.contains("+++ /dev/null"))
         #expect(try TestPaths.files(below: folder) == before)
+        let forced = run(
+            ["destroy", "Question", "QuestionStore", "--dry-run", "--force"], in: folder)
+        #expect(
+            forced.standardOutput.contains("delete    \(model) (edited since it was generated)\n"))
+        #expect(
+            forced.standardOutput.contains(
+                "--- a/\(model)\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-// mine\n"))
+        #expect(
+            !forced.standardOutput.contains(
+                "--- a/QuestionStore/Sources/QuestionStore/QuestionRepository.swift"))
 
         let json = run(["destroy", "Question", "QuestionStore", "--dry-run", "--json"], in: folder)
         let object = try #require(

@@ -299,7 +299,7 @@ import struct BenchJournal.Entry
 
         try await repository.compact()
         expectEqual(Support.fileSize(repository.journalURL), 0)
-        // A batch larger than the compaction floor is written as a snapshot by itself.
+        // A batch at least as large as the store is written as a snapshot by itself.
         try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
         expectEqual(Support.fileSize(repository.journalURL), 0)
         let before = await repository.loadAll()
