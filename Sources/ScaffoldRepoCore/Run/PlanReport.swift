@@ -33,7 +33,7 @@ enum PlanReport {
 
     /// The plan as JSON: `{"diagnostics": [{"message", "severity"}], "exitCode": N,
     /// "files": [{"diff", "path", "reason", "status"}]}`, keys sorted; `diff` only for a file
-    /// that differs, `reason` only for a kept one; `diagnostics` what the run tells besides
+    /// that differs (``PlannedChange/showsADiff``), `reason` only for a kept one or a forced delete; `diagnostics` what the run tells besides
     /// (warnings, notes, advice, the next step), as stderr and stdout would show them.
     static func json(
         _ changes: [PlannedChange], exitCode: Int32, diagnostics: [Diagnostic] = []
