@@ -386,6 +386,17 @@ extension ModelEvolution {
             request.history.dropped = Set(history.dropped + request.droppedFields + formerNames)
                 .sorted()
         }
+        // The command that made the current schema version, run again (a script, or a README's
+        // history followed twice): nothing changed since, so nothing is frozen or migrated, and
+        // the files come out as they are.
+        if request.migrate, request.history.current > 1, request.spec == previous,
+            returning.isEmpty, reused.isEmpty
+        {
+            report.lines.append(
+                "  note     \(request.spec.typeName) is schema version \(request.history.current) "
+                    + "already, with these fields: nothing to migrate again")
+            return report
+        }
         if request.migrate {
             guard
                 !ModelEvolution(previous: previous, next: request.spec).refusals.isEmpty

@@ -641,6 +641,32 @@ extension ChangingAModelTests {
         #expect(result.standardError.contains("there is nothing to migrate; drop --migrate"))
     }
 
+    /// The command that made the current schema version, run again (a workshop trial followed
+    /// step 4's history twice and was refused): every file comes out identical, and no version
+    /// is added. The same --migrate on a model of one version is still refused.
+    @Test func theMigrateThatMadeTheCurrentVersionRunAgainChangesNothing() throws {
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        #expect(run(["Book", "id:UUID", "title", "pages:Int?"]).exitCode == 0)
+        let migrate = [
+            "Book", "id:UUID", "headline:String", "pages:Int", "--rename", "title=headline",
+        ]
+        #expect(run(migrate + ["--migrate"]).exitCode == 0)
+        let manifest = folder.appendingPathComponent("BookStore/.scaffold/manifest.json")
+        let before = try Data(contentsOf: manifest)
+
+        let again = run(migrate + ["--migrate"])
+
+        #expect(again.exitCode == 0, "\(again.standardError)")
+        #expect(
+            again.standardOutput.hasPrefix(
+                "  note     Book is schema version 2 already, with these fields: nothing to migrate "
+                    + "again\n"),
+            "\(again.standardOutput)")
+        #expect(!again.standardOutput.contains("create"))
+        #expect(!again.standardOutput.contains("update"))
+        #expect(try Data(contentsOf: manifest) == before)
+    }
+
     @Test func migrateNeedsAModelGeneratedBeforeAndTheIDTypeStays() {
         defer { TestPaths.removeTemporaryFolder(folder) }
 
