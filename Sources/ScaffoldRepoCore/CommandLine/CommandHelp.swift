@@ -66,9 +66,8 @@ public enum CommandHelp {
             folders that this leaves empty. Files edited by hand are kept and listed as
             modified; --force removes them too. A file another model uses too (StoreFiles.swift)
             is kept as shared. The manifest forgets the model (or, when edited files are kept,
-            marks it destroyed, so regen leaves it out). --dry-run shows the plan, with the
-            diff of each edited file --force would remove, and removes nothing; --json prints
-            the report as JSON (add --dry-run to remove nothing).
+            marks it destroyed, so regen leaves it out). --dry-run shows the plan and removes
+            nothing; --json prints the report as JSON (add --dry-run to remove nothing).
 
             EXAMPLES
               scaffold-repo destroy Question QuestionStore

@@ -98,24 +98,20 @@ enum Outcome {
                     ? ""
                     : " (--force also overwrites your edited "
                         + alsoForced.joined(separator: " and ") + ")"
-                // A file scaffold-repo did not write may hold more than the generated one
-                // would: named, so that --force is not taken for harmless (an app trial's
-                // Money.swift held its Priority and Item).
-                let atRisk = kept.compactMap { change -> String? in
-                    guard change.status == .conflict, change.file.path.hasSuffix(".swift"),
-                        let previous = change.previous
-                    else { return nil }
-                    let code = ClashCheck.codeOnlyIn(previous, besides: change.file.contents)
-                    guard !code.isEmpty else { return nil }
-                    return "\(change.displayPath) holds \(code.joined(separator: ", ")), which "
-                        + "the generated file does not.\n"
-                }
+                // A file scaffold-repo did not write is replaced whole by --force, whatever code
+                // of the person's it holds: said, so that --force is not taken for harmless (an
+                // app trial's Money.swift held its Priority and Item).
+                let strangers = kept.filter { $0.status == .conflict }.map(\.displayPath)
+                let warning =
+                    strangers.isEmpty
+                    ? ""
+                    : "scaffold-repo did not write " + strangers.joined(separator: ", ")
+                        + ": --force would replace \(strangers.count == 1 ? "it" : "each") with the "
+                        + "generated file, any code of yours in it included; move such code to a "
+                        + "file of another name first.\n"
                 let fix =
-                    atRisk.isEmpty
-                    ? "Re-run with --force to overwrite them\(also), or move them away first\(own)."
-                    : atRisk.joined() + "--force would replace that code: move it to a file of "
-                        + "another name first, then run again\(own). Re-run with --force only to "
-                        + "overwrite the files\(also) as they are."
+                    warning + "Re-run with --force to overwrite them\(also), or move them away "
+                    + "first\(own)."
                 told.append(
                     Diagnostic(
                         .error,

@@ -379,6 +379,16 @@ extension ModelEvolution {
                     + "another name, or add --migrate: the model as last generated is frozen, and "
                     + "reads \(former) into \(renamed) as before. Nothing was written.")
         }
+        // Run again, a migration's `--drop` names a field the current version no longer has:
+        // it was dropped by that migration, and there is nothing to drop now.
+        if request.migrate, request.history.current > 1,
+            request.spec.fields.map(\.name) == previous.fields.map(\.name)
+        {
+            request.droppedFields.removeAll { name in
+                !previous.fields.contains { $0.name == name }
+                    && !request.spec.fields.contains { $0.name == name }
+            }
+        }
         var report = try check(
             &request.spec, previous: previous, migrate: request.migrate,
             dropping: request.droppedFields)

@@ -317,38 +317,12 @@ enum ClashCheck {
         let line: Int
     }
 
-    /// A line that opens an extension: the extended type, and the rest of the line.
-    nonisolated(unsafe) private static let extensionOpening =
-        /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*extension\s+([A-Za-z_][\w.]*)(.*)$/
-
-    /// What Swift `text` (a file a run would replace) declares or extends at its top level that
-    /// `generated` (what replaces it) does not, sorted: `enum Priority`, `extension String`.
-    static func codeOnlyIn(_ text: String, besides generated: String) -> [String] {
-        codeOfItsOwn(in: text).subtracting(codeOfItsOwn(in: generated)).sorted()
-    }
-
-    /// The top-level declarations (`struct Item`) and extensions (`extension String`) of
-    /// Swift `text`.
-    private static func codeOfItsOwn(in text: String) -> Set<String> {
-        var found = Set(declarations(in: text).map { "\($0.kind) \($0.name)" })
-        var depth = 0
-        for code in codeLines(text) {
-            if depth == 0, let match = code.firstMatch(of: extensionOpening) {
-                found.insert("extension \(match.output.1)")
-            }
-            for byte in code.utf8 {
-                if byte == UInt8(ascii: "{") { depth += 1 }
-                if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
-            }
-        }
-        return found
-    }
-
     /// The properties of the extensions at the top level of Swift `text`, outside comments and
     /// string literals; an extension with a `where` clause or generic arguments (`Optional
     /// where Wrapped == Item`) is left out, since it may not reach the types another one does.
     static func extensionProperties(in text: String) -> [ExtensionProperty] {
-        let opening = extensionOpening
+        let opening =
+            /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|nonisolated)\s+)*extension\s+([A-Za-z_][\w.]*)(.*)$/
         let property =
             /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|nonisolated|static|class|override|dynamic|lazy|weak|unowned)\s+)*)(?:var|let)\s+`?([A-Za-z_]\w*)/
         var found: [ExtensionProperty] = []

@@ -60,11 +60,9 @@ public struct PlannedChange: Equatable, Sendable {
     /// with this, so the disk is read once. For `review`, what was generated for it before.
     public var previous: String?
     /// Whether a plan's report shows the change's diff: a file that differs, but not one that
-    /// `destroy` deletes as it was generated (its whole text, which nothing of a person's is in;
-    /// a forced delete of an edited file, which has a `reason`, shows it).
-    public var showsADiff: Bool {
-        status.differs && !(status == .delete && reason == nil)
-    }
+    /// `destroy` deletes (its whole text; a forced delete of an edited file says so in its
+    /// `reason` instead).
+    public var showsADiff: Bool { status.differs && status != .delete }
     /// An edited Package.swift or .gitignore, kept (`owned`) because `--force` was not given:
     /// `--force` would overwrite it.
     public var isOverwrittenByForce = false

@@ -665,6 +665,12 @@ extension ChangingAModelTests {
         #expect(!again.standardOutput.contains("create"))
         #expect(!again.standardOutput.contains("update"))
         #expect(try Data(contentsOf: manifest) == before)
+        // So too one that dropped a field, which the current version no longer has.
+        let dropping = ["Book", "id:UUID", "headline:Int=0", "--drop", "pages", "--migrate"]
+        #expect(run(dropping).exitCode == 0)
+        let dropped = try Data(contentsOf: manifest)
+        #expect(run(dropping).exitCode == 0)
+        #expect(try Data(contentsOf: manifest) == dropped)
     }
 
     @Test func migrateNeedsAModelGeneratedBeforeAndTheIDTypeStays() {

@@ -49,15 +49,13 @@ import Testing
         #expect(try TestPaths.files(below: folder) == before)
     }
 
-    /// A file of the target where the model's file goes, holding other code besides, is kept,
-    /// and the run names that code and says what --force would do to it (an app trial followed
-    /// "Re-run with --force" and lost its `Priority` and `Item`); --force is still the person's
-    /// to give (a package whose manifest was lost holds generated files that differ so).
-    @Test func aFileOfThePersonsWhereTheModelsFileGoesIsNamedWithTheCodeForceWouldReplace() throws {
+    /// A file of the target where the model's file goes is kept, and the run says that --force
+    /// would replace it whole, code of the person's included (an app trial followed "Re-run with
+    /// --force" and lost its `Priority` and `Item`); --force is still the person's to give (a
+    /// package whose manifest was lost holds generated files that differ so).
+    @Test func aFileOfThePersonsWhereTheModelsFileGoesIsKeptAndForceIsExplained() throws {
         defer { TestPaths.removeTemporaryFolder(folder) }
-        let own =
-            "public struct Money {}\npublic enum Priority { case low }\n"
-            + "extension String {\n    var shouted: String { uppercased() }\n}\n"
+        let own = "public struct Money {}\npublic enum Priority { case low }\n"
         try write("Sources/App/Money.swift", own)
         let arguments = ["Money", "id:UUID", "title:String", "--into", ".", "--target", "App"]
         let before = try TestPaths.files(below: folder)
@@ -67,20 +65,15 @@ import Testing
         #expect(kept.exitCode == 1)
         #expect(
             kept.standardError.hasSuffix(
-                "Sources/App/Money.swift holds enum Priority, extension String, which the "
-                    + "generated file does not.\n--force would replace that code: move it to a "
-                    + "file of another name first, then run again. Re-run with --force only to "
-                    + "overwrite the files as they are.\n"),
+                "scaffold-repo did not write Sources/App/Money.swift: --force would replace it with "
+                    + "the generated file, any code of yours in it included; move such code to a "
+                    + "file of another name first.\nRe-run with --force to overwrite them, or move "
+                    + "them away first.\n"),
             "\(kept.standardError)")
         #expect(try TestPaths.files(below: folder) == before)
         let text = try String(
             contentsOf: folder.appendingPathComponent("Sources/App/Money.swift"), encoding: .utf8)
         #expect(text == own)
-        // A file there that holds only what the generated one declares: the usual advice.
-        try write("Sources/App/Money.swift", "public struct Money {}\n")
-        let conflict = ScaffoldRepo.run(arguments, currentDirectory: folder)
-        #expect(conflict.exitCode == 1)
-        #expect(conflict.standardError.contains("Re-run with --force to overwrite them"))
         #expect(ScaffoldRepo.run(arguments + ["--force"], currentDirectory: folder).exitCode == 0)
     }
 
