@@ -38,11 +38,13 @@ enum GenerateCommand {
         let plan = try PackagePlanner.plan(
             [request], root: target.root, displayRoot: target.displayRoot, templates: templates,
             force: options.force)
-        // A new migration with values to decide: its version's tests fail until they are, so the
-        // next step is to decide them.
+        // A migration with values to decide, new or as it stands on disk (a run again before
+        // they were decided): its version's tests fail until they are, so the next step is to
+        // decide them.
         let undecided = plan.changes.filter {
-            $0.file.isWrittenOnce && $0.status == .create
-                && $0.file.contents.contains("try undecided(")
+            $0.file.isWrittenOnce
+                && ($0.status == .create ? $0.file.contents : $0.previous ?? "")
+                    .contains("try undecided(")
         }
         // A standalone package's Package.swift that a person edited is kept (owned): after a
         // move to sqlite, it lacks the system library that the generated one declares.

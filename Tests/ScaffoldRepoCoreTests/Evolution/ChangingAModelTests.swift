@@ -842,6 +842,15 @@ extension ChangingAModelTests {
                 """))
         #expect(migration.contains("public func migrated() throws -> Gauge.V2 {"))
         #expect(migration.components(separatedBy: "undecided(").count == 2)
+        // Run again before the value is decided, the next step is still to decide it (it said
+        // "swift test", whose version tests fail until then).
+        let again = run(["Gauge", "id:UUID", "reading:Int", "count:Int64"])
+        #expect(
+            again.standardOutput.hasSuffix(
+                "Next: replace each `try undecided(…)` in "
+                    + "GaugeStore/Sources/GaugeStore/GaugeMigration1.swift with the value you "
+                    + "decide, then cd GaugeStore && swift test\n"),
+            "\(again.standardOutput)")
     }
 
     @Test func aRefusedNewFieldNamesTheRenameFirst() throws {
