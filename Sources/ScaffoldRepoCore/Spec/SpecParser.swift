@@ -124,33 +124,32 @@ public enum SpecParser {
 
     /// Refuses a command line's field named like a type the generated code uses, the model's
     /// own types and the models it refers to included: the property hides that type in the
-    /// model's own code (its samples build `URL(string:)` after `let URL = …`). A manifest's records are not held to it: some of those names compiled,
-    /// and a record that no longer loaded could not be renamed away.
+    /// model's own code (its samples build `URL(string:)` after `let URL = …`). A manifest's
+    /// records are not held to it: some of those names compiled, and a record that no longer
+    /// loaded could not be renamed away.
     static func refuseFieldsNamedLikeTypes(_ spec: ModelSpec, tokens: [String]) throws {
-        for (field, token) in zip(spec.fields, tokens)
-        where Identifier.reservedTypeNames.contains(field.name) {
+        // `let Question: String` in the samples hides the `Question` they build.
+        let modelTypes = Set(
+            [spec.typeName] + Names(typeName: spec.typeName).generatedTypes
+                + spec.fields.compactMap(\.reference?.model))
+        for (field, token) in zip(spec.fields, tokens) {
+            let user =
+                if Identifier.reservedTypeNames.contains(field.name) {
+                    "the generated code uses"
+                } else if modelTypes.contains(field.name) {
+                    "the model's code uses (the model, its repository, view-model and tests, or a "
+                        + "model it refers to)"
+                } else {
+                    String?.none
+                }
+            guard let user else { continue }
             // The name as the token gives it: a reference's field adds `ID` to it.
             let given = String(token.prefix { $0 != ":" && $0 != "=" })
             let lower = Names.lowerCamelCase(given)
             throw SpecError(
-                "field name '\(field.name)' in '\(token)' is the name of a type that the "
-                    + "generated code uses, which a property of that name would hide; name it "
-                    + "\(lower), for example (with --rename \(given)=\(lower) if the model had it "
-                    + "before)")
-        }
-        // The model's own types, and those of the models it refers to, are named in its code
-        // too: `let Question: String` in the samples hides the `Question` they build.
-        let modelTypes =
-            [spec.typeName] + Names(typeName: spec.typeName).generatedTypes
-            + spec.fields.compactMap(\.reference?.model)
-        for (field, token) in zip(spec.fields, tokens) where modelTypes.contains(field.name) {
-            let given = String(token.prefix { $0 != ":" && $0 != "=" })
-            let lower = Names.lowerCamelCase(given)
-            throw SpecError(
-                "field name '\(field.name)' in '\(token)' is the name of a type that the model's "
-                    + "code uses (the model, its repository, view-model and tests, or a model it "
-                    + "refers to), which a property of that name would hide; name it \(lower), for "
-                    + "example (with --rename \(given)=\(lower) if the model had it before)")
+                "field name '\(field.name)' in '\(token)' is the name of a type that \(user), "
+                    + "which a property of that name would hide; name it \(lower), for example "
+                    + "(with --rename \(given)=\(lower) if the model had it before)")
         }
     }
 
