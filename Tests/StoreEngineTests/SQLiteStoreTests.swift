@@ -43,6 +43,27 @@ import Testing
         #expect(try reopened.isEmpty())
     }
 
+    /// A table in memory, for previews, holds every value its rules take: samples that share a
+    /// `:unique` value, or a text holding U+0000, leave out only those values (the whole list
+    /// was left out: a preview showed nothing).
+    @Test func aTableInMemoryHoldsEveryValueItsRulesTake() throws {
+        let database = SQLiteDatabase<ItemError>(inMemory: ())
+        defer { database.close() }
+        let values = [
+            item(1), Item(id: 2, title: "Item 1", count: 1), item(3),
+            Item(id: 4, title: "a\u{0}b", count: 1),
+        ]
+
+        let items = SQLiteTable<Item, ItemError>(
+            inMemory: "items", in: database, schema: SQLiteSchema(model: "Item", unique: ["title"]),
+            values: values)
+
+        #expect(try items.page(after: nil, limit: 10).map(\.id) == [1, 3])
+        let all = SQLiteTable<Item, ItemError>(
+            inMemory: "others", in: database, values: [item(5), item(6)])
+        #expect(try all.count() == 2)
+    }
+
     /// SQLite's JSON functions end a text at U+0000, so SQL would read another value than the
     /// one saved: an app's save of one is refused, naming the field; an id holds one (its
     /// column has every byte), and a value carried over without the rules is kept as it is.

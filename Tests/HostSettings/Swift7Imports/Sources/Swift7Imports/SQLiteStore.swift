@@ -975,8 +975,9 @@ where Value.ID: SQLiteKey {
         }
     }
 
-    /// The table `name` in a database in memory, holding `values`: for previews and an app's
-    /// tests. Nothing there can fail but memory; a failure shows on the first read or write.
+    /// The table `name` in a database in memory, holding `values`, but those the table's rules
+    /// refuse: for previews and an app's tests. Nothing there can fail but memory; a failure
+    /// shows on the first read or write.
     init(
         inMemory name: String, in database: SQLiteDatabase<Failure>,
         schema: SQLiteSchema<Value> = SQLiteSchema(model: "\(Value.self)"), values: [Value]
@@ -990,8 +991,12 @@ where Value.ID: SQLiteKey {
             try createTables()
             try recordSchema()
         }
-        // Apart, so that values that break a unique field leave an empty table, not none.
-        try? database.transaction { try save(values) }
+        // Apart from the tables, and, when the values break a rule together (two samples of one
+        // `:unique` value, a text holding U+0000), one at a time: a preview shows every value
+        // that can be saved, not an empty list.
+        if (try? database.transaction({ try save(values) })) == nil {
+            for value in values { try? database.transaction { try save([value]) } }
+        }
     }
 
     private static func writing(_ name: String) -> (String, String, JSONEncoder) {
