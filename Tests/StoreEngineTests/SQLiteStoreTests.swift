@@ -62,6 +62,19 @@ import Testing
         let all = SQLiteTable<Item, ItemError>(
             inMemory: "others", in: database, values: [item(5), item(6)])
         #expect(try all.count() == 2)
+        // An id given twice is its last value, whatever the order, and an earlier one of it
+        // takes no unique value from another.
+        let titled = { (id: Int, title: String) in Item(id: id, title: title, count: 1) }
+        for given in [
+            [titled(1, "x"), titled(2, "x"), titled(1, "y")],
+            [titled(1, "y"), titled(2, "x"), titled(1, "x")],
+        ] {
+            let repeated = SQLiteTable<Item, ItemError>(
+                inMemory: "repeated\(given[0].title)", in: database,
+                schema: SQLiteSchema(model: "Item", unique: ["title"]), values: given)
+            let expected = given[2].title == "y" ? ["y", "x"] : ["x"]
+            #expect(try repeated.page(after: nil, limit: 10).map(\.title) == expected)
+        }
     }
 
     /// SQLite's JSON functions end a text at U+0000, so SQL would read another value than the

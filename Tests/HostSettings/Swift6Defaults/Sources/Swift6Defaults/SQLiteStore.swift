@@ -993,9 +993,13 @@ where Value.ID: SQLiteKey {
         }
         // Apart from the tables, and, when the values break a rule together (two samples of one
         // `:unique` value, a text holding U+0000), one at a time: a preview shows every value
-        // that can be saved, not an empty list.
-        if (try? database.transaction({ try save(values) })) == nil {
-            for value in values { try? database.transaction { try save([value]) } }
+        // that can be saved, not an empty list. An id given twice is its last value, as a save
+        // of them all would leave it.
+        var last: [Value.ID: Int] = [:]
+        for (index, value) in values.enumerated() { last[value.id] = index }
+        let latest = values.indices.filter { last[values[$0].id] == $0 }.map { values[$0] }
+        if (try? database.transaction({ try save(latest) })) == nil {
+            for value in latest { try? database.transaction { try save([value]) } }
         }
     }
 
