@@ -157,14 +157,16 @@ enum GenerateCommand {
                     + (manifest.models.compactMap(\.target).first
                         ?? DestinationResolver.swiftTargets(in: currentDirectory).first ?? "NAME")
             }
-        let recorded = record == nil ? "" : " (it records \(name) already)"
+        // regen generates the models a package records again; it adds none.
+        let (recorded, regen) =
+            record == nil
+            ? ("", "") : (" (it records \(name) already)", " (or run 'scaffold-repo regen')")
         let package = Names(request.spec).storePackage
         throw PlanError(
             "the current folder is a package that scaffold-repo wrote into\(recorded): this run "
-                + "would make a new package inside it, \(package); to generate into the "
-                + "current package, give \(fix)\(record == nil ? "" : " (or run 'scaffold-repo regen')")"
-                + "; to make the new "
-                + "package there all the same, give --output \(package)")
+                + "would make a new package inside it, \(package); to generate into the current "
+                + "package, give \(fix)\(regen); to make the new package there all the same, give "
+                + "--output \(package)")
     }
 }
 

@@ -384,9 +384,7 @@ extension ModelEvolution {
         if request.migrate, request.history.current > 1,
             request.spec.fields.map(\.name) == previous.fields.map(\.name)
         {
-            request.droppedFields.removeAll { name in
-                !previous.fields.contains { $0.name == name }
-                    && !request.spec.fields.contains { $0.name == name }
+            request.droppedFields.removeAll { name in !previous.fields.contains { $0.name == name }
             }
         }
         var report = try check(
