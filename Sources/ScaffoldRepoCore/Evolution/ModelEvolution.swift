@@ -384,8 +384,8 @@ extension ModelEvolution {
         if request.migrate, request.history.current > 1,
             request.spec.fields.map(\.name) == previous.fields.map(\.name)
         {
-            request.droppedFields.removeAll { name in !previous.fields.contains { $0.name == name }
-            }
+            let names = Set(previous.fields.map(\.name))
+            request.droppedFields.removeAll { !names.contains($0) }
         }
         var report = try check(
             &request.spec, previous: previous, migrate: request.migrate,
