@@ -409,6 +409,47 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         #expect(try builds.books.find(1)?.shelfID == nil)
     }
 
+    /// A book as the older build left it after the newer build wrote it: both keys.
+    struct BookUnderBothKeys: Encodable {
+        var id: Int
+        var holderID: UUID?
+        var shelfID: UUID?
+        var title: String
+
+        private enum CodingKeys: String, CodingKey { case id, holderID, shelfID, title }
+
+        /// Writes `null` for a nil key, as a nullify leaves it.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(holderID, forKey: .holderID)
+            try container.encode(shelfID, forKey: .shelfID)
+            try container.encode(title, forKey: .title)
+        }
+    }
+
+    /// `dangling()` reads a renamed reference as the newer build decodes it: under the new
+    /// key, or under the former one where the new key is missing or `null` (rows the older
+    /// build saved that the newer one has not rewritten yet).
+    @Test func danglingReadsARenamedReferenceUnderEitherKey() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let builds = try shelvedBuilds(.restrict)
+        defer { builds.older.close() }
+        defer { builds.newer.close() }
+        let shelf = Shelf(id: UUID(), name: "Fiction", rank: 1)
+        try builds.shelves.commit(.saved([shelf]))
+        try StoredRows.insert(
+            [
+                BookUnderBothKeys(id: 1, holderID: shelf.id, shelfID: nil, title: "Former, stored"),
+                BookUnderBothKeys(id: 2, holderID: UUID(), shelfID: nil, title: "Former, lost"),
+                BookUnderBothKeys(id: 3, holderID: nil, shelfID: nil, title: "No shelf"),
+                BookUnderBothKeys(id: 4, holderID: UUID(), shelfID: shelf.id, title: "New wins"),
+                BookUnderBothKeys(id: 5, holderID: shelf.id, shelfID: UUID(), title: "New lost"),
+            ], ids: [1, 2, 3, 4, 5], version: 1, into: "books", in: file)
+
+        #expect(try builds.books.dangling() == [2, 5])
+    }
+
     /// The same revision's records as a release before the former keys' wrote them are this
     /// build's too: it opens without writing them again, so that two releases of the engine
     /// at one revision (an extension built before the update of scaffold-repo) do not rewrite

@@ -235,6 +235,91 @@ struct Badge: StoredValue {
         #expect(try tables.shelves.duplicates().isEmpty)
     }
 
+    /// A value of another model that refers to a page: a reference to a table keyed by text.
+    struct Bookmark: StoredValue {
+        var id: Int
+        var pageID: String
+
+        static let schemaVersion = 1
+        static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    }
+
+    /// A book as another program wrote it: its shelf's id in lowercase, which Swift reads as
+    /// the same UUID.
+    struct BookInLowercase: Encodable {
+        var id: Int
+        var shelfID: String
+        var title: String
+    }
+
+    /// `dangling()` finds, for each kind of id (UUID, Int, String), the values whose reference
+    /// names no stored value, and no other: not a nil reference, not one that names a stored
+    /// value, and not one whose JSON spells the id otherwise than SQL compares it.
+    @Test func danglingFindsTheValuesThatNameNothingForEveryKindOfId() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        try SQLiteTable<Shelf, ItemError>("shelves", in: database).commit(.saved([shelf]))
+        try SQLiteTable<Book, ItemError>("books", in: database).commit(
+            .saved([
+                Book(id: 1, shelfID: shelf.id, title: "On the shelf"),
+                Book(id: 2, shelfID: UUID(), title: "Lost"),
+                Book(id: 3, shelfID: nil, title: "On no shelf"),
+                Book(id: 5, shelfID: UUID(), title: "Lost too"),
+            ]))
+        try SQLiteTable<Page, ItemError>("pages", in: database).commit(
+            .saved([
+                Page(id: "a", bookID: 1), Page(id: "b", bookID: 99), Page(id: "c", bookID: 3),
+            ]))
+        try SQLiteTable<Bookmark, ItemError>("bookmarks", in: database).commit(
+            .saved([Bookmark(id: 1, pageID: "a"), Bookmark(id: 2, pageID: "A")]))
+        database.close()
+        try StoredRows.insert(
+            [BookInLowercase(id: 4, shelfID: shelf.id.uuidString.lowercased(), title: "Lower")],
+            ids: [4], version: 1, into: "books", in: file)
+
+        let tables = try open(books: .cascade)
+        defer { tables.database.close() }
+        let bookmarks = try SQLiteTable<Bookmark, ItemError>(
+            "bookmarks", in: tables.database,
+            schema: SQLiteSchema(
+                model: "Bookmark",
+                references: [
+                    SQLiteReference(
+                        field: "pageID", table: "pages", rule: .restrict, parentID: \.pageID)
+                ]))
+
+        #expect(try tables.books.dangling() == [2, 5])
+        #expect(try tables.pages.dangling() == ["b"])
+        #expect(try bookmarks.dangling() == [2])
+        #expect(try tables.shelves.dangling().isEmpty)
+    }
+
+    /// A reference to a table that no value of its model was ever saved in names nothing,
+    /// unless it is nil; a row whose JSON SQL cannot read is damage, which `dangling()` throws,
+    /// as a read of it does.
+    @Test func danglingNamesEveryReferenceToAMissingTableAndThrowsAtDamage() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        let books = try SQLiteTable<Book, ItemError>(
+            "books", in: database,
+            schema: SQLiteSchema(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "shelfID", table: "shelves", rule: .restrict, parentID: \.shelfID)
+                ]))
+        try StoredRows.insert(
+            [
+                Book(id: 1, shelfID: UUID(), title: "A"), Book(id: 2, shelfID: nil, title: "B"),
+            ], ids: [1, 2], version: 1, into: "books", in: file)
+
+        #expect(try books.dangling() == [1])
+
+        try StoredRows.execute("UPDATE books SET value = '{\"id\":2,' WHERE id = 2", in: file)
+        #expect(throws: ItemError.self) { try books.dangling() }
+        database.close()
+    }
+
     @Test func aMigrationKeepsValuesThatBreakARuleAddedBeforeIt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try SQLiteDatabase<ItemError>(file: file)

@@ -9,8 +9,9 @@ import Notebook
 
 /// Imports `size` notes into `size / 20` folders, then prints the import's time, and the median
 /// of 101 of each: `notes(inFolder:)` (20 notes), `notes(withTitle:)` (1 note),
-/// `find(byName:)` (1 folder), the median and worst of 31 cascade deletes of a folder, and
-/// `recover(directory:)` of the notes with one row damaged.
+/// `find(byName:)` (1 folder), the median and worst of 31 cascade deletes of a folder,
+/// `danglingReferences()` of the notes (none), and `recover(directory:)` of the notes with one
+/// row damaged.
 @MainActor
 func relationsFigures(directory: URL, size: Int, saves: Int) async throws -> String {
     let folders = try FolderRepository(directory: directory)
@@ -63,6 +64,10 @@ func relationsFigures(directory: URL, size: Int, saves: Int) async throws -> Str
         let folder = folderIDs[(sample &* 31) % folderCount]
         deletes.append(try await timeOnMain { try await folders.delete(folder) })
     }
+    // danglingReferences() reads every note's reference, as after a field was made one.
+    var dangling: [UUID] = []
+    let danglingTime = try await timeOnMain { dangling = try await notes.danglingReferences() }
+    guard dangling.isEmpty else { throw BenchError("\(dangling.count) dangling notes") }
     // recover(directory:) of the notes, whose table has two indexes (the reference's and the
     // title's), with the row in the middle damaged and both repositories open.
     let stored = try await notes.count
@@ -80,7 +85,7 @@ func relationsFigures(directory: URL, size: Int, saves: Int) async throws -> Str
     await notes.close()
     return [
         importTime, median(inFolder), median(withTitle), median(byName), median(deletes),
-        deletes.max() ?? 0, recoverTime,
+        deletes.max() ?? 0, danglingTime, recoverTime,
     ].map { String($0) }.joined(separator: " ")
 }
 
@@ -99,8 +104,9 @@ func runRelations(sizes: [Int], saves: Int) throws {
     print(
         "| notes | import (transactions of 500 folders) | notes(inFolder:), 20 | "
             + "notes(withTitle:), 1 | find(byName:) (unique) | delete a folder + 20 notes "
-            + "(median / worst) | recover the notes, one row damaged |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+            + "(median / worst) | danglingReferences() of the notes | "
+            + "recover the notes, one row damaged |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     var lookups: [Int: Double] = [:]
     for size in sizes {
         let directory = FileManager.default.temporaryDirectory
@@ -108,14 +114,14 @@ func runRelations(sizes: [Int], saves: Int) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let figures = try runChildProcess(
-            store: "sqlite-relations", size: size, saves: saves, expecting: 7,
+            store: "sqlite-relations", size: size, saves: saves, expecting: 8,
             environment: ["STORE_BENCH_DIR": directory.path])
         lookups[size] = figures[1]
         let cells =
             [String(size)] + figures.prefix(4).map(milliseconds)
             + [
                 "\(milliseconds(figures[4])) / \(milliseconds(figures[5]))",
-                milliseconds(figures[6]),
+                milliseconds(figures[6]), milliseconds(figures[7]),
             ]
         print("| " + cells.joined(separator: " | ") + " |")
     }

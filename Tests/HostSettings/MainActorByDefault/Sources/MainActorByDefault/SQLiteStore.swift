@@ -885,7 +885,8 @@ where Value.ID: SQLiteKey {
     /// Whether a save checks that the values its references name are stored (not in a database
     /// in memory, which holds one model's values only).
     private let checksReferences: Bool
-    private let columns = "id, version, value, checksum"
+    /// The columns ``value(of:)`` reads, in its order.
+    let columns = "id, version, value, checksum"
     /// The statements a save and a delete run, each built once (statements are prepared once
     /// per connection and found by their SQL).
     private let insertSQL: String
@@ -2140,7 +2141,7 @@ where Value.ID: SQLiteKey {
 
     /// The value of a row: its checksum checked, then decoded as the schema version that
     /// wrote it, and migrated.
-    private func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
+    func value(of row: SQLiteDatabase<Failure>.Statement) throws -> Value {
         guard isIntact(row) else {
             throw damagedRow(of: name, id: "\(Value.ID(column: 0, of: row))")
         }

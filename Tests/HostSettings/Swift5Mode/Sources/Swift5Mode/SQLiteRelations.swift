@@ -418,13 +418,44 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     }
 
     /// The ids of the values whose reference names no stored value (stored before the field was
-    /// a reference), in id order: a scan of the table.
+    /// a reference), in id order. SQL reads each row's references and looks them up among the
+    /// ids of the tables they name, each read once (``suspects(of:)``); only the rows it finds
+    /// are decoded, and checked as a save checks them.
     func dangling() throws -> [Value.ID] {
+        let suspects = try schema.references.map(suspects(of:))
+        guard !suspects.isEmpty else { return [] }
         var ids: [Value.ID] = []
-        try scan { value in
+        let clause = suspects.joined(separator: " OR ")
+        try database.run("SELECT \(columns) FROM \"\(name)\" WHERE \(clause) ORDER BY id") { row in
+            let value = try value(of: row)
             if try missingReference(of: value) != nil { ids.append(value.id) }
         }
         return ids
+    }
+
+    /// A condition on a row that holds whenever `reference` of its value may name no stored
+    /// value: its JSON names an id that the parent's table does not hold (as a value refers to
+    /// it: a UUID as its string), or SQL cannot read its JSON, or (for a renamed reference) the
+    /// new key holds none and the former key holds one. A row it selects is only a suspect.
+    private func suspects(of reference: SQLiteReference<Value>) throws -> String {
+        let key = "'$.\"\(reference.field)\"'"
+        let parentIDs =
+            try tableExists(reference.table)
+            ? """
+            SELECT CASE WHEN typeof(id) = 'blob' AND length(id) = 16 THEN
+            substr(hex(id), 1, 8) || '-' || substr(hex(id), 9, 4) || '-' || substr(hex(id), 13, 4)
+            || '-' || substr(hex(id), 17, 4) || '-' || substr(hex(id), 21) ELSE id END
+            FROM "\(reference.table)" WHERE id IS NOT NULL
+            """
+            : "SELECT NULL WHERE 0"
+        let formerKey = schema.renamed.first { $0.value == reference.field }?.key
+        let heldUnderTheFormerKey =
+            formerKey.map { "json_type(value, '$.\"\($0)\"') IS NOT NULL" } ?? "0"
+        return """
+            (CASE WHEN NOT json_valid(value) THEN 1
+            WHEN coalesce(json_type(value, \(key)), 'null') = 'null' THEN \(heldUnderTheFormerKey)
+            ELSE json_extract(value, \(key)) NOT IN (\(parentIDs)) END)
+            """
     }
 
     /// The tables whose values refer to `table`'s: their field, model and rule. A record that

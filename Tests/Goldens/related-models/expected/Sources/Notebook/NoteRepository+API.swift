@@ -65,7 +65,8 @@ extension NoteRepository {
     }
 
     /// The ids of the values whose reference names no stored value: they were stored before the
-    /// field was a reference, and are kept. A scan of the table. Saving one throws
+    /// field was a reference, and are kept. SQL reads every value's reference and looks it up;
+    /// only the values it finds are decoded. Saving one throws
     /// ``NoteRepositoryError/missingReference(field:id:)`` until it names a stored value.
     public func danglingReferences() throws -> [UUID] {
         try table.dangling()
