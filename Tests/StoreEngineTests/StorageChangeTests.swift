@@ -259,6 +259,22 @@ import Testing
         #expect(try importRecords(in: items) == 0)
     }
 
+    /// A record whose total reads 0 (its byte damaged), met by an import of no values (former
+    /// files that read empty) is not trusted either: the import ends, with no trap (found by a
+    /// review: a range `1...0` trapped).
+    @Test func anEmptyImportBesideARecordOfNoValuesEnds() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = try table()
+        try items.importValues([], chunk: 2)
+        try recordImport(of: 0, done: 0, last: 0, in: items)
+
+        try items.importValues([], chunk: 2)
+
+        // The two values written beside the record stay: an import never deletes.
+        #expect(try items.count() == 2)
+        #expect(try importRecords(in: items) == 0)
+    }
+
     @Test func anImportThatFailsOnTheWayKeepsWhatItCommittedAndGoesOnFromThere() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let entries = try SQLiteTable<Entry, ItemError>(

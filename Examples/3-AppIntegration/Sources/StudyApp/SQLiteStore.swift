@@ -1674,7 +1674,10 @@ where Value.ID: SQLiteKey {
                 bind: { $0.bind(name, at: 1) },
                 row: { row in
                     let recorded = Int(truncatingIfNeeded: row.int64(at: 1))
-                    guard row.int64(at: 0) == Int64(ordered.count), (1...ordered.count) ~= recorded,
+                    // `1..<count + 1`, not `1...count`: an empty import (with a damaged total
+                    // of 0) must not form a range whose bounds are reversed, which traps.
+                    guard row.int64(at: 0) == Int64(ordered.count),
+                        (1..<ordered.count + 1) ~= recorded,
                         ordered[recorded - 1].id.argument == row.argument(at: 2)
                     else { return }
                     done = recorded
