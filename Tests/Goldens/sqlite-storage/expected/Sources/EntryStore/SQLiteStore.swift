@@ -41,10 +41,12 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Opens (or creates) the database `file`, in a folder created if missing. A file that is
     /// not a database, or is damaged, throws `corrupt` and is left as it is. A write waits up
     /// to `busyTimeout` milliseconds for another connection's write to end, then throws
-    /// `locked`.
-    init(file: URL, busyTimeout: Int32 = 5_000) throws {
+    /// `locked`. With `readingTheSchemaAsItIs` (for a rebuild from damaged pages), a schema
+    /// that SQLite would refuse whole for one row it cannot make sense of is read as it is.
+    init(file: URL, busyTimeout: Int32 = 5_000, readingTheSchemaAsItIs: Bool = false) throws {
         fileURL = file
         link = SQLiteConnection()
+        link.readsTheSchemaAsItIs = readingTheSchemaAsItIs
         try StoreFiles.createFolder(file.deletingLastPathComponent(), reporting: Failure.self)
         // SQLite would create the file a link to nothing points to, and fail on a folder with
         // a reason of its own: neither is an empty store.
@@ -162,6 +164,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         var keepsFiles: Int32 = 1
         sqlite3_file_control(opened, "main", SQLITE_FCNTL_PERSIST_WAL, &keepsFiles)
         do {
+            // SQLite then takes as much of a damaged schema as it can read, where it would
+            // refuse the whole of it (set before any statement reads it).
+            if link.readsTheSchemaAsItIs { try execute("PRAGMA writable_schema=ON") }
             // Reading the schema is what finds a file that is not a database.
             try execute("SELECT count(*) FROM sqlite_master")
         } catch {
@@ -510,6 +515,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else {
+            // A schema SQLite cannot read is refused here, before any statement steps.
+            link.lastFailure = status
+            if status & 0xFF == SQLITE_CORRUPT { link.hasMetDamage = true }
             throw failure(status, reading: isRead(sql))
         }
         statements[sql] = statement
@@ -671,6 +679,9 @@ private nonisolated final class SQLiteConnection {
     var isSuspended = false
     /// SQLite's result for the last statement that failed.
     var lastFailure = SQLITE_OK
+    /// Whether the connection reads a schema SQLite finds damaged (`writable_schema`), to
+    /// rebuild the database from it.
+    var readsTheSchemaAsItIs = false
     /// Whether a statement on this connection failed for damage SQLite found in the file, or a
     /// check found its pages damaged, since it opened.
     var hasMetDamage = false
@@ -1756,25 +1767,41 @@ where Value.ID: SQLiteKey {
     static func recover(
         _ name: String, schema: SQLiteSchema<Value>, file: URL
     ) throws -> StoreRecovery {
-        let database = try SQLiteDatabase<Failure>(file: file)
+        var database: SQLiteDatabase<Failure>?
         do {
-            defer { database.close() }
-            return try SQLiteTable(name, in: database, schema: schema).setAsideDamagedRows()
+            database = try SQLiteDatabase<Failure>(file: file)
         } catch {
-            // Only damage SQLite found, where the pages are not all sound: any other failure
-            // (`notMigrated`, `locked`, a full disk) is the caller's to hear.
-            guard database.hasMetDamage, !SQLiteDatabase<Failure>.isSound(file: file) else {
+            guard SQLiteDatabase<Failure>.hasASchemaOnlyARebuildReads(file: file) else {
                 throw error
             }
         }
+        var first: StoreRecovery?
+        if let database {
+            do {
+                defer { database.close() }
+                first = try SQLiteTable(name, in: database, schema: schema).setAsideDamagedRows()
+            } catch {
+                // Only damage SQLite found, where the pages are not all sound: any other failure
+                // (`notMigrated`, `locked`, a full disk) is the caller's to hear.
+                guard database.hasMetDamage, !SQLiteDatabase<Failure>.isSound(file: file) else {
+                    throw error
+                }
+            }
+        }
+        // Damage in a page's layout that no read of the table meets (a pointer of another
+        // table's page, which a write could follow into this table's pages or the schema's) is
+        // found by a check of every page.
+        if let first, SQLiteDatabase<Failure>.isSound(file: file) { return first }
         let rebuilt = try SQLiteDatabase<Failure>.rebuild(file: file)
         let recovery = try setAsideDamagedRows(name, schema: schema, file: file)
         let unread = rebuilt.unread.map { rows in
             StoreRecovery.Damage(file: file, offset: 0, reason: rows.reason(copy: rebuilt.copy))
         }
         return StoreRecovery(
-            valuesKept: recovery.valuesKept, setAside: unread + recovery.setAside,
-            keptUnverified: [], repaired: [], copies: [rebuilt.copy] + recovery.copies)
+            valuesKept: recovery.valuesKept,
+            setAside: (first?.setAside ?? []) + unread + recovery.setAside,
+            keptUnverified: [], repaired: [],
+            copies: (first?.copies ?? []) + [rebuilt.copy] + recovery.copies)
     }
 
     private static func setAsideDamagedRows(
@@ -2264,6 +2291,17 @@ nonisolated extension SQLiteDatabase {
         return database.isEveryPageSound(exceptNulls: true)
     }
 
+    /// Whether the database `file` fails `PRAGMA quick_check` and opens only when its schema is
+    /// read as it is: a write through a damaged pointer left a row in it that SQLite refuses
+    /// the whole schema for, and ``rebuild(file:)`` reads past.
+    static func hasASchemaOnlyARebuildReads(file: URL) -> Bool {
+        guard !isSound(file: file),
+            let database = try? SQLiteDatabase(file: file, readingTheSchemaAsItIs: true)
+        else { return false }
+        database.close()
+        return true
+    }
+
     /// Copies the database, as this connection reads it (the pages in its log included),
     /// beside its file as `<name>.damaged` (`.damaged-2`, … when that exists: an earlier copy
     /// is never replaced), one file, synced, with SQLite's backup, which copies pages without
@@ -2316,7 +2354,10 @@ nonisolated extension SQLiteDatabase {
     /// Nothing is changed, and the copy removed, when anything fails, or when the result does
     /// not pass `quick_check`.
     static func rebuild(file: URL) throws -> (copy: URL, unread: [UnreadRows]) {
-        let damaged = try SQLiteDatabase(file: file, busyTimeout: 100)
+        // The schema is read as it is: a row that a write through a damaged pointer left in it
+        // (which SQLite would otherwise refuse the whole schema for) is passed by below.
+        let damaged = try SQLiteDatabase(
+            file: file, busyTimeout: 100, readingTheSchemaAsItIs: true)
         defer { damaged.close() }
         try damaged.execute("PRAGMA locking_mode=EXCLUSIVE")
         // In that mode, the lock stays after the transaction, until the connection closes.
