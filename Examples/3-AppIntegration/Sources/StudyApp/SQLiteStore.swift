@@ -413,8 +413,7 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
                         "SELECT * FROM \(bookkeeping) WHERE \(key) = ?",
                         bind: { $0.bind(table, at: 1) },
                         row: { row in
-                            let columns = sqlite3_column_count(row.pointer)
-                            kept.append((0..<columns).map { row.argument(at: $0) })
+                            kept.append((0..<row.columnCount).map { row.argument(at: $0) })
                         })
                 }
             }

@@ -253,9 +253,16 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             """
             CREATE TABLE IF NOT EXISTS store_revisions (
                 name TEXT PRIMARY KEY NOT NULL,
-                revision INTEGER NOT NULL
+                revision INTEGER NOT NULL,
+                checksum INTEGER
             ) WITHOUT ROWID
             """)
+        // A table that an earlier release made has no checksums: its records then have none.
+        var columns = 0
+        try database.run("PRAGMA table_info(store_revisions)") { _ in columns += 1 }
+        if columns == 2 {
+            try database.execute("ALTER TABLE store_revisions ADD COLUMN checksum INTEGER")
+        }
         if let recorded = try recordedRevision(), recorded > schema.revision { return }
         try database.run(
             "DELETE FROM store_references WHERE child = ?", bind: { $0.bind(name, at: 1) },
@@ -283,11 +290,18 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
             try database.execute(sql)
         }
         try database.run(
-            "INSERT OR REPLACE INTO store_revisions (name, revision) VALUES (?, ?)",
+            "INSERT OR REPLACE INTO store_revisions (name, revision, checksum) VALUES (?, ?, ?)",
             bind: { statement in
                 statement.bind(name, at: 1)
                 statement.bind(Int64(schema.revision), at: 2)
+                statement.bind(Int64(revisionChecksum(schema.revision)), at: 3)
             }, row: { _ in })
+    }
+
+    /// The CRC-32 of the table's name, a zero byte and `revision` in digits: what a revision
+    /// record of this table holds beside it.
+    private func revisionChecksum(_ revision: Int) -> UInt32 {
+        StoreFiles.CRC32.checksum(Data(name.utf8) + Data([0]) + Data(String(revision).utf8))
     }
 
     /// The revision of the model whose build last recorded the table's references and indexes
@@ -296,10 +310,19 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     func recordedRevision() throws -> Int? {
         var revision: Int?
         let read = try database.readingBookkeeping(of: "store_revisions") {
+            // `*`: a table an earlier release made has no checksum column, and its records,
+            // like those an earlier release writes into this one (`NULL`), are taken as they are.
             try database.run(
-                "SELECT revision FROM store_revisions WHERE name = ?",
+                "SELECT * FROM store_revisions WHERE name = ?",
                 bind: { $0.bind(name, at: 1) },
-                row: { revision = Int(truncatingIfNeeded: $0.int64(at: 0)) })
+                row: { row in
+                    let recorded = Int(truncatingIfNeeded: row.int64(at: 1))
+                    let checksum = row.columnCount > 2 ? row.argument(at: 2) : .null
+                    guard
+                        checksum == .null || checksum == .integer(Int64(revisionChecksum(recorded)))
+                    else { return }
+                    revision = recorded
+                })
         }
         return read ? revision : nil
     }
