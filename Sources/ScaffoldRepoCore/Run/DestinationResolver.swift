@@ -20,6 +20,49 @@ enum DestinationResolver {
             .sorted()
     }
 
+    /// A new package in a target's folder of another package (`Sources/<target>/…`,
+    /// `Tests/<target>/…`) would be compiled into that target, and its build stop (two files of
+    /// one name): the run is refused, naming how to add the model to that target instead.
+    private static func refuseAPackageInsideATarget(
+        at root: URL, model: String, from currentDirectory: URL
+    ) throws {
+        var parts: [String] = []
+        var folder = URL(fileURLWithPath: root.path)
+        while folder.pathComponents.count > 1 {
+            parts.insert(folder.lastPathComponent, at: 0)
+            folder.deleteLastPathComponent()
+            guard
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("Package.swift").path)
+            else { continue }
+            // A folder of its own in `Sources` is no target's until the manifest names it.
+            guard parts.count > 2, ["Sources", "Tests"].contains(parts[0]) else { return }
+            let target =
+                parts[0] == "Sources" ? parts[1] : (swiftTargets(in: folder).first ?? "NAME")
+            let package = relativePath(of: folder, from: currentDirectory)
+            throw UsageError(
+                "\(parts.joined(separator: "/")) is inside the package at \(package): a package "
+                    + "made there would be compiled into its target \(parts[1]), and its build "
+                    + "would stop; to add \(model) to target \(target), give --into "
+                    + "\(DiskPaths.forShell(package)) --target \(target); to make a package of "
+                    + "its own, give --output with a folder outside that package's Sources and "
+                    + "Tests")
+        }
+    }
+
+    /// `folder` as a path from `currentDirectory` (`..`, `../..`; `.` for itself), or absolute
+    /// when they share only the root.
+    private static func relativePath(of folder: URL, from currentDirectory: URL) -> String {
+        let to = URL(fileURLWithPath: folder.path).standardizedFileURL.pathComponents
+        let from = URL(fileURLWithPath: currentDirectory.path).standardizedFileURL.pathComponents
+        var shared = 0
+        while shared < min(to.count, from.count), to[shared] == from[shared] { shared += 1 }
+        guard shared > 1 else { return folder.standardizedFileURL.path }
+        let parts =
+            Array(repeating: "..", count: from.count - shared) + to[shared...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// Whether `folder` is a C or system library target: it has a module map.
     private static func isCLibrary(_ folder: URL) -> Bool {
         ["module.modulemap", "include/module.modulemap"].contains {
@@ -76,6 +119,7 @@ enum DestinationResolver {
                     "--output '\(path)' is inside \(ancestor.path), which is a file; give a folder")
             }
             try refuseOtherPackage(at: root, path: path, model: spec.typeName)
+            try refuseAPackageInsideATarget(at: root, model: spec.typeName, from: currentDirectory)
             let display = display(path)
             let next =
                 display.isEmpty ? "swift test" : "cd \(DiskPaths.forShell(display)) && swift test"

@@ -111,6 +111,38 @@ import Testing
         #expect(elsewhere.standardError.isEmpty)
     }
 
+    /// A new package in a target's folder of another package (the trial's run in
+    /// `Sources/AppCore`) would be compiled into that target and stop its build: refused, exit
+    /// 2, nothing written, naming `--into` that package and target (found by an app trial: it
+    /// was made, and the app, `regen` and every later `--into` stopped).
+    @Test(arguments: ["Sources/AppCore", "Sources/AppCore/Models", "Tests/AppCoreTests"])
+    func aNewPackageInsideATargetsFolderIsRefused(folderInside: String) throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        try TestPaths.makeAppPackage(in: folder)
+        let inside = folder.appendingPathComponent(folderInside, isDirectory: true)
+        try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+        let before = try TestPaths.files(below: folder)
+
+        let run = ScaffoldRepo.run(["Label", "id:UUID", "name"], currentDirectory: inside)
+
+        let up = folderInside.split(separator: "/").map { _ in ".." }.joined(separator: "/")
+        #expect(run.exitCode == 2)
+        #expect(
+            run.standardError
+                == "error: \(folderInside)/LabelStore is inside the package at \(up): a package "
+                + "made there would be compiled into its target "
+                + "\(folderInside.split(separator: "/")[1]), and its build would stop; to add "
+                + "Label to target AppCore, give --into \(up) --target AppCore; to make a package "
+                + "of its own, give --output with a folder outside that package's Sources and "
+                + "Tests\n")
+        #expect(try TestPaths.files(below: folder) == before)
+        let into = ScaffoldRepo.run(
+            ["Label", "id:UUID", "name", "--into", up, "--target", "AppCore"],
+            currentDirectory: inside)
+        #expect(into.exitCode == 0, "\(into.standardError)")
+    }
+
     /// In a package generated for one model, another model's run is pointed at `--into` the
     /// package's target, which works, not at `--output .`, which that package refuses.
     @Test func aNewModelInAPackageGeneratedForAnotherIsPointedAtItsTarget() throws {
