@@ -376,6 +376,7 @@ public enum SpecParser {
                     + "\(nestingDepth(of: typeText)) deep; nest them at most \(maximumNesting) deep"
             )
         }
+        try refuseATypeWrittenAsADefault(name: name, typeText: typeText, defaultText, in: token)
         let type =
             try typeText.map { try parseType($0, field: name, modelName: modelName, in: token) }
             ?? .base(.string)
@@ -632,6 +633,25 @@ public enum SpecParser {
             "unknown type '\(text)' in '\(token)'.\(suggestion) Types: \(known); T? optional, "
                 + "[T] array, [String:T] dictionary, enum(a,b), references(Model) with --storage "
                 + "sqlite (quote such fields in the shell)")
+    }
+
+    /// `count=:Int`: a type written after `=`, which would make the field a `String` whose
+    /// default is the text `:Int`. Refused when what follows the `:` names a type, or nearly.
+    private static func refuseATypeWrittenAsADefault(
+        name: String, typeText: String?, _ defaultText: String?, in token: String
+    ) throws {
+        guard typeText == nil, let defaultText, defaultText.hasPrefix(":") else { return }
+        let spelled = String(defaultText.dropFirst().prefix { $0 != ":" && $0 != "=" })
+        let namesAType =
+            (try? parseType(spelled, field: name, in: token)) != nil
+            || Suggestion.closest(to: spelled, among: BaseType.allCases.map(\.rawValue)) != nil
+            || typeNamedOtherwise(spelled) != nil
+        guard !spelled.isEmpty, namesAType else { return }
+        throw SpecError(
+            "'\(token)' makes \(name) a String whose default is the text \"\(defaultText)\"; did "
+                + "you mean \(name)\(defaultText)? (The type follows the name after ':', and a "
+                + "default follows the type after '=', as in count:Int=0.) For that text, write "
+                + "'\(name):String=\"\(defaultText)\"'")
     }
 
     /// The field type that `text` names in other words: the start of its name (`Str`), or

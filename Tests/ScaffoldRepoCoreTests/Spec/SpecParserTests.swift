@@ -49,6 +49,8 @@ import Testing
                 "ratio:Double=0.5",
                 "on:Bool=TRUE", "note:String?=nil", "tags:[String]=[]", "map:[String:Int]=[:]",
                 "state:enum(a,b)=b", "when:Date=0", "price:Decimal=9.99",
+                // A text that starts with ':' but names no type, and one that does, quoted.
+                "face=:)", "label:String=\":Int\"",
             ])
 
         #expect(
@@ -56,6 +58,7 @@ import Testing
                 nil, .string("Untitled"), .string("a b"), .number("-3"), .number("0.5"),
                 .bool(true), DefaultValue.none,
                 .emptyCollection, .emptyCollection, .enumCase("b"), .number("0.0"), .number("9.99"),
+                .string(":)"), .string(":Int"),
             ])
     }
 
@@ -258,6 +261,16 @@ import Testing
         (["id:String", "x:Boolean"], "Did you mean Bool?"),
         (["id:String", "x:uniq"], "Did you mean x:String:unique? (A modifier follows the type.)"),
         (["id:String", "x:String:uniq"], "unknown modifier ':uniq' in 'x:String:uniq' (did you "),
+        // A type written after `=` (found by an app trial: a String field whose default was
+        // the text ":Int").
+        (
+            ["id:String", "count=:Int"],
+            "'count=:Int' makes count a String whose default is the text \":Int\"; did you mean "
+                + "count:Int? (The type follows the name after ':', and a default follows the type "
+                + "after '=', as in count:Int=0.) For that text, write 'count:String=\":Int\"'"
+        ),
+        (["id:String", "title=:String"], "did you mean title:String?"),
+        (["id:String", "n=:integer=0"], "did you mean n:integer=0?"),
         (["id:Double"], "'id:Double' cannot be an id; use one of id:String, id:UUID, id:Int"),
         (["id:String?"], "cannot be an id"),
         (["id:String", "text:"], "'text:' has no type after ':'"),
