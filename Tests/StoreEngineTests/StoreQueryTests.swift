@@ -40,7 +40,12 @@ struct Entry: StoredValue {
 
     /// Deterministic values with ties, nils, non-ASCII text and numbers of both signs.
     func entries(_ count: Int) -> [Entry] {
-        let titles = ["apple", "Apple", "apricot", "banana", "é", "e\u{301}", "", "b"]
+        // Scalars at the edges of a prefix's range too: before the surrogates, after them, the
+        // last one, and one of four UTF-8 bytes.
+        let titles = [
+            "apple", "Apple", "apricot", "banana", "é", "e\u{301}", "", "b", "\u{D7FF}x",
+            "\u{E000}", "\u{10FFFF}", "a\u{10FFFF}b", "\u{1F34E} apple",
+        ]
         return (0..<count).map { number in
             var bytes = [UInt8](repeating: 0, count: 16)
             bytes[0] = UInt8(number * 37 % 251)
@@ -75,6 +80,12 @@ struct Entry: StoredValue {
             ("mood > calm", Entry.Fields.mood.isGreater(than: .calm)),
             ("note contains 3", Entry.Fields.note.contains("3")),
             ("note prefix note", Entry.Fields.note.hasPrefix("note")),
+            ("title prefix empty", Entry.Fields.title.hasPrefix("")),
+            ("title prefix U+D7FF", Entry.Fields.title.hasPrefix("\u{D7FF}")),
+            ("title prefix a U+10FFFF", Entry.Fields.title.hasPrefix("a\u{10FFFF}")),
+            ("title prefix U+10FFFF", Entry.Fields.title.hasPrefix("\u{10FFFF}")),
+            ("title prefix apple emoji", Entry.Fields.title.hasPrefix("\u{1F34E}")),
+            ("note prefix empty", Entry.Fields.note.hasPrefix("")),
         ]
     }
 
@@ -125,6 +136,30 @@ struct Entry: StoredValue {
         #expect(
             try table.values(StoreQuery<Entry>().filter(Entry.Fields.id.isEqual(to: all[4].id)))
                 == [all[4]])
+    }
+
+    /// A prefix is a range of the field's values, which SQLite reads from the field's index
+    /// (found by an app trial: `substr(…) = ?` read every row, 2.3 s at 1,000,000 values).
+    @Test func aPrefixFilterReadsTheFieldsIndex() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(
+            file: folder.appendingPathComponent("p.sqlite"))
+        let table = try SQLiteTable<Entry, ItemError>(
+            "entries", in: database, schema: SQLiteSchema(model: "Entry", indexed: ["title"]))
+        try database.transaction { try table.save(entries(40)) }
+
+        for prefix in ["ap", "\u{10FFFF}"] {
+            let condition = Entry.Fields.title.hasPrefix(prefix)
+            var plan: [String] = []
+            try database.run(
+                "EXPLAIN QUERY PLAN SELECT id FROM entries WHERE \(condition.sql)",
+                bind: { statement in
+                    for (index, argument) in condition.arguments.enumerated() {
+                        statement.bind(argument, at: Int32(index + 1))
+                    }
+                }, row: { plan.append($0.text(at: 3)) })
+            #expect(plan.contains { $0.contains("USING INDEX entries.title") }, "\(plan)")
+        }
     }
 
     @Test func aWindowFollowsChangesAndStaysTheStartOfTheQuery() throws {

@@ -217,11 +217,11 @@ nonisolated extension QueryField where Field: ExpressibleByNilLiteral {
 
 nonisolated extension QueryField where Field == String {
     /// The text starts with `prefix`, compared character by character as stored (exact case).
+    /// In SQL, a range of the field's values (``StoreQueryText/prefixRange(_:of:)``), which
+    /// an index on the field reads in place of every row.
     public func hasPrefix(_ prefix: String) -> QueryCondition<Value> {
-        QueryCondition(
-            sql: "substr(\(expression), 1, length(?)) = ?",
-            arguments: [.text(prefix), .text(prefix)]
-        ) {
+        let (sql, arguments) = StoreQueryText.prefixRange(prefix, of: expression)
+        return QueryCondition(sql: sql, arguments: arguments) {
             read($0).unicodeScalars.starts(with: prefix.unicodeScalars)
         }
     }
@@ -237,10 +237,8 @@ nonisolated extension QueryField where Field == String {
 nonisolated extension QueryField where Field == String? {
     /// ``hasPrefix(_:)`` for an optional text field: a value without one never matches.
     public func hasPrefix(_ prefix: String) -> QueryCondition<Value> {
-        QueryCondition(
-            sql: "substr(\(expression), 1, length(?)) = ?",
-            arguments: [.text(prefix), .text(prefix)]
-        ) {
+        let (sql, arguments) = StoreQueryText.prefixRange(prefix, of: expression)
+        return QueryCondition(sql: sql, arguments: arguments) {
             read($0).map { $0.unicodeScalars.starts(with: prefix.unicodeScalars) } ?? false
         }
     }
@@ -265,6 +263,33 @@ nonisolated enum StoreQueryText {
     /// delete rules all use this expression, so that SQLite finds the index for each.
     static func field(_ key: String) -> String {
         "CASE WHEN json_valid(value) THEN json_extract(value, '$.\(key)') END"
+    }
+
+    // Workshop: SQLite reads an index for a range (`>=`, `<`), never for `substr(…) = ?`. Text
+    // compares byte by byte, and UTF-8 keeps the order of Unicode scalars: the texts that start
+    // with "Note 9" are exactly those from "Note 9" up to, not including, "Note :".
+    /// The texts that start with `prefix` (Unicode scalar by scalar, exact case) as a range of
+    /// `expression`: from `prefix`, up to `prefix` with its last scalar that has a next one
+    /// made that next one (those after it dropped; none when every scalar is the last one,
+    /// U+10FFFF). Every text matches an empty prefix; SQL's NULL never does.
+    static func prefixRange(
+        _ prefix: String, of expression: String
+    ) -> (sql: String, arguments: [SQLiteArgument]) {
+        guard !prefix.isEmpty else { return ("\(expression) IS NOT NULL", []) }
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            // The next scalar, past the surrogates, which are not scalars.
+            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+            if let scalar = Unicode.Scalar(next) {
+                var upper = String.UnicodeScalarView()
+                upper.append(contentsOf: scalars + [scalar])
+                return (
+                    "\(expression) >= ? AND \(expression) < ?",
+                    [.text(prefix), .text(String(upper))]
+                )
+            }
+        }
+        return ("\(expression) >= ?", [.text(prefix)])
     }
 
     static func contains(_ text: String, _ part: String) -> Bool {
