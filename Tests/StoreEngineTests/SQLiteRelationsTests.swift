@@ -56,6 +56,30 @@ struct Badge: StoredValue {
     }
 }
 
+/// A child of a shelf whose schema version 1 stored the reference under `shelf`.
+struct MigratedBook: StoredValue {
+    var id: Int
+    var shelfID: UUID?
+    var title: String
+
+    static let schemaVersion = 2
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+    static func decodeStored(_ version: Int, from decoder: any Decoder) throws -> [MigratedBook] {
+        switch version {
+        case 1: try [V1](from: decoder).map { $0.migrated() }
+        default: try [MigratedBook](from: decoder)
+        }
+    }
+
+    struct V1: Codable, Sendable, Hashable, FrozenVersion {
+        var id: Int
+        var shelf: UUID?
+        var title: String
+
+        func migrated() -> MigratedBook { MigratedBook(id: id, shelfID: shelf, title: title) }
+    }
+}
+
 /// References, delete rules, unique and indexed fields, and a transaction across tables.
 @Suite struct SQLiteRelationsTests {
     let folder: URL
@@ -294,6 +318,32 @@ struct Badge: StoredValue {
         #expect(try tables.shelves.dangling().isEmpty)
     }
 
+    /// A row of schema version 1 (written after the table was migrated), whose reference, as
+    /// Swift reads it (migrated), names no shelf: SQL cannot read it as this build does, so
+    /// `dangling()` checks it in Swift (found by a review: SQL read only the current key).
+    @Test func danglingFindsARowOfAnEarlierVersionThatNamesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        try SQLiteTable<Shelf, ItemError>("shelves", in: database).commit(.saved([shelf]))
+        let books = try SQLiteTable<MigratedBook, ItemError>(
+            "books", in: database,
+            schema: SQLiteSchema(
+                model: "Book",
+                references: [
+                    SQLiteReference(
+                        field: "shelfID", table: "shelves", rule: .restrict, parentID: \.shelfID)
+                ]))
+        try StoredRows.insert(
+            [MigratedBook.V1(id: 7, shelf: UUID(), title: "Lost")], ids: [7], version: 1,
+            into: "books", in: file)
+
+        var scanned: [Int] = []
+        try books.scan { if $0.shelfID != shelf.id { scanned.append($0.id) } }
+        #expect(scanned == [7])
+        #expect(try books.dangling() == [7])
+    }
+
     /// A reference to a table that no value of its model was ever saved in names nothing,
     /// unless it is nil; a row whose JSON SQL cannot read is damage, which `dangling()` throws,
     /// as a read of it does.
@@ -455,6 +505,62 @@ struct Badge: StoredValue {
         }
     }
 
+    /// A database an earlier release made (no checksum column) at the current revision: this
+    /// release's first open writes the record again with its checksum, so that a damaged byte
+    /// that later makes it larger is found, and the next build's rule applies (found by a
+    /// review: the record was written only at a model change, and until then trusted).
+    @Test func anEarlierReleasesRevisionRecordGetsItsChecksumAtTheFirstOpen() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func open(_ rule: DeleteRule, _ revision: Int) throws -> (
+            SQLiteDatabase<ItemError>, SQLiteTable<Shelf, ItemError>, SQLiteTable<Book, ItemError>
+        ) {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            let shelves = try SQLiteTable<Shelf, ItemError>("shelves", in: database)
+            let books = try SQLiteTable<Book, ItemError>(
+                "books", in: database,
+                schema: SQLiteSchema(
+                    model: "Book",
+                    references: [
+                        SQLiteReference(
+                            field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+                    ], revision: revision))
+            return (database, shelves, books)
+        }
+        do {
+            let (database, shelves, books) = try open(.cascade, 2)
+            defer { database.close() }
+            try shelves.commit(.saved([shelf]))
+            try books.commit(.saved([Book(id: 1, shelfID: shelf.id, title: "Kept")]))
+        }
+        // As an earlier release left it.
+        try StoredRows.execute(
+            """
+            DROP TABLE store_revisions;
+            CREATE TABLE store_revisions (name TEXT PRIMARY KEY NOT NULL,
+                revision INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO store_revisions (name, revision) VALUES ('books', 2);
+            INSERT INTO store_revisions (name, revision) VALUES ('shelves', 0);
+            """, in: file)
+        // This release, same revision, opens it (many launches).
+        do {
+            let (database, _, _) = try open(.cascade, 2)
+            var columns = 0
+            try database.run("PRAGMA table_info(store_revisions)") { _ in columns += 1 }
+            #expect(columns == 3)
+            database.close()
+        }
+        // One damaged byte: 2 reads as 66.
+        try StoredRows.execute(
+            "UPDATE store_revisions SET revision = 66 WHERE name = 'books'", in: file)
+
+        let (database, shelves, books) = try open(.restrict, 3)
+        defer { database.close() }
+        #expect(try books.recordedRevision() == 3)
+        #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
+            try shelves.commit(.deleted([shelf.id]))
+        }
+    }
     /// A revision record with no checksum (a table an earlier release of scaffold-repo made, or
     /// a record it wrote into this one) is taken as it is: a newer build's rules stay in force.
     @Test(arguments: [false, true])

@@ -308,7 +308,13 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     /// (``recordSchema()``): nil when none did (an earlier release, or a new table), or SQLite
     /// finds its record damaged.
     func recordedRevision() throws -> Int? {
-        var revision: Int?
+        try revisionRecord()?.revision
+    }
+
+    /// ``recordedRevision()``, and whether its record carries a checksum (one an earlier release
+    /// of scaffold-repo wrote has none).
+    func revisionRecord() throws -> (revision: Int, isChecked: Bool)? {
+        var revision: (revision: Int, isChecked: Bool)?
         let read = try database.readingBookkeeping(of: "store_revisions") {
             // `*`: a table an earlier release made has no checksum column, and its records,
             // like those an earlier release writes into this one (`NULL`), are taken as they are.
@@ -319,9 +325,10 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
                     let recorded = Int(truncatingIfNeeded: row.int64(at: 1))
                     let checksum = row.columnCount > 2 ? row.argument(at: 2) : .null
                     guard
-                        checksum == .null || checksum == .integer(Int64(revisionChecksum(recorded)))
+                        checksum == .null
+                            || checksum == .integer(Int64(revisionChecksum(recorded)))
                     else { return }
-                    revision = recorded
+                    revision = (recorded, checksum != .null)
                 })
         }
         return read ? revision : nil
@@ -442,13 +449,15 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
 
     /// The ids of the values whose reference names no stored value (stored before the field was
     /// a reference), in id order. SQL reads each row's references and looks them up among the
-    /// ids of the tables they name, each read once (``suspects(of:)``); only the rows it finds
-    /// are decoded, and checked as a save checks them.
+    /// ids of the tables they name, each read once (``suspects(of:)``); only the rows it finds,
+    /// and those of another schema version (which SQL cannot read as this build decodes them),
+    /// are decoded, and checked as a save checks them. A row whose checksum fails is reported
+    /// (`corrupt`) only when it is one of those: damage is found by the reads and `recover`.
     func dangling() throws -> [Value.ID] {
         let suspects = try schema.references.map(suspects(of:))
         guard !suspects.isEmpty else { return [] }
         var ids: [Value.ID] = []
-        let clause = suspects.joined(separator: " OR ")
+        let clause = (["version <> \(Value.schemaVersion)"] + suspects).joined(separator: " OR ")
         try database.run("SELECT \(columns) FROM \"\(name)\" WHERE \(clause) ORDER BY id") { row in
             let value = try value(of: row)
             if try missingReference(of: value) != nil { ids.append(value.id) }

@@ -335,9 +335,11 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// Whether `PRAGMA quick_check` finds every page of the database sound (it does not compare
     /// an index with its table, nor check the order of keys). With `exceptNulls`, a NULL in a
     /// column that must have a value is taken for a damaged row's, not a page's.
-    func isEveryPageSound(exceptNulls: Bool = false) -> Bool {
+    /// Only `table` and its indexes, when given.
+    func isEveryPageSound(exceptNulls: Bool = false, of table: String? = nil) -> Bool {
         var check: [String] = []
-        guard (try? run("PRAGMA quick_check", row: { check.append($0.text(at: 0)) })) != nil
+        let sql = table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check"
+        guard (try? run(sql, row: { check.append($0.text(at: 0)) })) != nil
         else { return false }
         let found = check.filter { !exceptNulls || !$0.hasPrefix("NULL value in ") }
         let isSound = found == ["ok"] || (found.isEmpty && !check.isEmpty)
@@ -1069,7 +1071,8 @@ where Value.ID: SQLiteKey {
         }
         let layout = names.contains("store_layouts") ? try recordedLayout() : nil
         let version = names.contains("store_tables") ? try recordedVersion() : nil
-        let revision = names.contains("store_revisions") ? try recordedRevision() : nil
+        let record = names.contains("store_revisions") ? try revisionRecord() : nil
+        let revision = record?.revision
         guard
             ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
                 names.contains)
@@ -1079,8 +1082,10 @@ where Value.ID: SQLiteKey {
         // A renamed reference's former key is recorded by this release and not by earlier
         // ones: either set of records is this revision's.
         let indexNames = try Set(indexes().keys)
+        // A record of this revision without a checksum (an earlier release's) is written again
+        // with one, once.
         let recordsAreMine =
-            revision == schema.revision
+            revision == schema.revision && record?.isChecked == true
             && [true, false].contains { withFormerKeys in
                 indexNames == Set(neededIndexes(withFormerKeys: withFormerKeys).keys)
                     && references == declaredReferences(withFormerKeys: withFormerKeys)
@@ -1790,7 +1795,7 @@ where Value.ID: SQLiteKey {
         // Damage in a page's layout that no read of the table meets (a pointer of another
         // table's page, which a write could follow into this table's pages or the schema's) is
         // found by a check of every page.
-        if let first, SQLiteDatabase<Failure>.isSound(file: file) { return first }
+        if let first, !SQLiteDatabase<Failure>.damageReaches(name, file: file) { return first }
         let rebuilt = try SQLiteDatabase<Failure>.rebuild(file: file)
         let recovery = try setAsideDamagedRows(name, schema: schema, file: file)
         let unread = rebuilt.unread.map { rows in
@@ -2290,6 +2295,27 @@ nonisolated extension SQLiteDatabase {
         return database.isEveryPageSound(exceptNulls: true)
     }
 
+    /// Whether damage that `PRAGMA quick_check` finds in the database `file` reaches `table`:
+    /// its pages or its indexes', the tables every write goes through (the store's own, the
+    /// schema), or pages that no one table's check finds (two tables sharing one). Damage in
+    /// the tables of other models alone does not: their own `recover` makes the database again.
+    static func damageReaches(_ table: String, file: URL) -> Bool {
+        guard let database = try? SQLiteDatabase(file: file) else { return true }
+        defer { database.close() }
+        guard !database.isEveryPageSound(exceptNulls: true) else { return false }
+        var tables: [String] = []
+        var models: Set<String> = []
+        guard
+            (try? database.run("SELECT name FROM sqlite_master WHERE type = 'table'") {
+                tables.append($0.text(at: 0))
+            }) != nil,
+            (try? database.run("SELECT name FROM store_tables") { models.insert($0.text(at: 0)) })
+                != nil
+        else { return true }
+        let damaged = tables.filter { !database.isEveryPageSound(exceptNulls: true, of: $0) }
+        return damaged.isEmpty || damaged.contains { $0 == table || !models.contains($0) }
+    }
+
     /// Whether the database `file` fails `PRAGMA quick_check` and opens only when its schema is
     /// read as it is: a write through a damaged pointer left a row in it that SQLite refuses
     /// the whole schema for, and ``rebuild(file:)`` reads past.
@@ -2353,6 +2379,13 @@ nonisolated extension SQLiteDatabase {
     /// Nothing is changed, and the copy removed, when anything fails, or when the result does
     /// not pass `quick_check`.
     static func rebuild(file: URL) throws -> (copy: URL, unread: [UnreadRows]) {
+        // Whether SQLite reads the whole schema: when it does not, a table whose record it lost
+        // would be left out of the database made again.
+        let readsTheWholeSchema =
+            (try? SQLiteDatabase(file: file, busyTimeout: 100)).map {
+                $0.close()
+                return true
+            } ?? false
         // The schema is read as it is: a row that a write through a damaged pointer left in it
         // (which SQLite would otherwise refuse the whole schema for) is passed by below.
         let damaged = try SQLiteDatabase(
@@ -2399,6 +2432,8 @@ nonisolated extension SQLiteDatabase {
             WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite~_%' ESCAPE '~' ORDER BY rowid
             """
         ) { objects.append(($0.int64(at: 0) != 0, $0.text(at: 1), $0.text(at: 2))) }
+        try damaged.refuseTablesLeftOut(
+            objects.filter(\.isTable).map(\.name), readsTheWholeSchema: readsTheWholeSchema)
         var unread: [UnreadRows] = []
         try rebuilt.transaction {
             for table in objects where table.isTable {
@@ -2450,6 +2485,29 @@ nonisolated extension SQLiteDatabase {
         try rebuilt.copyContents(into: damaged)
         isCopiedOver = true
         return (copy, unread)
+    }
+
+    /// Throws `corrupt` when a database made again from `tables` (those whose record in the
+    /// schema SQLite read) would leave a table out, and its values with it: one the store
+    /// records (`store_tables`) that is not among them, or any, when SQLite read only part of
+    /// the schema and not that record.
+    private func refuseTablesLeftOut(_ tables: [String], readsTheWholeSchema: Bool) throws {
+        var recorded: [String] = []
+        let readsTheRecord =
+            tables.contains("store_tables")
+            && (try? run("SELECT name FROM store_tables") { recorded.append($0.text(at: 0)) })
+                != nil
+        let missing = recorded.filter { !tables.contains($0) }.sorted()
+        guard missing.isEmpty, readsTheRecord || readsTheWholeSchema else {
+            let which =
+                missing.isEmpty
+                ? "its record of the store's tables"
+                : "its record of \(missing.joined(separator: ", "))"
+            throw Failure.corrupt(
+                file: fileURL, offset: 0,
+                reason: "SQLite cannot read \(which) in the database's schema (a damaged page): "
+                    + "a database made again would leave those values out, so nothing was changed")
+        }
     }
 
     /// The table in which a recovery keeps what it took out of a model's table: the table's
