@@ -27,7 +27,9 @@ enum DestinationResolver {
         at root: URL, model: String, from currentDirectory: URL
     ) throws {
         var parts: [String] = []
-        var folder = URL(fileURLWithPath: root.path)
+        // Where the files would really go: through links (`--output` by a linked folder).
+        var folder = resolvingLinks(root)
+        let targetFolder = folder
         while folder.pathComponents.count > 1 {
             parts.insert(folder.lastPathComponent, at: 0)
             folder.deleteLastPathComponent()
@@ -35,11 +37,22 @@ enum DestinationResolver {
                 FileManager.default.fileExists(
                     atPath: folder.appendingPathComponent("Package.swift").path)
             else { continue }
-            // A folder of its own in `Sources` is no target's until the manifest names it.
-            guard parts.count > 2, ["Sources", "Tests"].contains(parts[0]) else { return }
+            guard parts.count > 1, ["Sources", "Tests"].contains(parts[0]) else { return }
+            // A new or empty folder in `Sources` is no target's until the manifest names it;
+            // one that holds files is a target's (`--output .` in it).
+            let holdsFiles =
+                ((try? FileManager.default.contentsOfDirectory(atPath: targetFolder.path)) ?? [])
+                .contains { !$0.hasPrefix(".") }
+            guard parts.count > 2 || holdsFiles else { return }
+            let sourceTargets = swiftTargets(in: folder)
+            let testedTarget = parts[1].hasSuffix("Tests") ? String(parts[1].dropLast(5)) : ""
             let target =
-                parts[0] == "Sources" ? parts[1] : (swiftTargets(in: folder).first ?? "NAME")
-            let package = relativePath(of: folder, from: currentDirectory)
+                parts[0] == "Sources"
+                ? parts[1]
+                : sourceTargets.contains(testedTarget)
+                    ? testedTarget : (sourceTargets.first ?? "NAME")
+            let package = relativePath(
+                of: folder, from: resolvingLinks(currentDirectory))
             throw UsageError(
                 "\(parts.joined(separator: "/")) is inside the package at \(package): a package "
                     + "made there would be compiled into its target \(parts[1]), and its build "
@@ -48,6 +61,17 @@ enum DestinationResolver {
                     + "its own, give --output with a folder outside that package's Sources and "
                     + "Tests")
         }
+    }
+
+    /// `url` with every link on its way resolved; the part that does not exist yet as given.
+    private static func resolvingLinks(_ url: URL) -> URL {
+        var existing = URL(fileURLWithPath: url.path).standardizedFileURL
+        var rest: [String] = []
+        while existing.pathComponents.count > 1, DiskPaths.entry(at: existing) == nil {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        return rest.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }
     }
 
     /// `folder` as a path from `currentDirectory` (`..`, `../..`; `.` for itself), or absolute

@@ -143,6 +143,37 @@ import Testing
         #expect(into.exitCode == 0, "\(into.standardError)")
     }
 
+    /// The same folder reached otherwise: `--output .` in a target's folder that holds files,
+    /// and `--output` by a link to it from outside the package (found by a review: both made
+    /// the package, exit 0). A new folder of its own in `Sources` stays allowed.
+    @Test func aTargetsFolderReachedByOutputOrByALinkIsRefused() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let package = folder.appendingPathComponent("App", isDirectory: true)
+        try TestPaths.makeAppPackage(in: package)
+        let target = package.appendingPathComponent("Sources/AppCore", isDirectory: true)
+        try Data("struct A {}\n".utf8).write(to: target.appendingPathComponent("A.swift"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("linked"), withDestinationURL: target)
+        let before = try TestPaths.files(below: package)
+        let label = ["Label", "id:UUID", "name"]
+
+        let here = ScaffoldRepo.run(label + ["--output", "."], currentDirectory: target)
+        let linked = ScaffoldRepo.run(
+            label + ["--output", "linked/LabelStore"], currentDirectory: folder)
+
+        #expect(here.exitCode == 2)
+        #expect(here.standardError.hasPrefix("error: Sources/AppCore is inside the package at"))
+        #expect(linked.exitCode == 2)
+        #expect(
+            linked.standardError.hasPrefix(
+                "error: Sources/AppCore/LabelStore is inside the package at App:"))
+        #expect(try TestPaths.files(below: package) == before)
+        let own = ScaffoldRepo.run(
+            label + ["--output", "Sources/LabelStore"], currentDirectory: package)
+        #expect(own.exitCode == 0, "\(own.standardError)")
+    }
+
     /// In a package generated for one model, another model's run is pointed at `--into` the
     /// package's target, which works, not at `--output .`, which that package refuses.
     @Test func aNewModelInAPackageGeneratedForAnotherIsPointedAtItsTarget() throws {
