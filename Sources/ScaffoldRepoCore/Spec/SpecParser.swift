@@ -636,33 +636,45 @@ public enum SpecParser {
     }
 
     /// `count=:Int`: a type written after `=`, which would make the field a `String` whose
-    /// default is the text `:Int`. Refused when what follows the `:` names a type, or nearly.
+    /// default is the text `:Int`. Refused when what follows the `:` is a type (or another
+    /// language's word for one: `integer`), alone or with a default or a modifier after it, as
+    /// a field token would give them; a text such as `:date:` or `:boom:` stays a text.
     private static func refuseATypeWrittenAsADefault(
         name: String, typeText: String?, _ defaultText: String?, in token: String
     ) throws {
         guard typeText == nil, let defaultText, defaultText.hasPrefix(":") else { return }
-        let spelled = String(defaultText.dropFirst().prefix { $0 != ":" && $0 != "=" })
-        let namesAType =
-            (try? parseType(spelled, field: name, in: token)) != nil
-            || Suggestion.closest(to: spelled, among: BaseType.allCases.map(\.rawValue)) != nil
-            || typeNamedOtherwise(spelled) != nil
-        guard !spelled.isEmpty, namesAType else { return }
+        let (_, spelled, rest) = split("x" + defaultText)
+        guard let spelled, !spelled.isEmpty else { return }
+        let parts = topLevelParts(of: spelled)
+        guard
+            parts.dropFirst().allSatisfy({ FieldIndex(rawValue: $0.lowercased()) != nil }),
+            parts.count <= 2
+        else { return }
+        let type =
+            (try? parseType(parts[0], field: name, in: token)).map { _ in parts[0] }
+            ?? typeSynonyms[parts[0].lowercased()]?.rawValue
+        guard let type else { return }
+        let meant =
+            "\(name):\(([type] + parts.dropFirst()).joined(separator: ":"))"
+            + (rest.map { "=\($0)" } ?? "")
         throw SpecError(
             "'\(token)' makes \(name) a String whose default is the text \"\(defaultText)\"; did "
-                + "you mean \(name)\(defaultText)? (The type follows the name after ':', and a "
-                + "default follows the type after '=', as in count:Int=0.) For that text, write "
+                + "you mean '\(meant)'? (The type follows the name after ':', and a default "
+                + "follows the type after '=', as in count:Int=0.) For that text, write "
                 + "'\(name):String=\"\(defaultText)\"'")
     }
+
+    /// Another language's word for a field type.
+    private static let typeSynonyms: [String: BaseType] = [
+        "integer": .int, "long": .int64, "boolean": .bool, "text": .string, "number": .double,
+        "datetime": .date, "timestamp": .date, "guid": .uuid, "bytes": .data, "blob": .data,
+    ]
 
     /// The field type that `text` names in other words: the start of its name (`Str`), or
     /// another language's word for it (`integer`, `boolean`, `text`).
     private static func typeNamedOtherwise(_ text: String) -> String? {
         let word = text.lowercased()
-        let synonyms: [String: BaseType] = [
-            "integer": .int, "long": .int64, "boolean": .bool, "text": .string, "number": .double,
-            "datetime": .date, "timestamp": .date, "guid": .uuid, "bytes": .data, "blob": .data,
-        ]
-        if let base = synonyms[word] { return base.rawValue }
+        if let base = typeSynonyms[word] { return base.rawValue }
         guard word.count >= 2 else { return nil }
         return BaseType.allCases.map(\.rawValue).first { $0.lowercased().hasPrefix(word) }
     }

@@ -50,7 +50,7 @@ import Testing
                 "on:Bool=TRUE", "note:String?=nil", "tags:[String]=[]", "map:[String:Int]=[:]",
                 "state:enum(a,b)=b", "when:Date=0", "price:Decimal=9.99",
                 // A text that starts with ':' but names no type, and one that does, quoted.
-                "face=:)", "label:String=\":Int\"",
+                "face=:)", "label:String=\":Int\"", "icon=:date:", "hint=:hint", "web=:url:",
             ])
 
         #expect(
@@ -58,7 +58,8 @@ import Testing
                 nil, .string("Untitled"), .string("a b"), .number("-3"), .number("0.5"),
                 .bool(true), DefaultValue.none,
                 .emptyCollection, .emptyCollection, .enumCase("b"), .number("0.0"), .number("9.99"),
-                .string(":)"), .string(":Int"),
+                .string(":)"), .string(":Int"), .string(":date:"), .string(":hint"),
+                .string(":url:"),
             ])
     }
 
@@ -266,11 +267,13 @@ import Testing
         (
             ["id:String", "count=:Int"],
             "'count=:Int' makes count a String whose default is the text \":Int\"; did you mean "
-                + "count:Int? (The type follows the name after ':', and a default follows the type "
-                + "after '=', as in count:Int=0.) For that text, write 'count:String=\":Int\"'"
+                + "'count:Int'? (The type follows the name after ':', and a default follows the "
+                + "type after '=', as in count:Int=0.) For that text, write "
+                + "'count:String=\":Int\"'"
         ),
-        (["id:String", "title=:String"], "did you mean title:String?"),
-        (["id:String", "n=:integer=0"], "did you mean n:integer=0?"),
+        (["id:String", "title=:String:unique"], "did you mean 'title:String:unique'?"),
+        (["id:String", "n=:integer=0"], "did you mean 'n:Int=0'?"),
+        (["id:String", "n=:Int?"], "did you mean 'n:Int?'?"),
         (["id:Double"], "'id:Double' cannot be an id; use one of id:String, id:UUID, id:Int"),
         (["id:String?"], "cannot be an id"),
         (["id:String", "text:"], "'text:' has no type after ':'"),
