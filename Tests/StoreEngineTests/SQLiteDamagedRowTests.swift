@@ -843,6 +843,51 @@ import Testing
         #expect((try? result.get())?.valuesKept == 1)
     }
 
+    /// The list of free pages damaged to name a page in use: no one table's check finds it,
+    /// and a write that took that page would write over rows, so `recover` of a table whose own
+    /// pages are sound makes the database again (a review found such damage passed by when
+    /// another model's table was damaged too).
+    @Test func damageInTheFreePagesIsMadeAgain() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var pageSize = 0
+        var roots: [String: Int] = [:]
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            defer { database.close() }
+            let items = try SQLiteTable<Item, ItemError>("items", in: database)
+            let notes = try SQLiteTable<Item, ItemError>("notes", in: database)
+            try items.commit(.saved((1...400).map { Item(id: $0, title: "Item \($0)", count: 1) }))
+            try notes.commit(.saved((1...400).map { Item(id: $0, title: "Note \($0)", count: 1) }))
+            try items.commit(.deleted(Array(1...300)))
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try database.run("PRAGMA page_size") { pageSize = Int($0.int64(at: 0)) }
+            try database.run("SELECT name, rootpage FROM sqlite_master WHERE type = 'table'") {
+                roots[$0.text(at: 0)] = Int($0.int64(at: 1))
+            }
+        }
+        var bytes = try Data(contentsOf: file)
+        let number = { (offset: Int) in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let trunk = number(32)
+        try #require(trunk > 0 && number((trunk - 1) * pageSize + 4) > 0, "free pages")
+        let itemsRoot = try #require(roots["items"])
+        // The first free page named is now the items' root.
+        let entry = (trunk - 1) * pageSize + 8
+        bytes.replaceSubrange(
+            entry..<entry + 4,
+            with: withUnsafeBytes(of: UInt32(itemsRoot).bigEndian) { Array($0) })
+        try bytes.write(to: file)
+        #expect(SQLiteDatabase<ItemError>.damageReaches("items", file: file))
+
+        let recovery = try SQLiteTable<Item, ItemError>.recover(
+            "items", schema: SQLiteSchema(model: "Item"), file: file)
+
+        #expect(recovery.copies == [URL(fileURLWithPath: file.path + ".damaged")])
+        #expect(recovery.valuesKept == 100)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        #expect(try integrity(database) == "ok")
+    }
+
     /// Text ids longer than 64 bytes, all beginning alike: a damaged page of them is searched
     /// past and named like any other.
     @Test func aDamagedPageOfLongTextIdsIsNamed() throws {

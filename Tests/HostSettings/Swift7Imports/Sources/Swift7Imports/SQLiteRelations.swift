@@ -249,20 +249,7 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
     /// Nothing when a later revision recorded them (a newer build of the app): they stay, and
     /// every delete, this build's too, follows that build's rules.
     func recordSchema() throws {
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS store_revisions (
-                name TEXT PRIMARY KEY NOT NULL,
-                revision INTEGER NOT NULL,
-                checksum INTEGER
-            ) WITHOUT ROWID
-            """)
-        // A table that an earlier release made has no checksums: its records then have none.
-        var columns = 0
-        try database.run("PRAGMA table_info(store_revisions)") { _ in columns += 1 }
-        if columns == 2 {
-            try database.execute("ALTER TABLE store_revisions ADD COLUMN checksum INTEGER")
-        }
+        try createRevisionTable()
         if let recorded = try recordedRevision(), recorded > schema.revision { return }
         try database.run(
             "DELETE FROM store_references WHERE child = ?", bind: { $0.bind(name, at: 1) },
@@ -289,6 +276,30 @@ nonisolated extension SQLiteTable where Failure: SQLiteFailure {
         for (index, sql) in needed.sorted(by: { $0.key < $1.key }) where kept[index] == nil {
             try database.execute(sql)
         }
+        try recordRevision()
+    }
+
+    /// Creates `store_revisions`, with its checksum column (added to a table an earlier release
+    /// made without it, whose records then have none).
+    private func createRevisionTable() throws {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS store_revisions (
+                name TEXT PRIMARY KEY NOT NULL,
+                revision INTEGER NOT NULL,
+                checksum INTEGER
+            ) WITHOUT ROWID
+            """)
+        var columns = 0
+        try database.run("PRAGMA table_info(store_revisions)") { _ in columns += 1 }
+        if columns == 2 {
+            try database.execute("ALTER TABLE store_revisions ADD COLUMN checksum INTEGER")
+        }
+    }
+
+    /// Records this build's revision of the table, with its checksum.
+    func recordRevision() throws {
+        try createRevisionTable()
         try database.run(
             "INSERT OR REPLACE INTO store_revisions (name, revision, checksum) VALUES (?, ?, ?)",
             bind: { statement in

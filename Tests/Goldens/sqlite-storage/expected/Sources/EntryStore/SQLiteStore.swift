@@ -334,17 +334,26 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
 
     /// Whether `PRAGMA quick_check` finds every page of the database sound (it does not compare
     /// an index with its table, nor check the order of keys). With `exceptNulls`, a NULL in a
-    /// column that must have a value is taken for a damaged row's, not a page's.
-    /// Only `table` and its indexes, when given.
+    /// column that must have a value is taken for a damaged row's, not a page's. Only `table`
+    /// and its indexes, when given.
     func isEveryPageSound(exceptNulls: Bool = false, of table: String? = nil) -> Bool {
-        var check: [String] = []
-        let sql = table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check"
-        guard (try? run(sql, row: { check.append($0.text(at: 0)) })) != nil
-        else { return false }
-        let found = check.filter { !exceptNulls || !$0.hasPrefix("NULL value in ") }
-        let isSound = found == ["ok"] || (found.isEmpty && !check.isEmpty)
+        let isSound = pageFindings(exceptNulls: exceptNulls, of: table)?.isEmpty ?? false
         if !isSound { link.hasMetDamage = true }
         return isSound
+    }
+
+    /// What `PRAGMA quick_check` finds (of `table` and its indexes only, when given), one line
+    /// each, without SQLite's heading: none when every page is sound; nil when the check itself
+    /// fails. With `exceptNulls`, not a NULL in a column that must have a value.
+    func pageFindings(exceptNulls: Bool = false, of table: String? = nil) -> [String]? {
+        var check: [String] = []
+        let sql = table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check"
+        guard (try? run(sql, row: { check.append($0.text(at: 0)) })) != nil, !check.isEmpty
+        else { return nil }
+        return check.flatMap { $0.split(separator: "\n").map(String.init) }.filter {
+            $0 != "ok" && !$0.hasPrefix("*** in database ")
+                && !(exceptNulls && $0.hasPrefix("NULL value in "))
+        }
     }
 
     /// Whether the last statement that failed did for damage SQLite found in the file.
@@ -940,6 +949,13 @@ where Value.ID: SQLiteKey {
         if !database.isInTransaction, !earlier.isEmpty {
             try? database.transaction { try remakeIndexes(earlier) }
         }
+        // A record of this revision that an earlier release wrote (no checksum) gets one, once,
+        // as best effort too: read-only for a full disk, the table opens as before.
+        if !database.isInTransaction, let record = try? revisionRecord(),
+            record.revision == schema.revision, !record.isChecked
+        {
+            try? database.transaction { try recordRevision() }
+        }
     }
 
     /// Creates the table, or migrates it, in one transaction; then rewrites the rows of an
@@ -1071,8 +1087,7 @@ where Value.ID: SQLiteKey {
         }
         let layout = names.contains("store_layouts") ? try recordedLayout() : nil
         let version = names.contains("store_tables") ? try recordedVersion() : nil
-        let record = names.contains("store_revisions") ? try revisionRecord() : nil
-        let revision = record?.revision
+        let revision = names.contains("store_revisions") ? try recordedRevision() : nil
         guard
             ["store_tables", "store_references", SQLiteChangeLog.table, name].allSatisfy(
                 names.contains)
@@ -1082,10 +1097,8 @@ where Value.ID: SQLiteKey {
         // A renamed reference's former key is recorded by this release and not by earlier
         // ones: either set of records is this revision's.
         let indexNames = try Set(indexes().keys)
-        // A record of this revision without a checksum (an earlier release's) is written again
-        // with one, once.
         let recordsAreMine =
-            revision == schema.revision && record?.isChecked == true
+            revision == schema.revision
             && [true, false].contains { withFormerKeys in
                 indexNames == Set(neededIndexes(withFormerKeys: withFormerKeys).keys)
                     && references == declaredReferences(withFormerKeys: withFormerKeys)
@@ -2302,7 +2315,9 @@ nonisolated extension SQLiteDatabase {
     static func damageReaches(_ table: String, file: URL) -> Bool {
         guard let database = try? SQLiteDatabase(file: file) else { return true }
         defer { database.close() }
-        guard !database.isEveryPageSound(exceptNulls: true) else { return false }
+        // nil: the check stopped at damage it could not read past.
+        let whole = database.pageFindings(exceptNulls: true)
+        if whole?.isEmpty == true { return false }
         var tables: [String] = []
         var models: Set<String> = []
         guard
@@ -2312,8 +2327,20 @@ nonisolated extension SQLiteDatabase {
             (try? database.run("SELECT name FROM store_tables") { models.insert($0.text(at: 0)) })
                 != nil
         else { return true }
-        let damaged = tables.filter { !database.isEveryPageSound(exceptNulls: true, of: $0) }
-        return damaged.isEmpty || damaged.contains { $0 == table || !models.contains($0) }
+        var othersFindings: Set<String> = []
+        var othersAreDamaged = false
+        for other in tables {
+            let findings = database.pageFindings(exceptNulls: true, of: other)
+            guard findings != [] else { continue }
+            if other == table || !models.contains(other) { return true }
+            othersAreDamaged = true
+            othersFindings.formUnion(findings ?? [])
+        }
+        // What no one table's check finds (the free pages, a page two tables share, the
+        // schema's own pages) reaches every table; a check that stopped, only when no other
+        // model's damage explains it.
+        guard let whole else { return !othersAreDamaged }
+        return !whole.allSatisfy(othersFindings.contains)
     }
 
     /// Whether the database `file` fails `PRAGMA quick_check` and opens only when its schema is
