@@ -561,6 +561,90 @@ struct MigratedBook: StoredValue {
             try shelves.commit(.deleted([shelf.id]))
         }
     }
+    func booksSchemaAt(_ rule: DeleteRule, _ revision: Int) -> SQLiteSchema<Book> {
+        SQLiteSchema(
+            model: "Book",
+            references: [
+                SQLiteReference(field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+            ], revision: revision)
+    }
+
+    func openBooksAt(_ rule: DeleteRule, _ revision: Int) throws -> (
+        SQLiteDatabase<ItemError>, SQLiteTable<Shelf, ItemError>, SQLiteTable<Book, ItemError>
+    ) {
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        return (
+            database, try SQLiteTable("shelves", in: database),
+            try SQLiteTable("books", in: database, schema: booksSchemaAt(rule, revision))
+        )
+    }
+
+    func revision(_ name: String) throws -> [Int] {
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        var found: [Int] = []
+        try database.run("SELECT revision FROM store_revisions WHERE name = '\(name)'") {
+            found.append(Int($0.int64(at: 0)))
+        }
+        return found
+    }
+
+    /// An earlier release's record of revision 2 (no checksum). The older build (revision 2,
+    /// `cascade`) opens while the newer one (revision 3, `restrict`) records its own: the older
+    /// build read the unchecked record before the newer one committed, and its checksum write
+    /// reads it again under the write lock, so it never writes 2 over 3 (found by a review: the
+    /// older build's next open took the record for its own, and its cascade deleted the book).
+    @Test func theBestEffortChecksumDoesNotWriteOverANewerBuildsRecord() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            let (database, shelves, books) = try openBooksAt(.cascade, 2)
+            defer { database.close() }
+            try shelves.commit(.saved([shelf]))
+            try books.commit(.saved([Book(id: 1, shelfID: shelf.id, title: "Kept")]))
+        }
+        try StoredRows.execute(
+            "UPDATE store_revisions SET checksum = NULL WHERE name = 'books'", in: file)
+
+        // The newer build's open, holding the write lock while it records revision 3.
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        try newer.execute("BEGIN IMMEDIATE")
+        _ = try SQLiteTable<Book, ItemError>(
+            "books", in: newer, schema: booksSchemaAt(.restrict, 3))
+        let done = RevisionFlag()
+        let file = file
+        Thread.detachNewThread {
+            // The older build's open (another process), at the same moment.
+            if let database = try? SQLiteDatabase<ItemError>(file: file) {
+                _ = try? SQLiteTable<Shelf, ItemError>("shelves", in: database)
+                _ = try? SQLiteTable<Book, ItemError>(
+                    "books", in: database,
+                    schema: SQLiteSchema(
+                        model: "Book",
+                        references: [
+                            SQLiteReference(
+                                field: "shelfID", table: "shelves", rule: .cascade,
+                                parentID: \.shelfID)
+                        ], revision: 2))
+                database.close()
+            }
+            done.set()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        try newer.execute("COMMIT")
+        newer.close()
+        while !done.isSet { Thread.sleep(forTimeInterval: 0.05) }
+
+        #expect(try revision("books") == [3])
+        // The older build's next open leaves the newer build's `restrict` in force.
+        let (database, shelves, books) = try openBooksAt(.cascade, 2)
+        defer { database.close() }
+        #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
+            try shelves.commit(.deleted([shelf.id]))
+        }
+        #expect(try books.count() == 1)
+    }
+
     /// A revision record with no checksum (a table an earlier release of scaffold-repo made, or
     /// a record it wrote into this one) is taken as it is: a newer build's rules stay in force.
     @Test(arguments: [false, true])
@@ -717,4 +801,12 @@ struct MigratedBook: StoredValue {
         #expect(received == [[.integer(1), .integer(2)]])
         withExtendedLifetime(listener) {}
     }
+}
+
+/// Set once by another thread, read by the test.
+private final class RevisionFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }

@@ -337,23 +337,27 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
     /// column that must have a value is taken for a damaged row's, not a page's. Only `table`
     /// and its indexes, when given.
     func isEveryPageSound(exceptNulls: Bool = false, of table: String? = nil) -> Bool {
-        let isSound = pageFindings(exceptNulls: exceptNulls, of: table)?.isEmpty ?? false
+        let findings = pageFindings(exceptNulls: exceptNulls, of: table)
+        let isSound = !findings.stopped && findings.lines.isEmpty
         if !isSound { link.hasMetDamage = true }
         return isSound
     }
 
     /// What `PRAGMA quick_check` finds (of `table` and its indexes only, when given), one line
-    /// each, without SQLite's heading: none when every page is sound; nil when the check itself
-    /// fails. With `exceptNulls`, not a NULL in a column that must have a value.
-    func pageFindings(exceptNulls: Bool = false, of table: String? = nil) -> [String]? {
+    /// each, without SQLite's heading, and whether the check stopped before its end (it failed
+    /// at damage it could not read past, or gave no answer): sound when it ran to its end and
+    /// found nothing. With `exceptNulls`, not a NULL in a column that must have a value.
+    func pageFindings(
+        exceptNulls: Bool = false, of table: String? = nil
+    ) -> (lines: [String], stopped: Bool) {
         var check: [String] = []
         let sql = table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check"
-        guard (try? run(sql, row: { check.append($0.text(at: 0)) })) != nil, !check.isEmpty
-        else { return nil }
-        return check.flatMap { $0.split(separator: "\n").map(String.init) }.filter {
-            $0 != "ok" && !$0.hasPrefix("*** in database ")
+        let ran = (try? run(sql, row: { check.append($0.text(at: 0)) })) != nil
+        let lines = check.flatMap { $0.split(separator: "\n").map(String.init) }.filter {
+            $0 != "ok" && !($0.hasPrefix("*** in database ") && $0.hasSuffix(" ***"))
                 && !(exceptNulls && $0.hasPrefix("NULL value in "))
         }
+        return (lines, !ran || check.isEmpty)
     }
 
     /// Whether the last statement that failed did for damage SQLite found in the file.
@@ -954,7 +958,13 @@ where Value.ID: SQLiteKey {
         if !database.isInTransaction, let record = try? revisionRecord(),
             record.revision == schema.revision, !record.isChecked
         {
-            try? database.transaction { try recordRevision() }
+            // Read again under the write lock: a newer build may have recorded its own since.
+            try? database.transaction {
+                guard let record = try revisionRecord(), record.revision == schema.revision,
+                    !record.isChecked
+                else { return }
+                try recordRevision()
+            }
         }
     }
 
@@ -2315,9 +2325,8 @@ nonisolated extension SQLiteDatabase {
     static func damageReaches(_ table: String, file: URL) -> Bool {
         guard let database = try? SQLiteDatabase(file: file) else { return true }
         defer { database.close() }
-        // nil: the check stopped at damage it could not read past.
         let whole = database.pageFindings(exceptNulls: true)
-        if whole?.isEmpty == true { return false }
+        if !whole.stopped, whole.lines.isEmpty { return false }
         var tables: [String] = []
         var models: Set<String> = []
         guard
@@ -2331,16 +2340,22 @@ nonisolated extension SQLiteDatabase {
         var othersAreDamaged = false
         for other in tables {
             let findings = database.pageFindings(exceptNulls: true, of: other)
-            guard findings != [] else { continue }
+            guard findings.stopped || !findings.lines.isEmpty else { continue }
             if other == table || !models.contains(other) { return true }
             othersAreDamaged = true
-            othersFindings.formUnion(findings ?? [])
+            othersFindings.formUnion(findings.lines)
         }
-        // What no one table's check finds (the free pages, a page two tables share, the
-        // schema's own pages) reaches every table; a check that stopped, only when no other
-        // model's damage explains it.
-        guard let whole else { return !othersAreDamaged }
-        return !whole.allSatisfy(othersFindings.contains)
+        // What no one table's check finds (a damaged list of free pages, a page two tables
+        // share, the schema's pages) reaches every table. A page no tree and no list holds
+        // ("never used", left by another table's damage) reaches none.
+        let unexplained = whole.lines.filter {
+            !othersFindings.contains($0)
+                && !($0.hasPrefix("Page ") && $0.hasSuffix(" is never used"))
+        }
+        guard unexplained.isEmpty else { return true }
+        // A check that stopped: what it found before is explained; the stop is, only by
+        // another model's damage.
+        return whole.stopped && !othersAreDamaged
     }
 
     /// Whether the database `file` fails `PRAGMA quick_check` and opens only when its schema is
