@@ -459,6 +459,15 @@ struct MigratedBook: StoredValue {
         #expect(effects.keys(in: "pages") == [.text("1-1")])
     }
 
+    /// The books' schema at `revision`, referring to shelves with `rule`.
+    func booksSchema(_ rule: DeleteRule, revision: Int) -> SQLiteSchema<Book> {
+        SQLiteSchema(
+            model: "Book",
+            references: [
+                SQLiteReference(field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
+            ], revision: revision)
+    }
+
     /// The books at `revision`, referring to shelves with `rule`.
     func openBooks(_ rule: DeleteRule, revision: Int) throws -> Tables {
         let database = try SQLiteDatabase<ItemError>(file: file)
@@ -466,13 +475,7 @@ struct MigratedBook: StoredValue {
             database: database,
             shelves: try SQLiteTable("shelves", in: database),
             books: try SQLiteTable(
-                "books", in: database,
-                schema: SQLiteSchema(
-                    model: "Book",
-                    references: [
-                        SQLiteReference(
-                            field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
-                    ], revision: revision)),
+                "books", in: database, schema: booksSchema(rule, revision: revision)),
             pages: try SQLiteTable("pages", in: database))
     }
 
@@ -561,24 +564,6 @@ struct MigratedBook: StoredValue {
             try shelves.commit(.deleted([shelf.id]))
         }
     }
-    func booksSchemaAt(_ rule: DeleteRule, _ revision: Int) -> SQLiteSchema<Book> {
-        SQLiteSchema(
-            model: "Book",
-            references: [
-                SQLiteReference(field: "shelfID", table: "shelves", rule: rule, parentID: \.shelfID)
-            ], revision: revision)
-    }
-
-    func openBooksAt(_ rule: DeleteRule, _ revision: Int) throws -> (
-        SQLiteDatabase<ItemError>, SQLiteTable<Shelf, ItemError>, SQLiteTable<Book, ItemError>
-    ) {
-        let database = try SQLiteDatabase<ItemError>(file: file)
-        return (
-            database, try SQLiteTable("shelves", in: database),
-            try SQLiteTable("books", in: database, schema: booksSchemaAt(rule, revision))
-        )
-    }
-
     func revision(_ name: String) throws -> [Int] {
         let database = try SQLiteDatabase<ItemError>(file: file)
         defer { database.close() }
@@ -598,10 +583,10 @@ struct MigratedBook: StoredValue {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            let (database, shelves, books) = try openBooksAt(.cascade, 2)
-            defer { database.close() }
-            try shelves.commit(.saved([shelf]))
-            try books.commit(.saved([Book(id: 1, shelfID: shelf.id, title: "Kept")]))
+            let tables = try openBooks(.cascade, revision: 2)
+            defer { tables.database.close() }
+            try tables.shelves.commit(.saved([shelf]))
+            try tables.books.commit(.saved([Book(id: 1, shelfID: shelf.id, title: "Kept")]))
         }
         try StoredRows.execute(
             "UPDATE store_revisions SET checksum = NULL WHERE name = 'books'", in: file)
@@ -610,7 +595,7 @@ struct MigratedBook: StoredValue {
         let newer = try SQLiteDatabase<ItemError>(file: file)
         try newer.execute("BEGIN IMMEDIATE")
         _ = try SQLiteTable<Book, ItemError>(
-            "books", in: newer, schema: booksSchemaAt(.restrict, 3))
+            "books", in: newer, schema: booksSchema(.restrict, revision: 3))
         let done = RevisionFlag()
         let file = file
         Thread.detachNewThread {
@@ -618,14 +603,7 @@ struct MigratedBook: StoredValue {
             if let database = try? SQLiteDatabase<ItemError>(file: file) {
                 _ = try? SQLiteTable<Shelf, ItemError>("shelves", in: database)
                 _ = try? SQLiteTable<Book, ItemError>(
-                    "books", in: database,
-                    schema: SQLiteSchema(
-                        model: "Book",
-                        references: [
-                            SQLiteReference(
-                                field: "shelfID", table: "shelves", rule: .cascade,
-                                parentID: \.shelfID)
-                        ], revision: 2))
+                    "books", in: database, schema: booksSchema(.cascade, revision: 2))
                 database.close()
             }
             done.set()
@@ -637,12 +615,12 @@ struct MigratedBook: StoredValue {
 
         #expect(try revision("books") == [3])
         // The older build's next open leaves the newer build's `restrict` in force.
-        let (database, shelves, books) = try openBooksAt(.cascade, 2)
-        defer { database.close() }
+        let tables = try openBooks(.cascade, revision: 2)
+        defer { tables.database.close() }
         #expect(throws: ItemError.stillReferenced(by: "Book", count: 1)) {
-            try shelves.commit(.deleted([shelf.id]))
+            try tables.shelves.commit(.deleted([shelf.id]))
         }
-        #expect(try books.count() == 1)
+        #expect(try tables.books.count() == 1)
     }
 
     /// A revision record with no checksum (a table an earlier release of scaffold-repo made, or
