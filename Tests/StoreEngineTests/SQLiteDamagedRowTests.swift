@@ -846,10 +846,11 @@ import Testing
     /// The list of free pages damaged to name a page in use (the items' root): no one table's
     /// check finds it, and a write that took that page would write over rows, so `recover` of
     /// a table whose own pages are sound makes the database again; so it does when another
-    /// model's page that SQLite cannot read stops the whole-file check, from what the check
-    /// found before (a review found both passed by, in turn). A write after it saves.
-    @Test(arguments: [false, true])
-    func damageInTheFreePagesIsMadeAgain(besideAnUnreadablePage: Bool) throws {
+    /// model's pages that SQLite cannot read stop the whole-file check, from what the check
+    /// found before, and give more than 100 findings (reviews found each passed by, in turn).
+    /// A write after it saves.
+    @Test(arguments: [0, 1, 2])
+    func damageInTheFreePagesIsMadeAgain(besideUnreadablePages: Int) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var pageSize = 0
         var roots: [String: Int] = [:]
@@ -876,11 +877,13 @@ import Testing
         bytes.replaceSubrange(
             entry..<entry + 4,
             with: withUnsafeBytes(of: UInt32(itemsRoot).bigEndian) { Array($0) })
-        if besideAnUnreadablePage {
-            // The notes' first leaf: a table leaf's type byte where an index leaf's was.
-            let notesStart = (try #require(roots["notes"]) - 1) * pageSize
-            try #require(bytes[notesStart] == 0x02, "the notes' root is an interior page")
-            let cell = Int(bytes[notesStart + 12]) << 8 | Int(bytes[notesStart + 13])
+        // The notes' first leaves: a table leaf's type byte where an index leaf's was. Two
+        // give more than SQLite's 100 findings, all the notes' own.
+        let notesStart = (try #require(roots["notes"]) - 1) * pageSize
+        try #require(bytes[notesStart] == 0x02, "the notes' root is an interior page")
+        for index in 0..<besideUnreadablePages {
+            let at = notesStart + 12 + 2 * index
+            let cell = Int(bytes[at]) << 8 | Int(bytes[at + 1])
             bytes[(number(notesStart + cell) - 1) * pageSize] = 0x0D
         }
         try bytes.write(to: file)

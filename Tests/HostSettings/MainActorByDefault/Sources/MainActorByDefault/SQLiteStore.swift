@@ -351,7 +351,9 @@ nonisolated final class SQLiteDatabase<Failure: SQLiteFailure> {
         exceptNulls: Bool = false, of table: String? = nil
     ) -> (lines: [String], stopped: Bool) {
         var check: [String] = []
-        let sql = table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check"
+        // The whole file's check is not cut at SQLite's 100 findings: one table's damage could
+        // fill them and hide what reaches another.
+        let sql = table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check(1000000)"
         let ran = (try? run(sql, row: { check.append($0.text(at: 0)) })) != nil
         let lines = check.flatMap { $0.split(separator: "\n").map(String.init) }.filter {
             $0 != "ok" && !($0.hasPrefix("*** in database ") && $0.hasSuffix(" ***"))
@@ -2347,10 +2349,12 @@ nonisolated extension SQLiteDatabase {
         }
         // What no one table's check finds (a damaged list of free pages, a page two tables
         // share, the schema's pages) reaches every table. A page no tree and no list holds
-        // ("never used", left by another table's damage) reaches none.
+        // ("Page N is never used" before SQLite 3.42, "Page N: never used" since; left by
+        // another table's damage) reaches none.
         let unexplained = whole.lines.filter {
             !othersFindings.contains($0)
-                && !($0.hasPrefix("Page ") && $0.hasSuffix(" is never used"))
+                && !($0.hasPrefix("Page ")
+                    && ($0.hasSuffix(" is never used") || $0.hasSuffix(": never used")))
         }
         guard unexplained.isEmpty else { return true }
         // A check that stopped: what it found before is explained; the stop is, only by
