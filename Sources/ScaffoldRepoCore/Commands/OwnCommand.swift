@@ -20,7 +20,8 @@ enum OwnCommand {
             if !manifests.contains(where: { $0.root == root }) {
                 // The package's folder relative to where paths are read from, for the manifest's
                 // status line.
-                let display = DestinationResolver.display(Self.path(of: root, from: base))
+                let display = DestinationResolver.display(
+                    DiskPaths.relativePath(of: root, from: base))
                 manifests.append((root, display, try Manifest.load(root: root) ?? Manifest()))
             }
             let index = manifests.firstIndex { $0.root == root } ?? 0
@@ -56,19 +57,6 @@ enum OwnCommand {
                 }
         }
         return try Outcome.of(files + changes, options, keepingBlocks: false)
-    }
-
-    /// `folder`'s path relative to `base` (`..` where it is not below it), `.` for `base`.
-    private static func path(of folder: URL, from base: URL) -> String {
-        let target = folder.standardizedFileURL.pathComponents
-        let start = base.standardizedFileURL.pathComponents
-        var common = 0
-        while common < min(target.count, start.count), target[common] == start[common] {
-            common += 1
-        }
-        let parts =
-            Array(repeating: "..", count: start.count - common) + target.dropFirst(common)
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     /// The package root of the file at `path` (relative to `base`): the nearest folder above it

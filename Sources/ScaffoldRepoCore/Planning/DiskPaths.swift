@@ -32,6 +32,19 @@ enum DiskPaths {
             ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// `folder`'s path relative to `base` (`..` where it is not below it), `.` for `base`.
+    static func relativePath(of folder: URL, from base: URL) -> String {
+        let target = URL(fileURLWithPath: folder.path).standardizedFileURL.pathComponents
+        let start = URL(fileURLWithPath: base.path).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(target.count, start.count), target[common] == start[common] {
+            common += 1
+        }
+        let parts =
+            Array(repeating: "..", count: start.count - common) + target.dropFirst(common)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// `path` as the user sees it: below `root` as they named it, or bare when they named
     /// none (the current folder).
     static func shown(_ path: String, under root: String) -> String {

@@ -77,14 +77,13 @@ enum DestinationResolver {
     /// `folder` as a path from `currentDirectory` (`..`, `../..`; `.` for itself), or absolute
     /// when they share only the root.
     private static func relativePath(of folder: URL, from currentDirectory: URL) -> String {
-        let to = URL(fileURLWithPath: folder.path).standardizedFileURL.pathComponents
-        let from = URL(fileURLWithPath: currentDirectory.path).standardizedFileURL.pathComponents
-        var shared = 0
-        while shared < min(to.count, from.count), to[shared] == from[shared] { shared += 1 }
-        guard shared > 1 else { return folder.standardizedFileURL.path }
-        let parts =
-            Array(repeating: "..", count: from.count - shared) + to[shared...]
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
+        let top = { (url: URL) in
+            URL(fileURLWithPath: url.path).standardizedFileURL.pathComponents.dropFirst().first
+        }
+        guard top(folder) == top(currentDirectory) else {
+            return URL(fileURLWithPath: folder.path).standardizedFileURL.path
+        }
+        return DiskPaths.relativePath(of: folder, from: currentDirectory)
     }
 
     /// Whether `folder` is a C or system library target: it has a module map.
