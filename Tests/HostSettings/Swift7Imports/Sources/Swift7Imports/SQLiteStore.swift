@@ -2871,9 +2871,9 @@ private nonisolated enum SQLiteProbe {
         }
     }
 
-    /// The bytes halfway between `low` and `high`, read as fractions in base 256, one byte
-    /// longer than the longer of them; nil when that is not strictly between them (it ends in
-    /// zeros), or longer than `longest`.
+    /// The bytes halfway between `low` and `high`, read as fractions in base 256, at most one
+    /// byte longer than the longer of them; nil when that is not strictly between them, or
+    /// longer than `longest`.
     private static func middle(_ low: [UInt8], _ high: [UInt8], longest: Int) -> [UInt8]? {
         let length = max(low.count, high.count) + 1
         guard length <= longest else { return nil }
@@ -2894,8 +2894,14 @@ private nonisolated enum SQLiteProbe {
             remainder = value & 1
             return UInt8(value >> 1)
         }
-        return low.lexicographicallyPrecedes(middle) && middle.lexicographicallyPrecedes(high)
-            ? middle : nil
+        // Its zeros at the end left off where it stays between them: a middle a byte longer at
+        // every halving would reach `longest` after a few, short of keys near the low end (a
+        // UUID that starts with 0x00 was never found).
+        var short = middle
+        while short.last == 0 { short.removeLast() }
+        return [short, middle].first {
+            low.lexicographicallyPrecedes($0) && $0.lexicographicallyPrecedes(high)
+        }
     }
 
     func bind<Failure>(to statement: SQLiteDatabase<Failure>.Statement, at index: Int32) {
