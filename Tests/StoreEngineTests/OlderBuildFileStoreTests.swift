@@ -4,7 +4,8 @@ import Testing
 @testable import StoreEngine
 
 /// A book as a newer build of an app stores it: `pages` added with a default, `note` renamed
-/// `remark`, at the same schema version.
+/// `remark`, at the same schema version; `remark` written under both keys with their mark, as
+/// a generated model writes a renamed field.
 struct NewerBook: StoredValue {
     var id: Int
     var title: String
@@ -12,7 +13,7 @@ struct NewerBook: StoredValue {
     var remark: String?
 
     static let schemaVersion = 1
-    static let knownKeys: Set<String>? = ["id", "note", "pages", "remark", "title"]
+    static let knownKeys: Set<String>? = ["id", "note", "note>remark", "pages", "remark", "title"]
 
     static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
 
@@ -22,16 +23,32 @@ struct NewerBook: StoredValue {
 
     private enum CodingKeys: String, CodingKey { case id, title, pages, remark }
     private enum FormerKeys: String, CodingKey { case note }
+    private enum RenameMarks: String, CodingKey { case note = "note>remark" }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let former = try decoder.container(keyedBy: FormerKeys.self)
+        let marks = try decoder.container(keyedBy: RenameMarks.self)
         id = try container.decode(Int.self, forKey: .id)
         title = try container.decode(String.self, forKey: .title)
         pages = try container.decodeIfPresent(Int.self, forKey: .pages) ?? 0
         remark =
-            try container.decodeIfPresent(String.self, forKey: .remark)
+            try
+            (marks.contains(.note) && former.contains(.note)
+            ? nil : container.decodeIfPresent(String.self, forKey: .remark))
             ?? former.decodeIfPresent(String.self, forKey: .note)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(pages, forKey: .pages)
+        try container.encodeIfPresent(remark, forKey: .remark)
+        var former = encoder.container(keyedBy: FormerKeys.self)
+        var marks = encoder.container(keyedBy: RenameMarks.self)
+        try former.encodeIfPresent(remark, forKey: .note)
+        try marks.encode(true, forKey: .note)
     }
 }
 
@@ -95,14 +112,18 @@ struct OlderBook: StoredValue {
 
         var older = try journal(OlderBook.self)
         #expect(older.values.count == 300)
-        #expect(older.values[7] == OlderBook(id: 7, title: "Book 7", note: nil))
+        // The newer build writes its renamed field under the former key too: the older build
+        // reads it.
+        #expect(older.values[7] == OlderBook(id: 7, title: "Book 7", note: "r"))
         try older.commit(.saved([OlderBook(id: 7, title: "Edited 7", note: "older's note")]))
         try older.commit(.saved([OlderBook(id: 400, title: "Older 400", note: "n")]))
         try older.commit(.deleted([8]))
         // Before any compaction: the older build's records keep the fields of what it saves.
         _ = older.close()
         var reopened = try journal(NewerBook.self)
-        #expect(reopened.values[7] == NewerBook(id: 7, title: "Edited 7", pages: 7, remark: "r"))
+        #expect(
+            reopened.values[7]
+                == NewerBook(id: 7, title: "Edited 7", pages: 7, remark: "older's note"))
         _ = reopened.close()
 
         older = try journal(OlderBook.self)
@@ -114,8 +135,10 @@ struct OlderBook: StoredValue {
         #expect(newer.values[1] == NewerBook(id: 1, title: "Book 1", pages: 1, remark: "r"))
         #expect(newer.values[300] == NewerBook(id: 300, title: "Book 300", pages: 1300))
         // The older build's edit of a field the newer one renamed is under the former key,
-        // which the newer build reads only where its own key is missing.
-        #expect(newer.values[7] == NewerBook(id: 7, title: "Edited 7", pages: 7, remark: "r"))
+        // which differs from the newer key beside their mark: the newer build reads it.
+        #expect(
+            newer.values[7]
+                == NewerBook(id: 7, title: "Edited 7", pages: 7, remark: "older's note"))
         #expect(newer.values[8] == nil)
         #expect(newer.values[400] == NewerBook(id: 400, title: "Older 400", remark: "n"))
         #expect(
@@ -133,14 +156,18 @@ struct OlderBook: StoredValue {
         let file = folder.appendingPathComponent("books.json")
         #expect(
             try String(decoding: Data(contentsOf: file), as: UTF8.self)
-                .hasPrefix(#"{"fields":["id","note","pages","remark","title"],"generation":"#))
+                .hasPrefix(
+                    #"{"fields":["id","note","note>remark","pages","remark","title"],"generation":"#
+                ))
 
         var older = try journal(OlderBook.self)
         try await compact(&older)
         _ = older.close()
         let written = try String(decoding: Data(contentsOf: file), as: UTF8.self)
         #expect(written.hasPrefix(#"{"generation":"#))
-        #expect(written.contains(#"{"id":1,"title":"Book 1","pages":1,"remark":"r"}"#))
+        #expect(
+            written.contains(
+                #"{"id":1,"note":"r","title":"Book 1","note>remark":true,"pages":1,"remark":"r"}"#))
 
         // An older build that knows every key writes them again.
         var other = try journal(NewerBook.self)
@@ -148,7 +175,9 @@ struct OlderBook: StoredValue {
         _ = other.close()
         #expect(
             try String(decoding: Data(contentsOf: file), as: UTF8.self)
-                .hasPrefix(#"{"fields":["id","note","pages","remark","title"],"generation":"#))
+                .hasPrefix(
+                    #"{"fields":["id","note","note>remark","pages","remark","title"],"generation":"#
+                ))
     }
 
     @Test func anOlderBuildsSaveToASnapshotStoreKeepsANewerBuildsFields() throws {

@@ -11,7 +11,9 @@ struct EarlierLabel: Encodable {
 }
 
 /// The same model after `--rename name=title` and a new `pinned:Bool=false`, at the same schema
-/// version: Swift decodes the former name and the default, as a generated model does.
+/// version: Swift decodes the former name and the default, as a generated model does, and
+/// writes `title` under both keys with their mark, `name>title` (the former key is read where
+/// the two differ beside the mark: a build from before the rename changed it).
 struct Label: StoredValue, Equatable {
     var id: Int
     var title: String
@@ -30,16 +32,32 @@ struct Label: StoredValue, Equatable {
 
     private enum CodingKeys: String, CodingKey { case id, title, pinned, note }
     private enum FormerKeys: String, CodingKey { case name }
+    private enum RenameMarks: String, CodingKey { case name = "name>title" }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let former = try decoder.container(keyedBy: FormerKeys.self)
+        let marks = try decoder.container(keyedBy: RenameMarks.self)
         id = try container.decode(Int.self, forKey: .id)
         title =
-            try container.decodeIfPresent(String.self, forKey: .title)
+            try
+            (marks.contains(.name) && former.contains(.name)
+            ? nil : container.decodeIfPresent(String.self, forKey: .title))
             ?? former.decode(String.self, forKey: .name)
         pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false
         note = try container.decodeIfPresent(String.self, forKey: .note)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(pinned, forKey: .pinned)
+        try container.encodeIfPresent(note, forKey: .note)
+        var former = encoder.container(keyedBy: FormerKeys.self)
+        var marks = encoder.container(keyedBy: RenameMarks.self)
+        try former.encode(title, forKey: .name)
+        try marks.encode(true, forKey: .name)
     }
 }
 
@@ -102,6 +120,19 @@ struct ShelvedBook: StoredValue {
             earlier, ids: earlier.map(\.id), version: 1, into: "labels", in: file)
     }
 
+    /// Rows of the layout before the rename: the former key without the mark of both keys.
+    let earlierLayout =
+        #"json_type(value, '$.name') IS NOT NULL AND json_type(value, '$."name>title"') IS NULL"#
+
+    /// The JSON of the row `id` of labels, as stored.
+    func json(of id: Int, in table: SQLiteTable<Label, ItemError>) throws -> String {
+        var json = ""
+        try table.database.run("SELECT value FROM labels WHERE id = \(id)") {
+            json = $0.text(at: 0)
+        }
+        return json
+    }
+
     func count(_ condition: String, in table: SQLiteTable<Label, ItemError>) throws -> Int {
         try count(condition, in: table.database)
     }
@@ -137,7 +168,10 @@ struct ShelvedBook: StoredValue {
         #expect(try table.find(7) == Label(id: 7, title: "Label 7"))
         #expect(try count("json_extract(value, '$.title') = 'Label 7'", in: table) == 1)
         #expect(try count("json_extract(value, '$.pinned') = 0", in: table) == 2_500)
-        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: table) == 0)
+        #expect(try count(earlierLayout, in: table) == 0)
+        #expect(
+            try count("json_extract(value, '$.name') = json_extract(value, '$.title')", in: table)
+                == 2_500)
         // The unique field holds for the values stored before it was renamed.
         #expect(throws: ItemError.notUnique(field: "title", value: "Label 7")) {
             try table.commit(.saved([Label(id: 9_999, title: "Label 7")]))
@@ -159,8 +193,7 @@ struct ShelvedBook: StoredValue {
         #expect(try table.find(1) == Label(id: 1, title: "Label 1"))
         #expect(throws: (any Error).self) { try table.find(2) }
         #expect(throws: (any Error).self) { try table.find(3) }
-        let earlier = "CASE WHEN json_valid(value) THEN json_type(value, '$.name') IS NOT NULL END"
-        #expect(try count(earlier, in: table) == 1)
+        #expect(try count("CASE WHEN json_valid(value) THEN \(earlierLayout) END", in: table) == 1)
     }
 
     @Test func aKeyThisCodeDoesNotKnowIsKeptForTheBuildThatWroteIt() throws {
@@ -182,13 +215,14 @@ struct ShelvedBook: StoredValue {
         let table = try SQLiteTable("labels", in: database, schema: schema)
 
         #expect(try count("json_extract(value, '$.color') = 'red'", in: table) == 1)
-        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: table) == 0)
+        #expect(try count(earlierLayout, in: table) == 0)
     }
 
     @Test func anOlderBuildsRewriteKeepsTheFieldsOfTheNewerBuildThatWroteTheRows() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        /// The build before `--rename name=title`, where `name` had a default: the newer
-        /// build's rows lack its `name`, so it rewrites them when it opens the table.
+        /// The build before `--rename name=title`, where `name` had a default: rows that an
+        /// earlier release of the newer build wrote lack its `name`, so it rewrites them when
+        /// it opens the table. This release's rows hold `name` too, and it reads them.
         struct OlderLabel: StoredValue {
             var id: Int
             var name: String
@@ -214,15 +248,26 @@ struct ShelvedBook: StoredValue {
                 .saved([Label(id: 1, title: "Kept", pinned: true, note: "a \"note\"")]))
             database.close()
         }
+        /// A row as an earlier release of the newer build wrote it: under the new key only.
+        struct LabelOfAnEarlierRelease: Encodable {
+            var id: Int
+            var title: String
+            var pinned: Bool
+        }
+        try StoredRows.insert(
+            [LabelOfAnEarlierRelease(id: 2, title: "Earlier release", pinned: true)], ids: [2],
+            version: 1, into: "labels", in: file)
 
         do {
             let database = try SQLiteDatabase<ItemError>(file: file)
             let older = try SQLiteTable<OlderLabel, ItemError>(
                 "labels", in: database,
                 schema: SQLiteSchema(model: "Label", storedKeys: ["id", "name"]))
-            #expect(try older.find(1)?.name == "")
+            #expect(try older.find(1)?.name == "Kept")
+            #expect(try older.find(2)?.name == "")
             #expect(try count("json_extract(value, '$.name') = ''", in: database) == 1)
-            #expect(try count("json_extract(value, '$.title') = 'Kept'", in: database) == 1)
+            #expect(
+                try count("json_extract(value, '$.title') = 'Earlier release'", in: database) == 1)
             database.close()
         }
 
@@ -230,7 +275,9 @@ struct ShelvedBook: StoredValue {
         defer { database.close() }
         let newer = try SQLiteTable("labels", in: database, schema: schema)
         #expect(try newer.find(1) == Label(id: 1, title: "Kept", pinned: true, note: "a \"note\""))
-        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: newer) == 0)
+        // Without the mark, the new key is read: the older build's `name` is its default.
+        #expect(try newer.find(2) == Label(id: 2, title: "Earlier release", pinned: true))
+        #expect(try count(earlierLayout, in: newer) == 0)
     }
 
     @Test func theMembersKeptAreCopiedAsWrittenWhateverTheirValuesHold() throws {
@@ -288,6 +335,53 @@ struct ShelvedBook: StoredValue {
         #expect(try books.count() == 0)
     }
 
+    /// A row that holds a renamed field under both keys with their mark, the two alike, is of
+    /// the current layout: the pass over the table that looks for rows to rewrite when it opens
+    /// leaves it as it is (its `"note":null`, which a rewrite would leave out, stays). One whose
+    /// former key differs is rewritten, with the former key's value.
+    @Test func aRowWrittenUnderBothKeysIsRewrittenOnlyWhenTheyDiffer() throws {
+        /// A label under both keys, its nil `note` written as null.
+        struct LabelUnderBothKeys: Encodable {
+            var id: Int
+            var title: String
+            var name: String
+
+            enum CodingKeys: String, CodingKey {
+                case id, name, note, pinned, title
+                case mark = "name>title"
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(title, forKey: .title)
+                try container.encode(name, forKey: .name)
+                try container.encode(true, forKey: .mark)
+                try container.encode(false, forKey: .pinned)
+                try container.encodeNil(forKey: .note)
+            }
+        }
+        try writeEarlierRows(1)
+        try StoredRows.insert(
+            [
+                LabelUnderBothKeys(id: 2, title: "Two", name: "Two"),
+                LabelUnderBothKeys(id: 3, title: "Three", name: "Drei"),
+            ], ids: [2, 3], version: 1, into: "labels", in: file)
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+
+        let table = try SQLiteTable("labels", in: database, schema: schema)
+
+        #expect(
+            try json(of: 2, in: table)
+                == #"{"id":2,"name":"Two","name>title":true,"note":null,"pinned":false,"title":"Two"}"#
+        )
+        #expect(
+            try json(of: 3, in: table)
+                == #"{"id":3,"name":"Drei","name>title":true,"pinned":false,"title":"Drei"}"#)
+        #expect(try count(earlierLayout, in: table) == 0)
+    }
+
     @Test func aTableOfTheCurrentLayoutIsNotRewrittenAgain() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeEarlierRows(3)
@@ -305,7 +399,7 @@ struct ShelvedBook: StoredValue {
 
         let table = try SQLiteTable("labels", in: database, schema: schema)
 
-        #expect(try count("json_type(value, '$.name') IS NOT NULL", in: table) == 1)
+        #expect(try count(earlierLayout, in: table) == 1)
         #expect(try table.find(4) == Label(id: 4, title: "Label 4"))
     }
 }

@@ -22,6 +22,17 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
     static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
 }
 
+/// `LabelBeforeTheRename` as a release that keeps a newer build's keys writes it, as generated
+/// code does: `title`, and the mark `name>title`, are written back as they were found.
+struct LabelKeepingNewerKeys: StoredValue, Equatable {
+    var id: Int
+    var name: String
+
+    static let schemaVersion = 1
+    static let knownKeys: Set<String>? = ["id", "name"]
+    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
+}
+
 /// An app's older build that is still running (an extension not updated yet) while a newer one
 /// migrates a table or changes its layout: what it writes after that is never left where the
 /// newer build's queries cannot see it.
@@ -171,11 +182,65 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
             try table.commit(.saved([Label(id: 4, title: "Three")]))
         }
         let stored = try json(of: 3, in: "labels")
-        #expect(stored == #"{"id":3,"pinned":false,"title":"Three"}"#, "\(stored)")
+        #expect(
+            stored == #"{"id":3,"name":"Three","name>title":true,"pinned":false,"title":"Three"}"#,
+            "\(stored)")
         // The older build goes on, and finds its values as it wrote them.
         try olderTable.commit(.saved([LabelBeforeTheRename(id: 3, name: "Drei")]))
         #expect(try olderTable.find(3) == LabelBeforeTheRename(id: 3, name: "Drei"))
         #expect(try table.count(StoreQuery().filter(title.isEqual(to: "Drei"))) == 1)
+    }
+
+    /// The newer build writes a renamed field under its former key too, with their mark: the
+    /// older build reads its values, and its edit of the field, under the former key, is what
+    /// the newer build reads next, and what its queries and `:unique` check find (it was the
+    /// value under the new key, which the older build keeps as it found it, and the newer
+    /// build's next rewrite erased the edit).
+    @Test func anOlderBuildsEditOfARenamedFieldIsReadByTheNewerBuild() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let older = try SQLiteDatabase<ItemError>(file: file)
+        defer { older.close() }
+        let olderTable = try SQLiteTable<LabelKeepingNewerKeys, ItemError>(
+            "labels", in: older,
+            schema: SQLiteSchema(model: "Label", storedKeys: ["id", "name"], revision: 1))
+        let newer = try SQLiteDatabase<ItemError>(file: file)
+        defer { newer.close() }
+        let table = try SQLiteTable("labels", in: newer, schema: newerSchema)
+        let title = QueryField<Label, String>("title") { $0.title }
+        try table.commit(.saved([Label(id: 5, title: "Five", pinned: true)]))
+
+        #expect(try olderTable.find(5) == LabelKeepingNewerKeys(id: 5, name: "Five"))
+        try olderTable.commit(.saved([LabelKeepingNewerKeys(id: 5, name: "Fünf")]))
+
+        #expect(try table.find(5) == Label(id: 5, title: "Fünf", pinned: true))
+        #expect(try table.values(StoreQuery().filter(title.isEqual(to: "Fünf"))).map(\.id) == [5])
+        #expect(throws: ItemError.notUnique(field: "title", value: "Fünf")) {
+            try table.commit(.saved([Label(id: 6, title: "Fünf")]))
+        }
+        #expect(
+            try json(of: 5, in: "labels")
+                == #"{"id":5,"name":"Fünf","name>title":true,"pinned":true,"title":"Fünf"}"#)
+        // An edit that leaves the field as it was changes nothing there.
+        try olderTable.commit(.saved([LabelKeepingNewerKeys(id: 5, name: "Fünf")]))
+        try table.commit(.saved([Label(id: 5, title: "Cinq", pinned: true)]))
+        #expect(try olderTable.find(5) == LabelKeepingNewerKeys(id: 5, name: "Cinq"))
+    }
+
+    /// Where the mark is there but the former key is not (a release of the newer build that
+    /// does not write the former key saved the value since), the new key is read.
+    @Test func withoutTheFormerKeyTheNewKeyIsReadBesideTheMark() throws {
+        let decoder = JSONDecoder()
+        let saved = #"{"id":1,"name>title":true,"pinned":false,"title":"Saved later"}"#
+        #expect(
+            try decoder.decode(Label.self, from: Data(saved.utf8))
+                == Label(id: 1, title: "Saved later"))
+        // Without the mark (the older build saved a value that lacked its key, with its
+        // default), the new key is read.
+        let defaulted = #"{"id":1,"name":"","pinned":false,"title":"Kept"}"#
+        #expect(
+            try decoder.decode(Label.self, from: Data(defaulted.utf8))
+                == Label(id: 1, title: "Kept"))
     }
 
     /// The older build (revision 1) with a label saved, and the newer one (revision 2, `name`
@@ -250,7 +315,9 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         var recorded: [String] = []
         try older.run("SELECT keys FROM store_layouts") { recorded.append($0.text(at: 0)) }
         #expect(recorded == [layout])
-        #expect(try json(of: 1, in: "labels") == #"{"id":1,"pinned":false,"title":"One"}"#)
+        #expect(
+            try json(of: 1, in: "labels")
+                == #"{"id":1,"name":"One","name>title":true,"pinned":false,"title":"One"}"#)
     }
 
     /// A read never waits for another connection's write to catch up: it reads as things are
@@ -271,7 +338,9 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
         #expect(values.map(\.id) == [1, 2])
         #expect(waited < .seconds(4), "a read waited \(waited) for another connection's write")
         #expect(try table.count(StoreQuery()) == 2)
-        #expect(try json(of: 2, in: "labels") == #"{"id":2,"pinned":false,"title":"Two"}"#)
+        #expect(
+            try json(of: 2, in: "labels")
+                == #"{"id":2,"name":"Two","name>title":true,"pinned":false,"title":"Two"}"#)
     }
 
     /// `Book` before `--rename holderID=shelfID`, its reference optional, keeping a newer
@@ -494,7 +563,10 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
 
     /// An older build's save of a value that a newer build wrote with fields it does not know
     /// (`pages`, and `remark`, which the older build knows as `note`) writes them back beside
-    /// its own: the newer build reads its fields as it saved them, with the older build's edit.
+    /// its own: the newer build reads its fields as it saved them, with the older build's edit,
+    /// of `note` too. A `nil` that the older build saves in a renamed optional field without a
+    /// default (its key left out) is not seen: the newer build reads its own key then, as it
+    /// must where a build that does not write the former key (an earlier release) saved.
     @Test func anOlderBuildsSaveKeepsTheNewerBuildsFieldsOfThatValue() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -508,18 +580,26 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
             let database = try SQLiteDatabase<ItemError>(file: file)
             defer { database.close() }
             let older = try SQLiteTable<OlderBook, ItemError>("books", in: database)
+            #expect(try older.find(1)?.note == "kept \"as\" is")
             try older.commit(.saved([OlderBook(id: 1, title: "One, edited", note: "older")]))
+        }
+        let database = try SQLiteDatabase<ItemError>(file: file)
+        defer { database.close() }
+        let newer = try SQLiteTable<NewerBook, ItemError>("books", in: database)
+        #expect(try newer.find(1)?.remark == "older")
+        do {
+            let database = try SQLiteDatabase<ItemError>(file: file)
+            defer { database.close() }
+            let older = try SQLiteTable<OlderBook, ItemError>("books", in: database)
             try older.commit(.saved([OlderBook(id: 1, title: "One, edited twice")]))
             try older.commit(.saved([OlderBook(id: 2, title: "Two")]))
         }
 
         #expect(
             try json(of: 1, in: "books")
-                == #"{"id":1,"title":"One, edited twice","pages":300,"remark":"kept \"as\" is"}"#)
-        let database = try SQLiteDatabase<ItemError>(file: file)
-        defer { database.close() }
-        let book = try #require(
-            try SQLiteTable<NewerBook, ItemError>("books", in: database).find(1))
+                == #"{"id":1,"title":"One, edited twice","note>remark":true,"pages":300,"remark":"kept \"as\" is"}"#
+        )
+        let book = try #require(try newer.find(1))
         #expect(book.title == "One, edited twice")
         #expect(book.pages == 300)
         #expect(book.remark == "kept \"as\" is")
@@ -538,7 +618,9 @@ struct LabelBeforeTheRename: StoredValue, Equatable {
             var remark: String?
 
             static let schemaVersion = 1
-            static let knownKeys: Set<String>? = ["id", "note", "pages", "remark", "title"]
+            static let knownKeys: Set<String>? = [
+                "id", "note", "note>remark", "pages", "remark", "title",
+            ]
             static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

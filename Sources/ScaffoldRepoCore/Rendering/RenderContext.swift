@@ -117,8 +117,8 @@ struct ModelContext: TemplateContext {
     let sampleNumber: String
     /// The current model's fields, enums and decoding.
     let shape: ShapeContext
-    /// The JSON keys the model knows, sorted: its fields', their former ones, and those of
-    /// fields dropped since the current schema version began (their values are to go). Every
+    /// The JSON keys the model knows, sorted: its fields', their former ones and rename marks,
+    /// and those of fields dropped since the current schema version began (their values are to go). Every
     /// store keeps a stored value's other keys (a newer build's fields).
     let knownKeys: [StoredKeyContext]
     /// Whether there are several: swift-format then wants a comma after the last one too.
@@ -194,7 +194,8 @@ struct ModelContext: TemplateContext {
         }
         shape = ShapeContext(spec, model: names.type)
         knownKeys = Set(
-            spec.fields.map(\.name) + spec.fields.compactMap(\.formerName) + history.dropped
+            spec.fields.map(\.name) + spec.fields.compactMap(\.formerName)
+                + spec.fields.compactMap(\.renameMark) + history.dropped
         )
         .sorted().map(StoredKeyContext.init)
         hasManyKnownKeys = knownKeys.count > 1
@@ -230,11 +231,16 @@ struct ShapeContext: InlineTemplateContext {
     /// Fields renamed with `--rename`: their former JSON keys are still read.
     let formerKeys: [IdentifierContext]
     let hasFormerNames: Bool
+    /// The renamed fields written under both keys, with a mark (``Field/renameMark``).
+    let renameMarks: [RenameMarkContext]
+    let hasRenameMarks: Bool
     /// Whether decoding needs code of its own (defaults or former keys).
     let hasCustomDecoding: Bool
     /// Whether an optional field has a default other than `nil`: the model then encodes itself,
     /// writing null for such a field's `nil`, since a missing key reads as the default.
     let writesNils: Bool
+    /// Whether encoding needs code of its own (`writesNils`, or `renameMarks`).
+    let hasCustomEncoding: Bool
     /// The optional fields but the id, whose `nil` the generated tests save and read back.
     let optionalFields: [FieldContext]
     let hasOptionalFields: Bool
@@ -249,8 +255,14 @@ struct ShapeContext: InlineTemplateContext {
         hasDefaults = !defaultedFields.isEmpty
         formerKeys = spec.fields.compactMap(\.formerName).map(IdentifierContext.init)
         hasFormerNames = !formerKeys.isEmpty
+        renameMarks = spec.fields.compactMap { field in
+            guard let former = field.formerName, let mark = field.renameMark else { return nil }
+            return RenameMarkContext(identifier: Identifier.escaped(former), mark: mark)
+        }
+        hasRenameMarks = !renameMarks.isEmpty
         hasCustomDecoding = hasDefaults || hasFormerNames
         writesNils = fields.contains(where: \.writesNil)
+        hasCustomEncoding = writesNils || hasRenameMarks
         optionalFields = fields.filter { $0.isOptional && !$0.isID }
         hasOptionalFields = !optionalFields.isEmpty
         enums = spec.fields.flatMap { field in
@@ -271,6 +283,16 @@ struct IdentifierContext: TemplateContext {
     init(_ name: String) {
         identifier = Identifier.escaped(name)
     }
+}
+
+/// A renamed field's former JSON key, as `identifier` in code, and the `mark` a value's JSON
+/// holds beside it (``Field/renameMark``) when the model wrote the field under both keys: a
+/// build from before the rename (an app extension not updated yet) keeps that member as it
+/// found it and changes only the former key, so where the two keys differ beside the mark,
+/// the former one holds the latest value.
+struct RenameMarkContext: TemplateContext {
+    let identifier: String
+    let mark: String
 }
 
 /// A nested enum: its type `name`, the `fieldName` that declares it, and its `cases`.
@@ -307,8 +329,11 @@ struct FieldContext: TemplateContext {
     /// The default as a Swift literal, or nothing; `hasDefault` says which.
     let defaultLiteral: String
     let hasDefault: Bool
-    /// After `--rename`: whether there is a former name, and it in code.
+    /// After `--rename`: whether there is a former name, it as a JSON key and in code; whether
+    /// the field is written under both keys, with a mark (``Field/renameMark``).
     let hasFormerName: Bool
+    let hasRenameMark: Bool
+    let formerName: String
     let formerIdentifier: String
     /// How the former key is read: required only when the field has neither a default nor `?`.
     let formerDecodeMethod: String
@@ -335,6 +360,8 @@ struct FieldContext: TemplateContext {
         defaultLiteral = literal ?? ""
         hasDefault = literal != nil
         hasFormerName = field.formerName != nil
+        hasRenameMark = field.renameMark != nil
+        formerName = field.formerName ?? ""
         formerIdentifier = field.formerName.map(Identifier.escaped) ?? ""
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
         formerFallback = literal.flatMap { $0 == "nil" ? nil : " ?? \($0)" } ?? ""

@@ -46,6 +46,16 @@ public struct Field: Equatable, Sendable {
         self.index = index
     }
 
+    /// After `--rename`, the JSON key a stored value holds beside both keys of the field when
+    /// the model wrote it under both (`title>headline`): where they differ beside it, a build
+    /// from before the rename changed the former one since. Nil for a reference, written under
+    /// its new key only: an older build's delete rules follow the new key, and would not see
+    /// such a change.
+    public var renameMark: String? {
+        guard reference == nil else { return nil }
+        return formerName.map { "\($0)>\(name)" }
+    }
+
     /// The type in the model's Swift: a reference is spelled as the id of the model it refers
     /// to (`Folder.ID`, `Folder.ID?`).
     public var swiftType: String {

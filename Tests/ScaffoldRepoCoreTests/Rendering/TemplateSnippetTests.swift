@@ -15,12 +15,37 @@ import Testing
     }
 
     static let cases: [Case] = [
+        // A renamed field is written under both keys with their mark: beside the mark, the
+        // former key is read (a build from before the rename changed it); else the new key,
+        // then the former one.
         Case(
             field: "headline:String", rename: "title=headline",
             expected: """
                         self.headline =
-                            try container.decodeIfPresent(String.self, forKey: .headline)
-                            ?? former.decode(String.self, forKey: .title)
+                            try marks.contains(.title) && former.contains(.title)
+                            ? former.decode(String.self, forKey: .title)
+                            : container.decodeIfPresent(String.self, forKey: .headline)
+                                ?? former.decode(String.self, forKey: .title)
+                """),
+        // A renamed reference is written under its new key only: no mark is read.
+        Case(
+            field: "shelf:references(Shelf)", rename: "holder=shelf",
+            expected: """
+                        self.shelfID =
+                            try container.decodeIfPresent(Shelf.ID.self, forKey: .shelfID)
+                            ?? former.decode(Shelf.ID.self, forKey: .holderID)
+                """),
+        // An optional with a default writes nil as null: a key that is there is read as it is.
+        Case(
+            field: "memo:String?=\"x\"", rename: "note=memo",
+            expected: """
+                        self.memo =
+                            try container.contains(.memo)
+                            && !(marks.contains(.note) && former.contains(.note))
+                            ? container.decodeIfPresent(String.self, forKey: .memo)
+                            : former.contains(.note)
+                                ? former.decodeIfPresent(String.self, forKey: .note)
+                                : "x"
                 """),
         Case(
             field: "status:enum(draft,done)=draft", rename: nil,
@@ -40,16 +65,20 @@ import Testing
             field: "count:Int=0", rename: "n=count",
             expected: """
                         self.count =
-                            try container.decodeIfPresent(Int.self, forKey: .count)
-                            ?? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
+                            try marks.contains(.n) && former.contains(.n)
+                            ? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
+                            : container.decodeIfPresent(Int.self, forKey: .count)
+                                ?? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
                 """),
         // A renamed optional: nil only when neither key is there.
         Case(
             field: "note:String?", rename: "memo=note",
             expected: """
                         self.note =
-                            try container.decodeIfPresent(String.self, forKey: .note)
-                            ?? former.decodeIfPresent(String.self, forKey: .memo)
+                            try marks.contains(.memo) && former.contains(.memo)
+                            ? former.decodeIfPresent(String.self, forKey: .memo)
+                            : container.decodeIfPresent(String.self, forKey: .note)
+                                ?? former.decodeIfPresent(String.self, forKey: .memo)
                 """),
         Case(
             field: "tags:[String]=[]", rename: nil,

@@ -36,15 +36,19 @@ public nonisolated struct Recipe: Codable, Identifiable, Sendable, Hashable {
     }
 
     /// Decodes JSON written by earlier versions of the model: a missing key takes the field's
-    /// default, and a renamed field reads its former key, so such changes never break stored
-    /// data.
+    /// default, and a renamed field reads its former key where the new one is missing (or a
+    /// build from before the rename changed it: see `encode(to:)`), so such changes never
+    /// break stored data.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let former = try decoder.container(keyedBy: FormerKeys.self)
+        let marks = try decoder.container(keyedBy: RenameMarks.self)
         self.id = try container.decode(UUID.self, forKey: .id)
         self.name =
-            try container.decodeIfPresent(String.self, forKey: .name)
-            ?? former.decode(String.self, forKey: .title)
+            try marks.contains(.title) && former.contains(.title)
+            ? former.decode(String.self, forKey: .title)
+            : container.decodeIfPresent(String.self, forKey: .name)
+                ?? former.decode(String.self, forKey: .title)
         self.servings = try container.decode(Int.self, forKey: .servings)
         self.minutes = try container.decode(Int.self, forKey: .minutes)
         self.level =
@@ -53,9 +57,41 @@ public nonisolated struct Recipe: Codable, Identifiable, Sendable, Hashable {
             : .easy
     }
 
-    /// The JSON keys of renamed fields, as stored values written before the rename have them.
+    /// Encodes as the compiler would, and a renamed field under its former key too, with a
+    /// mark (`RenameMarks`), so that a build of the app from before the rename (an extension
+    /// not updated yet) reads it. That build keeps the keys it does not know as it found them,
+    /// and its edits go under the former key: where the two differ beside the mark,
+    /// `init(from:)` reads the former one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.servings, forKey: .servings)
+        try container.encode(self.minutes, forKey: .minutes)
+        try container.encode(self.level, forKey: .level)
+        var former = encoder.container(keyedBy: FormerKeys.self)
+        var marks = encoder.container(keyedBy: RenameMarks.self)
+        try former.encode(self.name, forKey: .title)
+        try marks.encode(true, forKey: .title)
+    }
+
+    /// The JSON keys, one per field (a type that encodes and decodes itself declares them).
+    private nonisolated enum CodingKeys: String, CodingKey {
+        case id
+        case name
+        case servings
+        case minutes
+        case level
+    }
+
+    /// The JSON keys of renamed fields, as builds of the app from before the rename read them.
     private nonisolated enum FormerKeys: String, CodingKey {
         case title
+    }
+
+    /// The marks of fields written under both keys (see `encode(to:)`).
+    private nonisolated enum RenameMarks: String, CodingKey {
+        case title = "title>name"
     }
 }
 

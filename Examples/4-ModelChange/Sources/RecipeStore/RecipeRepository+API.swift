@@ -198,6 +198,7 @@ nonisolated extension Recipe: StoredValue {
         "name",
         "servings",
         "title",
+        "title>name",
     ]
 
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {

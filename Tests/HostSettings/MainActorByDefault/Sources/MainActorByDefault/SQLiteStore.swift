@@ -1197,7 +1197,9 @@ where Value.ID: SQLiteKey {
 
     /// Rewrites, as this code writes them, the rows written before a field was renamed or
     /// added with a default, without a new schema version: a row that lacks a key the model
-    /// always writes, or holds a renamed field's former key. A key this code does not know is
+    /// always writes, or holds a renamed field's former key, and for a field written under both
+    /// keys, without their mark or with a value there that a build from before the rename
+    /// changed (``SQLiteSchema/renameMarks``). A key this code does not know is
     /// no reason (a newer build of the app may have added it), and a row rewritten for another
     /// reason keeps it as it was written (``StoreFiles/JSONBytes/members(of:notIn:)``). A row
     /// that cannot be read is left as it is, for a read to report. A transaction per 1,000
@@ -1205,8 +1207,13 @@ where Value.ID: SQLiteKey {
     /// (a slow launch) leaves the rest for the next, rather than starting over each time.
     private func rewriteRowsOfAnotherLayout(among ids: [Value.ID]? = nil) throws {
         let missing = schema.requiredKeys.map { "json_type(value, '$.\"\($0)\"') IS NULL" }
-        let former = schema.renamed.keys.sorted().map {
-            "json_type(value, '$.\"\($0)\"') IS NOT NULL"
+        let marks = Dictionary(uniqueKeysWithValues: schema.renameMarks.map { ($0.former, $0) })
+        let former = schema.renamed.keys.sorted().map { key in
+            let held = "json_type(value, '$.\"\(key)\"') IS NOT NULL"
+            guard let marked = marks[key] else { return held }
+            let changed = SQLiteSchema<Value>.changedByAnOlderBuild(
+                former: marked.former, now: marked.now, mark: marked.mark)
+            return "(\(held) AND (json_type(value, '$.\"\(marked.mark)\"') IS NULL OR \(changed)))"
         }
         // A row whose JSON is damaged is not one to rewrite, and must not stop the query.
         let condition =
@@ -1217,7 +1224,7 @@ where Value.ID: SQLiteKey {
         let known =
             Value.knownKeys
             ?? Set(schema.keys)
-            .union(schema.renamed.keys)
+            .union(schema.renamed.keys).union(schema.renameMarks.map(\.mark))
         // Each page starts after the last key's bytes as stored (see ``migrateRows()``); rows
         // named by `ids` are read 500 at a time.
         var after: SQLiteProbe?

@@ -88,6 +88,31 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
         return (storedKeys.sorted() + renames).joined(separator: ",")
     }
 
+    /// The mark of each renamed field but a reference, with its former key and its key now:
+    /// the model writes such a field under both keys, and the mark beside them (the generated
+    /// `RenameMarks`, `title>headline`), so that a build from before the rename reads it. That
+    /// build changes only the former key: where the two differ beside the mark, Swift decodes
+    /// the former one (``changedByAnOlderBuild(former:now:mark:)``). A reference is written
+    /// under its new key only, which an older build's delete rules follow.
+    var renameMarks: [(former: String, now: String, mark: String)] {
+        let referenceFields = Set(references.map(\.field))
+        return renamed.sorted { $0.key < $1.key }.compactMap { former, now in
+            referenceFields.contains(now) ? nil : (former, now, "\(former)>\(now)")
+        }
+    }
+
+    /// A condition on a row's JSON `value`: it holds the `mark` and the `former` key of a
+    /// renamed field (``renameMarks``), and the former key's value is not the one under `now`,
+    /// so that Swift decodes the former one, which a build from before the rename changed.
+    static func changedByAnOlderBuild(former: String, now: String, mark: String) -> String {
+        let (former, now, mark) = ("'$.\"\(former)\"'", "'$.\"\(now)\"'", "'$.\"\(mark)\"'")
+        return """
+            (json_type(value, \(mark)) IS NOT NULL AND json_type(value, \(former)) IS NOT NULL \
+            AND (json_type(value, \(former)) IS NOT json_type(value, \(now)) \
+            OR json_extract(value, \(former)) IS NOT json_extract(value, \(now))))
+            """
+    }
+
     /// Whether a reference field was renamed: its delete rules must not see some rows under
     /// each name, so the rows are rewritten in the transaction that records the new name.
     var renamesAReference: Bool {

@@ -187,6 +187,7 @@ nonisolated extension Book: StoredValue {
         "pages",
         "status",
         "title",
+        "title>headline",
     ]
 
     static func precedes(_ first: UUID, _ second: UUID) -> Bool {

@@ -315,6 +315,24 @@ nonisolated final class BookRepositoryXCTests: XCTestCase {
         expectEqual(decoded.status, .draft)
     }
 
+    /// A build of the app from before a rename (an extension not updated yet) reads a renamed
+    /// field under its former key, which the model writes too, and its edit goes there; it
+    /// keeps the new key as it found it: beside their mark, the former key is what is read.
+    func testAnEditUnderARenamedFieldsFormerKeyIsRead() throws {
+        let encoded = try JSONEncoder().encode(Support.sample(1))
+        var object = try unwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        let edited = try unwrap(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(Support.sample(2)))
+                as? [String: Any])
+        _ = try unwrap(object["title"])
+        object["title"] = edited["headline"]
+
+        let decoded = try JSONDecoder().decode(
+            type(of: Support.sample(1)), from: JSONSerialization.data(withJSONObject: object))
+
+        expectEqual(decoded.headline, Support.sample(2).headline)
+    }
+
     func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
