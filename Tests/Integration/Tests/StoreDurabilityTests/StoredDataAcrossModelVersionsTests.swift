@@ -37,6 +37,38 @@ extension SlowSuites {
             #expect(await again.loadAll() == expected)
         }
 
+        /// BookV2 writes `headline` under `title` too, with their mark: BookV1, an older build
+        /// of the app still sharing the folder (an extension not updated yet), reads every
+        /// value, and its edit of the title, which it writes under `title` and keeps BookV2's
+        /// keys beside, is what BookV2 reads next, after BookV1's compaction too.
+        @Test func anOlderBuildReadsARenamedFieldAndItsEditReachesTheNewerBuild() async throws {
+            let folder = try TestPaths.makeTemporaryFolder()
+            defer { TestPaths.removeTemporaryFolder(folder) }
+            let ids = (0..<3).map { UUID(uuidString: "00000000-0000-4000-8000-00000000000\($0)")! }
+            let newer = try BookV2.BookRepository(directory: folder)
+            try await newer.save(
+                contentsOf: ids.map {
+                    BookV2.Book(id: $0, headline: "h\($0)", pages: 7, status: .done)
+                })
+            await newer.close()
+
+            let older = try BookV1.BookRepository(directory: folder)
+            #expect(await older.loadAll().map(\.title) == ids.map { "h\($0)" })
+            try await older.save(BookV1.Book(id: ids[1], title: "edited", rating: nil))
+            try await older.compact()
+            await older.close()
+
+            let again = try BookV2.BookRepository(directory: folder)
+            #expect(
+                await again.loadAll()
+                    == ids.map {
+                        BookV2.Book(
+                            id: $0, headline: $0 == ids[1] ? "edited" : "h\($0)", pages: 7,
+                            status: .done)
+                    })
+            await again.close()
+        }
+
         @Test func aStoreThatDoesNotFitTheModelIsIncompatibleNotDamaged() async throws {
             let folder = try TestPaths.makeTemporaryFolder()
             defer { TestPaths.removeTemporaryFolder(folder) }
