@@ -66,11 +66,18 @@ struct ModelEvolution: Equatable {
                             what: "renamed \(formerName) (was \(older)) to \(field.name)",
                             field: field.name))
                 } else {
+                    // A reference is written under its new name only (``Field/renameMark``).
+                    let writtenUnderBoth =
+                        field.renameMark == nil
+                        ? ""
+                        : ", and \(field.name) is written under \(formerName) too, for a build "
+                            + "of the app from before the rename"
                     changes.append(
                         Change(
                             effect: .compatible,
                             message: "renamed \(formerName) to \(field.name): stored "
-                                + "\(formerName) values are read into \(field.name)"))
+                                + "\(formerName) values are read into \(field.name)"
+                                + writtenUnderBoth))
                 }
                 changes += Self.compare(old, field, model: model)
             } else {
