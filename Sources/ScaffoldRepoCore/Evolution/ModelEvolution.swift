@@ -469,6 +469,17 @@ extension ModelEvolution {
             else { continue }
             spec.fields[index].formerName = former
         }
+        // A rename kept from before keeps what the release that recorded it writes; a rename
+        // given for the first time is written under both names by every build from now on.
+        for index in spec.fields.indices {
+            let field = spec.fields[index]
+            guard let former = field.formerName else { continue }
+            let recorded = previous.fields.first {
+                $0.name == field.name && $0.formerName == former
+            }
+            spec.fields[index].formerNameAlwaysWritten =
+                recorded?.formerNameAlwaysWritten ?? (field.renameMark != nil)
+        }
         for field in spec.fields {
             guard let former = field.formerName,
                 !previous.fields.contains(where: {

@@ -75,6 +75,9 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var formerName: String?
         /// `unique` or `index`, when the field has that modifier.
         public var index: String?
+        /// True when the rename was first given to a release that writes the field under both
+        /// names (``Field/formerNameAlwaysWritten``); left out otherwise.
+        public var formerNameAlwaysWritten: Bool?
     }
 
     /// An earlier schema version of a model, kept so stores written by it can still be read.

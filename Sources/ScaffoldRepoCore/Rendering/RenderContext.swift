@@ -330,9 +330,13 @@ struct FieldContext: TemplateContext {
     let defaultLiteral: String
     let hasDefault: Bool
     /// After `--rename`: whether there is a former name, it as a JSON key and in code; whether
-    /// the field is written under both keys, with a mark (``Field/renameMark``).
+    /// the field is written under both keys, with a mark (``Field/renameMark``); and whether a
+    /// value with the mark but without the former key holds a `nil` that a build from before
+    /// the rename saved (an optional field without a default, whose every build writes both
+    /// keys: ``Field/formerNameAlwaysWritten``).
     let hasFormerName: Bool
     let hasRenameMark: Bool
+    let readsAMissingFormerKeyAsNil: Bool
     let formerName: String
     let formerIdentifier: String
     /// How the former key is read: required only when the field has neither a default nor `?`.
@@ -361,6 +365,9 @@ struct FieldContext: TemplateContext {
         hasDefault = literal != nil
         hasFormerName = field.formerName != nil
         hasRenameMark = field.renameMark != nil
+        readsAMissingFormerKeyAsNil =
+            field.renameMark != nil && field.formerNameAlwaysWritten && field.type.isOptional
+            && !writesNil
         formerName = field.formerName ?? ""
         formerIdentifier = field.formerName.map(Identifier.escaped) ?? ""
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
@@ -660,6 +667,11 @@ struct RelationsContext: InlineTemplateContext {
     /// Whether there are several: swift-format then wants a comma after the last one too.
     let hasManyStoredKeys: Bool
     let hasManyRenamedKeys: Bool
+    /// The former keys of renamed optional fields without a default that every build writes
+    /// too (``Field/formerNameAlwaysWritten``), quoted and separated by commas: a row with the
+    /// mark but without such a key holds a `nil` that a build from before the rename saved.
+    let formerKeysAlwaysWrittenList: String
+    let hasFormerKeysAlwaysWritten: Bool
 
     init(_ spec: ModelSpec, model: String) {
         let quoted = { (index: FieldIndex) in
@@ -699,6 +711,11 @@ struct RelationsContext: InlineTemplateContext {
         hasRenamedKeys = !renamedKeys.isEmpty
         hasManyStoredKeys = storedKeys.count > 1
         hasManyRenamedKeys = renamedKeys.count > 1
+        formerKeysAlwaysWrittenList = spec.fields.filter {
+            FieldContext($0, model: model).readsAMissingFormerKeyAsNil
+        }
+        .compactMap(\.formerName).map { "\"\($0)\"" }.joined(separator: ", ")
+        hasFormerKeysAlwaysWritten = !formerKeysAlwaysWrittenList.isEmpty
     }
 }
 

@@ -33,6 +33,13 @@ public struct Field: Equatable, Sendable {
     public var reference: Reference?
     /// `:unique` or `:index`: the sqlite table keeps an index on the field.
     public var index: FieldIndex?
+    /// Whether every build that knows the field by its name writes it under ``formerName`` too,
+    /// with the mark (``renameMark``): true for a rename first given to a release that writes
+    /// both (the manifest records it). A value holding the mark and the field's own key but
+    /// not the former one was then saved by a build from before the rename that left a `nil`
+    /// out. False for a rename an earlier release recorded: a build of that release leaves the
+    /// former key out when it saves, and keeps the mark.
+    public var formerNameAlwaysWritten = false
 
     public init(
         name: String, type: FieldType, defaultValue: DefaultValue? = nil, formerName: String? = nil,

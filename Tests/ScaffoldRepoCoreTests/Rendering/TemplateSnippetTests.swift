@@ -10,8 +10,14 @@ import Testing
     struct Case: CustomTestStringConvertible, Sendable {
         let field: String
         let rename: String?
+        /// Whether the rename was first given to this release (which writes both keys), as
+        /// the manifest records; false for one an earlier release recorded.
+        var renamedNow = true
         let expected: String
-        var testDescription: String { field + (rename.map { " --rename \($0)" } ?? "") }
+        var testDescription: String {
+            field + (rename.map { " --rename \($0)" } ?? "")
+                + (renamedNow ? "" : " (recorded before)")
+        }
     }
 
     static let cases: [Case] = [
@@ -70,9 +76,20 @@ import Testing
                             : container.decodeIfPresent(Int.self, forKey: .count)
                                 ?? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
                 """),
-        // A renamed optional: nil only when neither key is there.
+        // A renamed optional, renamed now: every build writes both keys, so beside the mark
+        // the former key is read, and its absence is a nil that a build from before the rename
+        // saved; without the mark, nil only when neither key is there.
         Case(
             field: "note:String?", rename: "memo=note",
+            expected: """
+                        self.note =
+                            try marks.contains(.memo)
+                            ? former.decodeIfPresent(String.self, forKey: .memo)
+                            : container.decodeIfPresent(String.self, forKey: .note)
+                                ?? former.decodeIfPresent(String.self, forKey: .memo)
+                """),
+        Case(
+            field: "note:String?", rename: "memo=note", renamedNow: false,
             expected: """
                         self.note =
                             try marks.contains(.memo) && former.contains(.memo)
@@ -92,10 +109,15 @@ import Testing
 
     /// The lines of `init(from:)` that set `field`'s property, in `Book id:UUID <field>` with a
     /// defaulted `kind` beside it, so the model always decodes by hand.
-    static func decodingLines(field: String, rename: String?) throws -> String {
+    static func decodingLines(field: String, rename: String?, renamedNow: Bool = true) throws
+        -> String
+    {
         var spec = try SpecParser.parse(
             modelName: "Book", fieldTokens: ["id:UUID", field, "kind:enum(a,b)=a"])
         if let rename { try SpecParser.applyRenames(rename, to: &spec) }
+        for index in spec.fields.indices where renamedNow {
+            spec.fields[index].formerNameAlwaysWritten = spec.fields[index].renameMark != nil
+        }
         let context = RenderContext.make(for: spec, module: "BookStore")
         let text = try TemplateSource().render("Model.swift.tmpl", context)
         let identifier = spec.fields[1].name
@@ -110,7 +132,8 @@ import Testing
 
     @Test(arguments: cases)
     func theDecoderReadsTheFieldAsWritten(_ example: Case) throws {
-        let lines = try Self.decodingLines(field: example.field, rename: example.rename)
+        let lines = try Self.decodingLines(
+            field: example.field, rename: example.rename, renamedNow: example.renamedNow)
         #expect(lines == example.expected)
     }
 }
