@@ -65,10 +65,11 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
     var storedKeys: [String] = []
     /// The former key of each renamed field, and its key now (`["name": "title"]`).
     var renamed: [String: String] = [:]
-    /// The former keys (of ``renamed``) of optional fields without a default that every build
-    /// knowing their key now writes too, beside their mark: a row with the mark and the key
-    /// now, but not the former key, holds a `nil` that a build from before the rename saved
-    /// (it leaves a nil out), which Swift decodes (``renameMarks``).
+    /// The former keys (of ``renamed``) that every build knowing their key now writes too,
+    /// beside their mark, of fields whose former key a build from before the rename leaves out
+    /// for a `nil`: a row with the mark and the key now, but not the former key, holds such a
+    /// `nil`, which Swift decodes as nil, or as the default of a field made required with one
+    /// (``renameMarks``).
     var formerKeysAlwaysWritten: Set<String> = []
     /// How many times the model's definition changed since it was first generated, plus one
     /// (its fields, their types, references and delete rules, `:unique` and `:index`): the

@@ -66,12 +66,14 @@ import Testing
             expected: """
                         self.pages = try container.decodeIfPresent(Int.self, forKey: .pages)
                 """),
-        // A renamed field with a default: the new key, the former one, then the default.
+        // A renamed field with a default: the new key, the former one, then the default;
+        // beside the mark, the former key, then the default (a build from before the rename,
+        // where the field was optional, left it out for a nil).
         Case(
             field: "count:Int=0", rename: "n=count",
             expected: """
                         self.count =
-                            try marks.contains(.n) && former.contains(.n)
+                            try marks.contains(.n)
                             ? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
                             : container.decodeIfPresent(Int.self, forKey: .count)
                                 ?? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
