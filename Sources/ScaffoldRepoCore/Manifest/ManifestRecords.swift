@@ -8,7 +8,7 @@ extension Manifest.FieldRecord {
         `default` = field.defaultValue.map { SpecFormatter.text($0, type: field.type) }
         formerName = field.formerName
         index = field.index?.rawValue
-        formerNameAlwaysWritten = field.formerNameAlwaysWritten ? true : nil
+        nilLeavesOutFormerKey = field.nilLeavesOutFormerKey ? true : nil
     }
 
     /// The field as one token of the field language, `name:Type[:modifier][=default]`.
@@ -137,9 +137,9 @@ extension Manifest.Model {
             fields.compactMap { field in field.formerName.map { (old: $0, new: field.name) } },
             to: &spec)
         let alwaysWritten = Set(
-            fields.filter { $0.formerNameAlwaysWritten == true }.map(\.name))
+            fields.filter { $0.nilLeavesOutFormerKey == true }.map(\.name))
         for index in spec.fields.indices where alwaysWritten.contains(spec.fields[index].name) {
-            spec.fields[index].formerNameAlwaysWritten = spec.fields[index].formerName != nil
+            spec.fields[index].nilLeavesOutFormerKey = spec.fields[index].formerName != nil
         }
         return spec
     }

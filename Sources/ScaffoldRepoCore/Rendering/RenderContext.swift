@@ -338,10 +338,8 @@ struct FieldContext: TemplateContext {
     /// After `--rename`: whether there is a former name, it as a JSON key and in code; whether
     /// the field is written under both keys, with a mark (``Field/renameMark``); and whether a
     /// value with the mark but without the former key holds a `nil` that a build from before
-    /// the rename saved (every build writes both keys: ``Field/formerNameAlwaysWritten``), read
-    /// as `nil`, or as the default of a field the rename made required with one; not for a
-    /// field that writes `nil` as null, whose former key a build from before the rename
-    /// writes too.
+    /// the rename saved (``Field/nilLeavesOutFormerKey``), read as `nil`, or as the default of
+    /// a field the rename made required with one (not for a field that writes `nil` as null).
     let hasFormerName: Bool
     let hasRenameMark: Bool
     let readsAMissingFormerKeyAsCleared: Bool
@@ -374,7 +372,7 @@ struct FieldContext: TemplateContext {
         hasFormerName = field.formerName != nil
         hasRenameMark = field.renameMark != nil
         readsAMissingFormerKeyAsCleared =
-            field.renameMark != nil && field.formerNameAlwaysWritten && !writesNil
+            field.renameMark != nil && field.nilLeavesOutFormerKey && !writesNil
             && (field.type.isOptional || literal != nil)
         formerName = field.formerName ?? ""
         formerIdentifier = field.formerName.map(Identifier.escaped) ?? ""
@@ -675,10 +673,10 @@ struct RelationsContext: InlineTemplateContext {
     /// Whether there are several: swift-format then wants a comma after the last one too.
     let hasManyStoredKeys: Bool
     let hasManyRenamedKeys: Bool
-    /// The former keys of renamed fields that every build writes too
-    /// (``Field/formerNameAlwaysWritten``) and whose absence reads as cleared
-    /// (`readsAMissingFormerKeyAsCleared`), quoted and separated by commas: a row with the mark
-    /// but without such a key holds a `nil` that a build from before the rename saved.
+    /// The former keys of renamed fields whose absence beside the mark reads as cleared
+    /// (`readsAMissingFormerKeyAsCleared`, ``Field/nilLeavesOutFormerKey``), quoted and
+    /// separated by commas: a row with the mark but without such a key holds a `nil` that a
+    /// build from before the rename saved.
     let formerKeysAlwaysWrittenList: String
     let hasFormerKeysAlwaysWritten: Bool
 

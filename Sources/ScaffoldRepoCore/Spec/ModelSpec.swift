@@ -33,13 +33,14 @@ public struct Field: Equatable, Sendable {
     public var reference: Reference?
     /// `:unique` or `:index`: the sqlite table keeps an index on the field.
     public var index: FieldIndex?
-    /// Whether every build that knows the field by its name writes it under ``formerName`` too,
-    /// with the mark (``renameMark``): true for a rename first given to a release that writes
-    /// both (the manifest records it). A value holding the mark and the field's own key but
-    /// not the former one was then saved by a build from before the rename that left a `nil`
-    /// out. False for a rename an earlier release recorded: a build of that release leaves the
-    /// former key out when it saves, and keeps the mark.
-    public var formerNameAlwaysWritten = false
+    /// Whether a value holding the mark (``renameMark``) and the field's own key but not
+    /// ``formerName`` holds a `nil` that a build from before the rename saved: true when the
+    /// field was optional without a default then (such a build leaves the key out for a nil)
+    /// and the rename was first given to a release that writes both keys, so every build that
+    /// knows the field by its name writes the former key too (the manifest records it). False
+    /// for a rename an earlier release recorded: a build of that release leaves the former key
+    /// out when it saves, and keeps the mark.
+    public var nilLeavesOutFormerKey = false
 
     public init(
         name: String, type: FieldType, defaultValue: DefaultValue? = nil, formerName: String? = nil,

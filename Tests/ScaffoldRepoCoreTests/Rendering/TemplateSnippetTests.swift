@@ -10,8 +10,10 @@ import Testing
     struct Case: CustomTestStringConvertible, Sendable {
         let field: String
         let rename: String?
-        /// Whether the rename was first given to this release (which writes both keys), as
-        /// the manifest records; false for one an earlier release recorded.
+        /// Whether the manifest records that a missing former key beside the mark is an older
+        /// build's nil (`nilLeavesOutFormerKey`: the field was optional without a default, and
+        /// this release, which writes both keys, renamed it); false for a rename an earlier
+        /// release recorded.
         var renamedNow = true
         let expected: String
         var testDescription: String {
@@ -118,7 +120,7 @@ import Testing
             modelName: "Book", fieldTokens: ["id:UUID", field, "kind:enum(a,b)=a"])
         if let rename { try SpecParser.applyRenames(rename, to: &spec) }
         for index in spec.fields.indices where renamedNow {
-            spec.fields[index].formerNameAlwaysWritten = spec.fields[index].renameMark != nil
+            spec.fields[index].nilLeavesOutFormerKey = spec.fields[index].renameMark != nil
         }
         let context = RenderContext.make(for: spec, module: "BookStore")
         let text = try TemplateSource().render("Model.swift.tmpl", context)
