@@ -65,12 +65,6 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
     var storedKeys: [String] = []
     /// The former key of each renamed field, and its key now (`["name": "title"]`).
     var renamed: [String: String] = [:]
-    /// The former keys (of ``renamed``) that every build knowing their key now writes too,
-    /// beside their mark, of fields whose former key a build from before the rename leaves out
-    /// for a `nil`: a row with the mark and the key now, but not the former key, holds such a
-    /// `nil`, which Swift decodes as nil, or as the default of a field made required with one
-    /// (``renameMarks``).
-    var formerKeysAlwaysWritten: Set<String> = []
     /// How many times the model's definition changed since it was first generated, plus one
     /// (its fields, their types, references and delete rules, `:unique` and `:index`): the
     /// manifest's `revision`. A table whose records a later revision wrote keeps them when an
@@ -112,21 +106,13 @@ nonisolated struct SQLiteSchema<Value>: Sendable {
 
     /// A condition on a row's JSON `value`: it holds the `mark` and the `former` key of a
     /// renamed field (``renameMarks``), and the former key's value is not the one under `now`,
-    /// so that Swift decodes the former one, which a build from before the rename changed; or,
-    /// `clearedWithoutTheFormerKey` (``formerKeysAlwaysWritten``), it holds the mark and a
-    /// value under `now` but no former key, a `nil` that such a build saved.
-    static func changedByAnOlderBuild(
-        former: String, now: String, mark: String, clearedWithoutTheFormerKey: Bool = false
-    ) -> String {
+    /// so that Swift decodes the former one, which a build from before the rename changed.
+    static func changedByAnOlderBuild(former: String, now: String, mark: String) -> String {
         let (former, now, mark) = ("'$.\"\(former)\"'", "'$.\"\(now)\"'", "'$.\"\(mark)\"'")
-        let cleared =
-            clearedWithoutTheFormerKey
-            ? " OR (json_type(value, \(former)) IS NULL AND json_type(value, \(now)) IS NOT NULL)"
-            : ""
         return """
-            (json_type(value, \(mark)) IS NOT NULL AND ((json_type(value, \(former)) IS NOT NULL \
+            (json_type(value, \(mark)) IS NOT NULL AND json_type(value, \(former)) IS NOT NULL \
             AND (json_type(value, \(former)) IS NOT json_type(value, \(now)) \
-            OR json_extract(value, \(former)) IS NOT json_extract(value, \(now))))\(cleared)))
+            OR json_extract(value, \(former)) IS NOT json_extract(value, \(now))))
             """
     }
 

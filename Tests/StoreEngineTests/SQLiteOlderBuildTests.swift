@@ -33,56 +33,6 @@ struct LabelKeepingNewerKeys: StoredValue, Equatable {
     static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
 }
 
-/// A book after `--rename tag=label`, given to a release that writes both keys: every build
-/// that knows `label` writes `tag` too, with their mark, so a row with the mark and `label` but
-/// no `tag` holds a `nil` that a build from before the rename saved (it leaves a nil out).
-struct TaggedBook: StoredValue, Equatable {
-    var id: Int
-    var label: String?
-
-    static let schemaVersion = 1
-    static let knownKeys: Set<String>? = ["id", "label", "tag", "tag>label"]
-    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
-
-    init(id: Int, label: String?) { (self.id, self.label) = (id, label) }
-
-    private enum CodingKeys: String, CodingKey { case id, label }
-    private enum FormerKeys: String, CodingKey { case tag }
-    private enum RenameMarks: String, CodingKey { case tag = "tag>label" }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let former = try decoder.container(keyedBy: FormerKeys.self)
-        let marks = try decoder.container(keyedBy: RenameMarks.self)
-        id = try container.decode(Int.self, forKey: .id)
-        label =
-            try marks.contains(.tag)
-            ? former.decodeIfPresent(String.self, forKey: .tag)
-            : container.decodeIfPresent(String.self, forKey: .label)
-                ?? former.decodeIfPresent(String.self, forKey: .tag)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encodeIfPresent(label, forKey: .label)
-        var former = encoder.container(keyedBy: FormerKeys.self)
-        var marks = encoder.container(keyedBy: RenameMarks.self)
-        try former.encodeIfPresent(label, forKey: .tag)
-        try marks.encode(true, forKey: .tag)
-    }
-}
-
-/// `TaggedBook` before the rename, keeping a newer build's keys as generated code does.
-struct TaggedBookBefore: StoredValue, Equatable {
-    var id: Int
-    var tag: String?
-
-    static let schemaVersion = 1
-    static let knownKeys: Set<String>? = ["id", "tag"]
-    static func precedes(_ first: Int, _ second: Int) -> Bool { first < second }
-}
-
 /// An app's older build that is still running (an extension not updated yet) while a newer one
 /// migrates a table or changes its layout: what it writes after that is never left where the
 /// newer build's queries cannot see it.
@@ -275,43 +225,6 @@ struct TaggedBookBefore: StoredValue, Equatable {
         try olderTable.commit(.saved([LabelKeepingNewerKeys(id: 5, name: "Fünf")]))
         try table.commit(.saved([Label(id: 5, title: "Cinq", pinned: true)]))
         #expect(try olderTable.find(5) == LabelKeepingNewerKeys(id: 5, name: "Cinq"))
-    }
-
-    /// An older build's `nil` in a renamed optional field, which it saves by leaving its key
-    /// out, reaches the newer build when every build that knows the new key writes the former
-    /// one too (`formerKeysAlwaysWritten`): Swift reads nil, and the newer build's next query
-    /// rewrites the row, so SQL reads nil too. Without that record, the row is left as it is.
-    @Test(arguments: [true, false])
-    func anOlderBuildsNilInARenamedOptionalReachesTheNewerBuild(alwaysWritten: Bool) throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let older = try SQLiteDatabase<ItemError>(file: file)
-        defer { older.close() }
-        let olderTable = try SQLiteTable<TaggedBookBefore, ItemError>(
-            "books", in: older,
-            schema: SQLiteSchema(model: "Book", storedKeys: ["id", "tag?"], revision: 1))
-        let newer = try SQLiteDatabase<ItemError>(file: file)
-        defer { newer.close() }
-        let table = try SQLiteTable(
-            "books", in: newer,
-            schema: SQLiteSchema<TaggedBook>(
-                model: "Book", indexed: ["label"], storedKeys: ["id", "label?"],
-                renamed: ["tag": "label"], formerKeysAlwaysWritten: alwaysWritten ? ["tag"] : [],
-                revision: 2))
-        let label = QueryField<TaggedBook, String?>("label") { $0.label }
-        try table.commit(.saved([TaggedBook(id: 1, label: "L"), TaggedBook(id: 2, label: "M")]))
-
-        #expect(try olderTable.find(1) == TaggedBookBefore(id: 1, tag: "L"))
-        try olderTable.commit(.saved([TaggedBookBefore(id: 1, tag: nil)]))
-
-        #expect(try table.find(1) == TaggedBook(id: 1, label: nil))
-        let cleared = try table.values(StoreQuery().filter(label.isNil)).map(\.id)
-        #expect(cleared == (alwaysWritten ? [1] : []))
-        #expect(
-            try json(of: 1, in: "books")
-                == (alwaysWritten
-                    ? #"{"id":1,"tag>label":true}"# : #"{"id":1,"label":"L","tag>label":true}"#))
-        #expect(try table.find(2) == TaggedBook(id: 2, label: "M"))
     }
 
     /// Where the mark is there but the former key is not (a release of the newer build that

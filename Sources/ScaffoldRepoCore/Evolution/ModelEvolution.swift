@@ -469,25 +469,6 @@ extension ModelEvolution {
             else { continue }
             spec.fields[index].formerName = former
         }
-        // A rename kept from before keeps its record. A rename given for the first time is
-        // written under both names by every build from now on, so where the field was optional
-        // without a default, a missing former key beside the mark is a nil that a build from
-        // before the rename saved (it leaves the key out); a field required before always has it.
-        for index in spec.fields.indices {
-            let field = spec.fields[index]
-            guard let former = field.formerName else { continue }
-            let recorded = previous.fields.first {
-                $0.name == field.name && $0.formerName == former
-            }
-            let before = previous.fields.first { $0.name == former }
-            let leftOutForNil =
-                before.map {
-                    $0.type.isOptional && [nil, DefaultValue.none].contains($0.defaultValue)
-                }
-                ?? false
-            spec.fields[index].nilLeavesOutFormerKey =
-                recorded?.nilLeavesOutFormerKey ?? (field.renameMark != nil && leftOutForNil)
-        }
         for field in spec.fields {
             guard let former = field.formerName,
                 !previous.fields.contains(where: {

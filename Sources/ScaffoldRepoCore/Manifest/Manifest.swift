@@ -75,10 +75,6 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var formerName: String?
         /// `unique` or `index`, when the field has that modifier.
         public var index: String?
-        /// True when a value with the rename's mark and the field's key but not the former one
-        /// holds a `nil` that a build from before the rename saved (``Field/nilLeavesOutFormerKey``);
-        /// left out otherwise.
-        public var nilLeavesOutFormerKey: Bool?
     }
 
     /// An earlier schema version of a model, kept so stores written by it can still be read.

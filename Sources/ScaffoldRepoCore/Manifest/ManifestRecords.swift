@@ -8,7 +8,6 @@ extension Manifest.FieldRecord {
         `default` = field.defaultValue.map { SpecFormatter.text($0, type: field.type) }
         formerName = field.formerName
         index = field.index?.rawValue
-        nilLeavesOutFormerKey = field.nilLeavesOutFormerKey ? true : nil
     }
 
     /// The field as one token of the field language, `name:Type[:modifier][=default]`.
@@ -136,11 +135,6 @@ extension Manifest.Model {
         try SpecParser.applyRenames(
             fields.compactMap { field in field.formerName.map { (old: $0, new: field.name) } },
             to: &spec)
-        let alwaysWritten = Set(
-            fields.filter { $0.nilLeavesOutFormerKey == true }.map(\.name))
-        for index in spec.fields.indices where alwaysWritten.contains(spec.fields[index].name) {
-            spec.fields[index].nilLeavesOutFormerKey = spec.fields[index].formerName != nil
-        }
         return spec
     }
 }

@@ -241,10 +241,6 @@ struct ShapeContext: InlineTemplateContext {
     let writesNils: Bool
     /// Whether encoding needs code of its own (`writesNils`, or `renameMarks`).
     let hasCustomEncoding: Bool
-    /// The renamed fields whose former key, missing beside the mark, reads as cleared
-    /// (`readsAMissingFormerKeyAsCleared`), which the generated tests check.
-    let clearedFields: [FieldContext]
-    let hasClearedFields: Bool
     /// The optional fields but the id, whose `nil` the generated tests save and read back.
     let optionalFields: [FieldContext]
     let hasOptionalFields: Bool
@@ -267,8 +263,6 @@ struct ShapeContext: InlineTemplateContext {
         hasCustomDecoding = hasDefaults || hasFormerNames
         writesNils = fields.contains(where: \.writesNil)
         hasCustomEncoding = writesNils || hasRenameMarks
-        clearedFields = fields.filter(\.readsAMissingFormerKeyAsCleared)
-        hasClearedFields = !clearedFields.isEmpty
         optionalFields = fields.filter { $0.isOptional && !$0.isID }
         hasOptionalFields = !optionalFields.isEmpty
         enums = spec.fields.flatMap { field in
@@ -336,13 +330,9 @@ struct FieldContext: TemplateContext {
     let defaultLiteral: String
     let hasDefault: Bool
     /// After `--rename`: whether there is a former name, it as a JSON key and in code; whether
-    /// the field is written under both keys, with a mark (``Field/renameMark``); and whether a
-    /// value with the mark but without the former key holds a `nil` that a build from before
-    /// the rename saved (``Field/nilLeavesOutFormerKey``), read as `nil`, or as the default of
-    /// a field the rename made required with one (not for a field that writes `nil` as null).
+    /// the field is written under both keys, with a mark (``Field/renameMark``).
     let hasFormerName: Bool
     let hasRenameMark: Bool
-    let readsAMissingFormerKeyAsCleared: Bool
     let formerName: String
     let formerIdentifier: String
     /// How the former key is read: required only when the field has neither a default nor `?`.
@@ -371,9 +361,6 @@ struct FieldContext: TemplateContext {
         hasDefault = literal != nil
         hasFormerName = field.formerName != nil
         hasRenameMark = field.renameMark != nil
-        readsAMissingFormerKeyAsCleared =
-            field.renameMark != nil && field.nilLeavesOutFormerKey && !writesNil
-            && (field.type.isOptional || literal != nil)
         formerName = field.formerName ?? ""
         formerIdentifier = field.formerName.map(Identifier.escaped) ?? ""
         formerDecodeMethod = literal == nil && !field.type.isOptional ? "decode" : "decodeIfPresent"
@@ -673,12 +660,6 @@ struct RelationsContext: InlineTemplateContext {
     /// Whether there are several: swift-format then wants a comma after the last one too.
     let hasManyStoredKeys: Bool
     let hasManyRenamedKeys: Bool
-    /// The former keys of renamed fields whose absence beside the mark reads as cleared
-    /// (`readsAMissingFormerKeyAsCleared`, ``Field/nilLeavesOutFormerKey``), quoted and
-    /// separated by commas: a row with the mark but without such a key holds a `nil` that a
-    /// build from before the rename saved.
-    let formerKeysAlwaysWrittenList: String
-    let hasFormerKeysAlwaysWritten: Bool
 
     init(_ spec: ModelSpec, model: String) {
         let quoted = { (index: FieldIndex) in
@@ -718,11 +699,6 @@ struct RelationsContext: InlineTemplateContext {
         hasRenamedKeys = !renamedKeys.isEmpty
         hasManyStoredKeys = storedKeys.count > 1
         hasManyRenamedKeys = renamedKeys.count > 1
-        formerKeysAlwaysWrittenList = spec.fields.filter {
-            FieldContext($0, model: model).readsAMissingFormerKeyAsCleared
-        }
-        .compactMap(\.formerName).map { "\"\($0)\"" }.joined(separator: ", ")
-        hasFormerKeysAlwaysWritten = !formerKeysAlwaysWrittenList.isEmpty
     }
 }
 

@@ -33,14 +33,6 @@ public struct Field: Equatable, Sendable {
     public var reference: Reference?
     /// `:unique` or `:index`: the sqlite table keeps an index on the field.
     public var index: FieldIndex?
-    /// Whether a value holding the mark (``renameMark``) and the field's own key but not
-    /// ``formerName`` holds a `nil` that a build from before the rename saved: true when the
-    /// field was optional without a default then (such a build leaves the key out for a nil)
-    /// and the rename was first given to a release that writes both keys, so every build that
-    /// knows the field by its name writes the former key too (the manifest records it). False
-    /// for a rename an earlier release recorded: a build of that release leaves the former key
-    /// out when it saves, and keeps the mark.
-    public var nilLeavesOutFormerKey = false
 
     public init(
         name: String, type: FieldType, defaultValue: DefaultValue? = nil, formerName: String? = nil,

@@ -320,43 +320,8 @@ import Testing
         let book = try Manifest.load(root: folder.appendingPathComponent("BookStore"))?
             .model(named: "Book")
         #expect(book?.fields.first { $0.name == "headline" }?.formerName == "title")
-        // A field required before the rename: an older build always writes its key, so a
-        // missing one is no nil of that build.
-        #expect(book?.fields.first { $0.name == "headline" }?.nilLeavesOutFormerKey == nil)
         #expect(text("BookStore/Sources/BookStore/Book.swift")?.contains("case title") == true)
         #expect(run(["regen", "BookStore", "--check"]).exitCode == 0)
-    }
-
-    /// A rename that an earlier release recorded (no `nilLeavesOutFormerKey`) stays so, also
-    /// when `--rename` gives it again: a build of that release leaves the former key out when
-    /// it saves, so a missing former key beside the mark is no `nil` of an older build there.
-    @Test func aRenameAnEarlierReleaseRecordedIsNotTakenForOneWrittenUnderBothNames() throws {
-        defer { TestPaths.removeTemporaryFolder(folder) }
-        #expect(run(["Book", "id:UUID", "title", "note:String?"]).exitCode == 0)
-        #expect(
-            run(["Book", "id:UUID", "title", "memo:String?", "--rename", "note=memo"]).exitCode == 0
-        )
-        let file = folder.appendingPathComponent("BookStore/.scaffold/manifest.json")
-        let written = try #require(text("BookStore/.scaffold/manifest.json"))
-        // Optional without a default before the rename, renamed by this release.
-        #expect(written.contains(#""nilLeavesOutFormerKey" : true"#))
-        // As an earlier release wrote it: without the record, and without the checksum that
-        // covers it.
-        let earlier = written.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("nilLeavesOutFormerKey") && !$0.contains("\"checksum\" : \"") }
-            .joined(separator: "\n")
-        try Data(earlier.utf8).write(to: file)
-
-        #expect(run(["regen", "BookStore"]).exitCode == 0)
-        #expect(
-            run(["Book", "id:UUID", "title", "memo:String?", "--rename", "note=memo"]).exitCode == 0
-        )
-
-        let book = try Manifest.load(root: folder.appendingPathComponent("BookStore"))?
-            .model(named: "Book")
-        #expect(book?.fields.first { $0.name == "memo" }?.nilLeavesOutFormerKey == nil)
-        let model = try #require(text("BookStore/Sources/BookStore/Book.swift"))
-        #expect(model.contains("try marks.contains(.note) && former.contains(.note)"))
     }
 
     /// Each run that changes a model's fields (a delete rule included) makes a later revision,
@@ -412,8 +377,6 @@ import Testing
         let note = try Manifest.load(root: folder.appendingPathComponent("FolderStore"))?
             .model(named: "Note")
         #expect(note?.fields.first { $0.name == "parentID" }?.formerName == "folderID")
-        // A reference is written under its new name only.
-        #expect(note?.fields.first { $0.name == "parentID" }?.nilLeavesOutFormerKey == nil)
     }
 
     @Test func anEditedPackageSwiftIsOwnedAndNeverBlocksAddingAField() throws {

@@ -10,16 +10,8 @@ import Testing
     struct Case: CustomTestStringConvertible, Sendable {
         let field: String
         let rename: String?
-        /// Whether the manifest records that a missing former key beside the mark is an older
-        /// build's nil (`nilLeavesOutFormerKey`: the field was optional without a default, and
-        /// this release, which writes both keys, renamed it); false for a rename an earlier
-        /// release recorded.
-        var renamedNow = true
         let expected: String
-        var testDescription: String {
-            field + (rename.map { " --rename \($0)" } ?? "")
-                + (renamedNow ? "" : " (recorded before)")
-        }
+        var testDescription: String { field + (rename.map { " --rename \($0)" } ?? "") }
     }
 
     static let cases: [Case] = [
@@ -68,32 +60,19 @@ import Testing
             expected: """
                         self.pages = try container.decodeIfPresent(Int.self, forKey: .pages)
                 """),
-        // A renamed field with a default: the new key, the former one, then the default;
-        // beside the mark, the former key, then the default (a build from before the rename,
-        // where the field was optional, left it out for a nil).
+        // A renamed field with a default: the new key, the former one, then the default.
         Case(
             field: "count:Int=0", rename: "n=count",
             expected: """
                         self.count =
-                            try marks.contains(.n)
+                            try marks.contains(.n) && former.contains(.n)
                             ? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
                             : container.decodeIfPresent(Int.self, forKey: .count)
                                 ?? former.decodeIfPresent(Int.self, forKey: .n) ?? 0
                 """),
-        // A renamed optional, renamed now: every build writes both keys, so beside the mark
-        // the former key is read, and its absence is a nil that a build from before the rename
-        // saved; without the mark, nil only when neither key is there.
+        // A renamed optional: nil only when neither key is there.
         Case(
             field: "note:String?", rename: "memo=note",
-            expected: """
-                        self.note =
-                            try marks.contains(.memo)
-                            ? former.decodeIfPresent(String.self, forKey: .memo)
-                            : container.decodeIfPresent(String.self, forKey: .note)
-                                ?? former.decodeIfPresent(String.self, forKey: .memo)
-                """),
-        Case(
-            field: "note:String?", rename: "memo=note", renamedNow: false,
             expected: """
                         self.note =
                             try marks.contains(.memo) && former.contains(.memo)
@@ -113,15 +92,10 @@ import Testing
 
     /// The lines of `init(from:)` that set `field`'s property, in `Book id:UUID <field>` with a
     /// defaulted `kind` beside it, so the model always decodes by hand.
-    static func decodingLines(field: String, rename: String?, renamedNow: Bool = true) throws
-        -> String
-    {
+    static func decodingLines(field: String, rename: String?) throws -> String {
         var spec = try SpecParser.parse(
             modelName: "Book", fieldTokens: ["id:UUID", field, "kind:enum(a,b)=a"])
         if let rename { try SpecParser.applyRenames(rename, to: &spec) }
-        for index in spec.fields.indices where renamedNow {
-            spec.fields[index].nilLeavesOutFormerKey = spec.fields[index].renameMark != nil
-        }
         let context = RenderContext.make(for: spec, module: "BookStore")
         let text = try TemplateSource().render("Model.swift.tmpl", context)
         let identifier = spec.fields[1].name
@@ -136,8 +110,7 @@ import Testing
 
     @Test(arguments: cases)
     func theDecoderReadsTheFieldAsWritten(_ example: Case) throws {
-        let lines = try Self.decodingLines(
-            field: example.field, rename: example.rename, renamedNow: example.renamedNow)
+        let lines = try Self.decodingLines(field: example.field, rename: example.rename)
         #expect(lines == example.expected)
     }
 }

@@ -1212,10 +1212,8 @@ where Value.ID: SQLiteKey {
             let held = "json_type(value, '$.\"\(key)\"') IS NOT NULL"
             guard let marked = marks[key] else { return held }
             let changed = SQLiteSchema<Value>.changedByAnOlderBuild(
-                former: marked.former, now: marked.now, mark: marked.mark,
-                clearedWithoutTheFormerKey: schema.formerKeysAlwaysWritten.contains(key))
-            return
-                "((\(held) AND json_type(value, '$.\"\(marked.mark)\"') IS NULL) OR \(changed))"
+                former: marked.former, now: marked.now, mark: marked.mark)
+            return "(\(held) AND (json_type(value, '$.\"\(marked.mark)\"') IS NULL OR \(changed)))"
         }
         // A row whose JSON is damaged is not one to rewrite, and must not stop the query.
         let condition =
