@@ -100,6 +100,8 @@ struct ModelContext: TemplateContext {
     /// Whether the model's public API shows a Foundation type (so it imports Foundation
     /// publicly: a public import no public declaration uses is a warning).
     let modelUsesFoundation: Bool
+    /// Whether a field holds a `Decimal`, whose NaN the encoder writes as bare `NaN`.
+    let holdsDecimal: Bool
     /// The schema version the manifest records (1, plus one per `--migrate`), and its type's
     /// name, `V2`.
     let schemaVersion: String
@@ -185,6 +187,7 @@ struct ModelContext: TemplateContext {
         idSortKey = idType == "UUID" ? ".uuidString" : ""
         idIsUUID = idType == "UUID"
         modelUsesFoundation = usesFoundation(spec)
+        holdsDecimal = spec.fields.contains { $0.type.allTypes.contains(.base(.decimal)) }
         schemaVersion = String(history.current)
         currentVersionName = "V\(history.current)"
         schemaRevision = String(history.revision)

@@ -46,20 +46,24 @@ public enum Renderer {
         outputs += [
             ("Model.swift.tmpl", sources + "\(names.type).swift"),
             (storage.repositoryTemplate, sources + "\(names.repository).swift"),
-            ("RepositoryAPI.swift.tmpl", sources + names.repositoryAPIFile),
-            ("StoreFiles.swift.tmpl", sources + Names.storeFilesFile),
-            ("StoredValues.swift.tmpl", sources + Names.storedValuesFile),
-            ("LiveList.swift.tmpl", sources + Names.liveListFile),
+            (storage.apiTemplate, sources + names.repositoryAPIFile),
             (storage.viewModelTemplate, sources + "\(names.listViewModel).swift"),
             ("RepositoryXCTests.swift.tmpl", tests + "\(names.repository)XCTests.swift"),
             ("RepositoryTests.swift.tmpl", tests + "\(names.repository)Tests.swift"),
             ("TestSupport.swift.tmpl", tests + "\(names.testSupport).swift"),
             ("SampleData.swift.tmpl", tests + Names.sampleDataFile),
         ]
+        // The snapshot storage, for teaching, is whole in its model's own files.
+        if storage != .snapshot {
+            outputs += [
+                ("StoreFiles.swift.tmpl", sources + Names.storeFilesFile),
+                ("StoredValues.swift.tmpl", sources + Names.storedValuesFile),
+                ("LiveList.swift.tmpl", sources + Names.liveListFile),
+            ]
+        }
         switch storage {
         case .journal: outputs.append(("JournalStore.swift.tmpl", sources + Names.journalStoreFile))
-        case .snapshot:
-            outputs.append(("SnapshotStore.swift.tmpl", sources + Names.snapshotStoreFile))
+        case .snapshot: break
         case .sqlite:
             // Linux links SQLite through a system-library target; Apple platforms import SQLite3.
             let library = "Sources/\(Names.sqliteLibraryTarget)/"
@@ -226,8 +230,18 @@ extension Storage {
         }
     }
 
-    /// The template of the view-model: a live list of every value, or a window of pages.
+    /// The template of the API callers use: the snapshot storage's is its own.
+    var apiTemplate: String {
+        self == .snapshot ? "SnapshotRepositoryAPI.swift.tmpl" : "RepositoryAPI.swift.tmpl"
+    }
+
+    /// The template of the view-model: a live list of every value (the snapshot storage's
+    /// keeps its own), or a window of pages.
     var viewModelTemplate: String {
-        self == .sqlite ? "SQLiteListViewModel.swift.tmpl" : "ListViewModel.swift.tmpl"
+        switch self {
+        case .journal: "ListViewModel.swift.tmpl"
+        case .snapshot: "SnapshotListViewModel.swift.tmpl"
+        case .sqlite: "SQLiteListViewModel.swift.tmpl"
+        }
     }
 }
