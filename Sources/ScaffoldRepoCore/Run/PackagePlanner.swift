@@ -155,6 +155,7 @@ enum PackagePlanner {
                     "--rename \(former)=\(renamed.name): \(request.spec.typeName) was not generated "
                         + "here before, so no stored value has the name '\(former)'; drop --rename")
             }
+            try request.refuseWhatTheSnapshotStorageLeavesOut()
             warnings += capitalizedNewFields(request, record: record)
             package.models.append(.init(request: request, record: record, warnings: warnings))
         }

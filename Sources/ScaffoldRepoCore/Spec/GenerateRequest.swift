@@ -123,6 +123,35 @@ extension GenerateRequest {
         }
         try refuseRelationsOutsideSQLite()
         try refuseSQLiteIndexesOnBytes()
+        try refuseWhatTheSnapshotStorageLeavesOut()
+    }
+
+    /// The snapshot storage, for teaching, is a model's own files, small enough to read in one
+    /// sitting: no index, one schema version, no import from another storage. What needs them
+    /// is refused, naming `--storage journal`, which has them all and imports the snapshot's
+    /// file the first time it opens. (The history and the former storages are known once a
+    /// run planned the request; a command line is checked for its modifiers alone.)
+    func refuseWhatTheSnapshotStorageLeavesOut() throws {
+        guard storage == .snapshot else { return }
+        let journal = "add --storage journal (it imports the snapshot's file the first time it opens)"
+        if let field = spec.fields.first(where: { $0.index != nil }) {
+            throw SpecError(
+                "'\(SpecFormatter.token(field))': the snapshot storage, for teaching, keeps no "
+                    + "index; drop :\(field.index?.rawValue ?? "index"), or \(journal)")
+        }
+        if history.current > 1 {
+            throw UsageError(
+                "\(migrate ? "--migrate" : "--storage snapshot"): \(spec.typeName) has "
+                    + "\(history.current) schema versions "
+                    + "(--migrate), and the snapshot storage, for teaching, keeps one; \(journal)")
+        }
+        if let former = formerStorages.first(where: { $0 != .snapshot }) {
+            let files = Names(spec).valueFileNames(of: former).joined(separator: ", ")
+            throw UsageError(
+                "--storage snapshot: \(spec.typeName) keeps values in \(files), which the "
+                    + "snapshot storage, for teaching, does not import, so they would be locked "
+                    + "away. Keep --storage \(former.rawValue)")
+        }
     }
 
     /// References need the sqlite storage: the journal and snapshot storages keep each model in
