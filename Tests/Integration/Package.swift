@@ -115,9 +115,9 @@ let package = Package(
         + golden("BenchSnapshot", root: "Tests/Goldens/bench-snapshot/expected")
         + golden("BenchJournalUUID", root: "Tests/Goldens/bench-journal-uuid/expected")
         + golden("BenchSQLite", root: "Tests/Goldens/bench-sqlite/expected", sqlite: true)
-        // :unique and :index in memory, for the journal and the snapshot store.
+        // :unique and :index in memory (the journal store), with UUID and Int ids.
         + golden("MemberStore", root: "Tests/Goldens/journal-indexes/expected")
-        + golden("BadgeStore", root: "Tests/Goldens/snapshot-indexes/expected")
+        + golden("BadgeStore", root: "Tests/Goldens/journal-int-indexes/expected")
         // Five related models in one target (Tests/Goldens/related-models/README.md).
         + golden("Notebook", root: "Tests/Goldens/related-models/expected", sqlite: true)
         + golden("BlogPostStore", root: "Tests/Goldens/field-language/expected")

@@ -133,7 +133,8 @@ extension GenerateRequest {
     /// run planned the request; a command line is checked for its modifiers alone.)
     func refuseWhatTheSnapshotStorageLeavesOut() throws {
         guard storage == .snapshot else { return }
-        let journal = "add --storage journal (it imports the snapshot's file the first time it opens)"
+        let journal =
+            "add --storage journal (it imports the snapshot's file the first time it opens)"
         if let field = spec.fields.first(where: { $0.index != nil }) {
             throw SpecError(
                 "'\(SpecFormatter.token(field))': the snapshot storage, for teaching, keeps no "

@@ -1,30 +1,32 @@
 public import Foundation
 
-// Workshop: this file is what callers use, the same for every storage: reading from memory,
-// writing through `commit`, the stream of changes, and one instance per folder.
-// FlashcardRepository.swift opens the storage, which puts each change on disk.
+// Workshop: what callers use. Reads answer from memory; each write makes one `Change` and hands
+// it to `commit(_:)`, which writes the file first; `changes()` then tells every subscriber.
 
 extension FlashcardRepository {
-    /// One committed change, as ``changes()`` publishes it once it is on disk: values
-    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
-    /// ``StoreChange/removedAll``.
-    public typealias Change = StoreChange<Flashcard>
+    /// One committed change, as ``changes()`` publishes it once it is on disk.
+    public enum Change: Sendable, Hashable {
+        /// These values were stored: added, or replacing the values with their ids.
+        case saved([Flashcard])
+        /// The values with these ids were removed.
+        case deleted([UUID])
+        /// Every value was removed.
+        case removedAll
+    }
 
-    // MARK: - Reading: from memory, in id order
+    // MARK: Reading, from memory
 
     /// How many values the store holds.
     public var count: Int { values.count }
 
     /// The value with `id`, or nil when there is none.
     public func find(by id: UUID) -> Flashcard? {
-        values[id]
+        let (index, isThere) = position(of: id)
+        return isThere ? values[index] : nil
     }
 
-    /// Every value, in the order of ``precedes(_:_:)``. The store keeps them in that order, so
-    /// this is a copy, not a sort.
-    public func loadAll() -> [Flashcard] {
-        values.items
-    }
+    /// Every value, in the order of ``precedes(_:_:)``.
+    public func loadAll() -> [Flashcard] { values }
 
     /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
     public func loadAll(where isIncluded: @Sendable (Flashcard) -> Bool) -> [Flashcard] {
@@ -36,37 +38,29 @@ extension FlashcardRepository {
         values.count(where: isIncluded)
     }
 
-    /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
-    /// UUIDs compare by their 16 bytes, which is the order of their `uuidString`, without
-    /// building a string per comparison.
+    /// The order of ids in ``loadAll()`` and in the file, the same on every run: by
+    /// their 16 bytes, which is the order of their `uuidString`.
     public nonisolated static func precedes(_ first: UUID, _ second: UUID) -> Bool {
         withUnsafeBytes(of: first.uuid) { first in
-            withUnsafeBytes(of: second.uuid) { second in
-                first.lexicographicallyPrecedes(second)
-            }
+            withUnsafeBytes(of: second.uuid) { first.lexicographicallyPrecedes($0) }
         }
     }
 
-    // MARK: - Writing: each call is one durable write
+    // MARK: Writing: each call is one durable write
 
     /// Stores `flashcard`, replacing the value with the same id.
-    public func save(_ flashcard: Flashcard) throws {
-        try commit(.saved([flashcard]))
-    }
+    public func save(_ flashcard: Flashcard) throws { try commit(.saved([flashcard])) }
 
     /// Stores every value in `flashcards` at once; of values with the same id, the last wins.
     public func save(contentsOf flashcards: [Flashcard]) throws {
-        guard !flashcards.isEmpty else { return }
-        try commit(.saved(flashcards))
+        if !flashcards.isEmpty { try commit(.saved(flashcards)) }
     }
 
-    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
-    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    /// Changes the value with `id` in place and stores it; the id stays. Returns false, and
+    /// writes nothing, when there is no value with `id`.
     @discardableResult
-    public func update(
-        id: UUID, _ change: @Sendable (inout Flashcard) -> Void
-    ) throws -> Bool {
-        guard var value = values[id] else { return false }
+    public func update(id: UUID, _ change: @Sendable (inout Flashcard) -> Void) throws -> Bool {
+        guard var value = find(by: id) else { return false }
         change(&value)
         value.id = id
         try save(value)
@@ -74,99 +68,37 @@ extension FlashcardRepository {
     }
 
     /// Removes the value with `id`, if there is one.
-    public func delete(_ id: UUID) throws {
-        try delete(ids: [id])
-    }
+    public func delete(_ id: UUID) throws { try delete(ids: [id]) }
 
     /// Removes the values with these ids; ids that are not stored are ignored.
     public func delete(ids: [UUID]) throws {
-        let stored = ids.filter { values[$0] != nil }
-        guard !stored.isEmpty else { return }
-        try commit(.deleted(stored))
+        let stored = ids.filter { position(of: $0).isThere }
+        if !stored.isEmpty { try commit(.deleted(stored)) }
     }
 
     /// Removes every value.
     public func removeAll() throws {
-        guard !values.isEmpty else { return }
-        try commit(.removedAll)
+        if !values.isEmpty { try commit(.removedAll) }
     }
 
-    // Workshop: a view-model subscribes here and applies each change to its list, so two
-    // screens, and saves made straight on the repository, stay in step without reloading.
+    // MARK: Observing
 
-    // MARK: - Observing
+    /// The changes committed from now on, in order, each once it is on disk; the stream ends
+    /// when its reader's task is cancelled. Call it before ``loadAll()`` to miss none.
+    public func changes() -> AsyncStream<Change> { stream { $1 } }
 
-    /// The changes committed from now on, in order, each once it is on disk. Every call gives
-    /// a stream of its own; it ends when the task reading it is cancelled.
-    ///
-    /// To show the values and keep them current, call this first, then ``loadAll()``, then
-    /// read the stream: a change may then appear in both, and applying it again changes
-    /// nothing, but none is missed.
-    public func changes() -> AsyncStream<Change> {
-        followWriter()
-        return observers.changes { [weak self] key in
-            Task { await self?.stopObserving(key) }
-        }
-    }
-
-    // Workshop: a reader in another process holds no lock and hears nothing: while something
-    // observes it, it reads the files again, which costs two `stat` calls when nothing changed.
-
-    /// For a repository opened with ``init(readingFrom:)``: starts a task that calls
-    /// ``refresh()`` every ``otherProcessesInterval`` while ``changes()`` has a reader, so that
-    /// observers and view-models follow the writer by themselves.
-    private func followWriter() {
-        guard isReader, !followsWriter else { return }
-        followsWriter = true
-        let interval = Self.otherProcessesInterval
-        Task { [weak self] in
-            while true {
-                try? await Task.sleep(nanoseconds: interval)
-                guard let self, await self.refreshWhileObserved() else { return }
-            }
-        }
-    }
-
-    /// Refreshes; false, ending the task, once nothing observes or the repository is closed.
-    private func refreshWhileObserved() -> Bool {
-        guard observers.count > 0, !isClosed else {
-            followsWriter = false
-            return false
-        }
-        try? refresh()  // Tried again at the next look.
-        return true
-    }
-
-    /// ``changes()`` with the revision each change made, and the values and revision as of now,
-    /// read together: a change in the stream with a revision up to that one is in the values
-    /// already. The view-model uses it to skip changes it has, and to know when it has one.
+    /// The values `isIncluded` accepts, their revision, and the changes after it with theirs:
+    /// read at once, so that none falls between.
     func valuesAndChanges(
         where isIncluded: (@Sendable (Flashcard) -> Bool)?
-    ) -> (values: [Flashcard], revision: Int, changes: AsyncStream<Revised<Flashcard>>) {
-        followWriter()
-        let stream = observers.revisions { [weak self] key in
-            Task { await self?.stopObserving(key) }
-        }
-        let shown = isIncluded.map { values.filter($0) } ?? values.items
-        return (shown, observers.revision, stream)
+    ) -> ([Flashcard], Int, AsyncStream<(Int, Change)>) {
+        (loadAll(where: isIncluded ?? { _ in true }), revision, stream { ($0, $1) })
     }
 
-    /// How many changes this instance has committed: the revision of the last one.
-    var revision: Int { observers.revision }
+    // MARK: One instance per folder
 
-    private func stopObserving(_ key: Int) {
-        observers.remove(key)
-    }
-
-    /// How many streams from ``changes()`` are open.
-    public var observerCount: Int { observers.count }
-
-    // MARK: - One instance per folder
-
-    /// The repository for `directory`, shared by every caller in this process: screens that ask
-    /// for the same folder get the same instance, where a second ``init(directory:)`` would
-    /// throw ``FlashcardRepositoryError/locked(file:)``. It is opened on first use (or again after
-    /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
+    /// The repository for `directory`, shared by every caller in this process (a second
+    /// ``init(directory:)`` would throw `.locked`); opened on first use, and after `close()`.
     public static func shared(in directory: URL) async throws -> FlashcardRepository {
         try await openRepositories.repository(in: directory)
     }
@@ -176,28 +108,25 @@ extension FlashcardRepository {
         try await shared(in: defaultDirectory())
     }
 
-    private static let openRepositories = OpenRepositories<FlashcardRepository>()
-}
+    private static let openRepositories = SharedInstances()
 
-/// ``FlashcardRepository/shared(in:)`` keeps one open instance per folder.
-extension FlashcardRepository: SharedRepository {}
+    /// The repositories that ``shared(in:)`` opened, by folder, held weakly.
+    private actor SharedInstances {
+        private struct Entry { weak var repository: FlashcardRepository? }
+        private var entries: [String: Entry] = [:]
 
-/// How the store code that every repository in this module shares (`StoredValues.swift`)
-/// orders and reads ``Flashcard`` values.
-nonisolated extension Flashcard: StoredValue {
-    static var schemaVersion: Int { FlashcardRepository.schemaVersion }
-
-    /// The keys of the JSON this build knows: its fields', their former ones, and those of
-    /// fields dropped since this schema version began (their values are to go). A stored
-    /// value's others are a newer build's fields (an app extension not updated yet shares the
-    /// folder): the store writes them back as they were whenever it writes the value again.
-    static let knownKeys: Set<String>? = [
-        "back",
-        "front",
-        "id",
-    ]
-
-    static func precedes(_ first: UUID, _ second: UUID) -> Bool {
-        FlashcardRepository.precedes(first, second)
+        func repository(in directory: URL) async throws -> FlashcardRepository {
+            // Made first, so that every spelling of the folder resolves to one path.
+            try? FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true)
+            let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
+            while let open = entries[key]?.repository {
+                if await !open.isClosed { return open }
+                if entries[key]?.repository === open { break }  // Else replaced meanwhile: again.
+            }
+            let repository = try FlashcardRepository(directory: directory)
+            entries[key] = Entry(repository: repository)
+            return repository
+        }
     }
 }

@@ -1,284 +1,621 @@
 public import Foundation
 
-/// What can go wrong when a ``FlashcardRepository`` opens, reads or writes its files.
+/// What can go wrong when a ``FlashcardRepository`` opens, reads or writes its file.
 public nonisolated enum FlashcardRepositoryError: Error, Equatable, CustomStringConvertible {
-    /// A file exists but cannot be read.
+    /// The file exists but cannot be read (a folder, a broken link, no permission).
     case unreadable(file: URL, reason: String)
-    /// The file was read but does not hold a list of ``Flashcard`` values, or its checksum does
-    /// not match. It is left as it is.
+    /// The file's checksum does not match, or its bytes are not JSON. It is left as it is.
     case corrupt(file: URL, offset: Int, reason: String)
-    /// A file holds values that do not fit the current ``Flashcard``: the model changed in a
-    /// way stored data does not follow. When the file has a checksum, its bytes are intact
-    /// (an older file without one may also be damaged). The file is left as it is; change the
-    /// model so that it reads the values again.
+    /// The file is intact, but its values do not fit the current ``Flashcard``. Left as it is.
     case incompatible(file: URL, reason: String)
-    /// A file was written by a newer version of the app, with a schema this code does not
-    /// know.
+    /// A newer version of the app wrote the file, in a schema this build does not know.
     case newerSchema(file: URL, found: Int, supported: Int)
-    /// A file holds values of an earlier schema version that its migration did not carry over:
-    /// `migration` (the file, as `#fileID` names it) has not decided `field` yet, or a value
-    /// does not convert without loss. The file is left as it is; edit the migration.
-    case notMigrated(file: URL, field: String, migration: String, reason: String)
     /// Another repository, in this process or another one, has the folder open.
     case locked(file: URL)
-    /// A file cannot be written. The repository keeps the contents it had before the call.
+    /// The file cannot be written; the repository keeps what it held before the call.
     case unwritable(file: URL, reason: String)
     /// ``FlashcardRepository/close()`` was called; open a new repository to write again.
     case closed
-    /// ``FlashcardRepository/suspend()`` released the folder's lock, and
-    /// ``FlashcardRepository/resume()`` has not taken it again: reads answer from memory, writes
-    /// throw this.
-    case suspended
 
     public var description: String {
         switch self {
-        case .unreadable(let file, let reason):
-            "cannot read \(file.path): \(reason)"
+        case .unreadable(let file, let reason): "cannot read \(file.path): \(reason)"
         case .corrupt(let file, _, let reason):
             "\(file.path) is damaged and was left untouched: \(reason)"
         case .incompatible(let file, let reason):
             "\(file.path) holds Flashcard values that do not fit the current model and was left "
-                + "untouched: \(reason). Do not delete the file: change the model so it reads "
-                + "them again (a default, an optional field, --rename, --migrate), or, when a "
-                + "newer build of the app wrote them (an extension not updated yet), update this "
-                + "build"
+                + "untouched: \(reason). Do not delete it: change the model so it reads them "
+                + "again (a default, an optional field, --rename), or, when a newer build wrote "
+                + "them, update this one"
         case .newerSchema(let file, let found, let supported):
             "\(file.path) has schema version \(found), newer than \(supported); update the app"
-        case .notMigrated(let file, let field, let migration, let reason):
-            // `migration` is `#fileID`: `Module/File.swift`.
-            "\(file.path) holds Flashcard values of an earlier schema version and was left "
-                + "untouched: \(field) \(reason) in \(migration.split(separator: "/").last ?? "") "
-                + "(module \(migration.split(separator: "/").first ?? "")). Edit that migration so "
-                + "it gives \(field) a value for every stored Flashcard"
         case .locked(let file):
             "\(file.path) is held by another FlashcardRepository; close that one first"
-        case .unwritable(let file, let reason):
-            "cannot write \(file.path): \(reason)"
-        case .closed:
-            "the FlashcardRepository was closed"
-        case .suspended:
-            "the FlashcardRepository is suspended; call resume() first"
+        case .unwritable(let file, let reason): "cannot write \(file.path): \(reason)"
+        case .closed: "the FlashcardRepository was closed"
         }
     }
 }
 
-/// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
-nonisolated extension FlashcardRepositoryError: StoreFiles.Failure {}
-
-// Workshop: why an actor and not a class with a lock? The compiler enforces the isolation:
-// from outside, every call is an `await`, so two calls never run at once, and there is no lock
-// to forget. None of the methods below awaits anything, so each call runs start to finish
-// without another one slipping in between (no reentrancy surprises).
-
+// Workshop: an actor runs one call at a time, and the compiler makes every call from outside
+// an `await`: two saves never race, and there is no lock to forget. No method below awaits
+// anything, so each call runs start to finish without another slipping in between.
 /// Stores ``Flashcard`` values: in memory for fast reads, in one JSON file for durability.
 ///
-/// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
-/// or the file. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
-/// `FlashcardRepository+API.swift`; how values reach the disk is in `SnapshotStore.swift`, which
-/// every snapshot repository in this module shares. Reads come from memory; every change
-/// rewrites the whole file before the call returns, by writing a new file and renaming it over
-/// the old one, so a crash leaves either the old file or the new one, never a mix. Simple, but
-/// a save costs more as the store grows; the journal store (`--storage journal`) does not.
-///
-/// The file, `flashcards.json`, ends in a CRC-32 of its values, so a damaged byte throws
-/// ``FlashcardRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value.
-/// `flashcards.lock` holds an advisory lock while the repository is open, so that a second
-/// repository cannot overwrite this one's saves.
+/// Every change rewrites the whole file before the call returns (a temporary file, synced,
+/// renamed over the old one): a crash leaves the old file or the new one, never a mix. The file
+/// ends with a CRC-32 line, so a damaged byte throws instead of being read. A writer holds a
+/// lock on `flashcards.lock` while it is open. Simple, but a save costs more as the store
+/// grows: the journal store (`--storage journal`) does not, and adds what an app needs.
 public actor FlashcardRepository {
-    /// The name of the file the repository keeps in its directory.
+    /// The file that holds the values, in the repository's folder.
     public static let fileName = "flashcards.json"
+    /// The file a writer locks, in the repository's folder.
     public static let lockFileName = "flashcards.lock"
-    /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
-    /// raises it with each `--migrate`; do not edit it here. A file written by an earlier
-    /// version is migrated when it opens; a higher version is refused instead of misread.
+    /// The schema version of the stored values; a file with a higher one is refused.
     public static let schemaVersion = 1
+    /// The JSON keys this build knows; a stored value's others are a newer build's fields.
+    static let knownKeys: Set<String> = [
+        "back",
+        "front",
+        "id",
+    ]
 
     /// The file that holds the stored values.
     public nonisolated let fileURL: URL
+    /// False for a store in memory only; a reader's writes throw.
+    private let isOnDisk: Bool, isReader: Bool
+    // Workshop: a sorted array, because every save rewrites the file anyway: a lookup is a
+    // binary search, and `loadAll()` hands out the array as it is.
+    /// The values, sorted by id (``precedes(_:_:)``).
+    private(set) var values: [Flashcard]
+    /// A newer build's fields, by id, as `"key":value`: written back with their value.
+    private var unknownMembers: [UUID: [Data]] = [:]
+    private var lock: FileHandle?
+    private var stamp: String?  // A reader's: the file it read last.
+    private(set) var isClosed = false
+    /// Each stream of ``changes()``, and the revision of the last change published.
+    private var observers: [Int: @Sendable (Int, Change) -> Void] = [:]
+    private(set) var revision = 0
+    private var lastObserver = 0, followsWriter = false
 
-    // Workshop: the values in memory answer `find`, `count` and `loadAll`; the disk is read
-    // when the repository opens (and again only by `refresh()` and `resume()`, when another
-    // process wrote it), and written on every change.
-    /// The values in memory and their file: `SnapshotStore.swift`, which every snapshot
-    /// repository in this module shares.
-    private var store: SnapshotStore<Flashcard, FlashcardRepositoryError>
-    /// The values, sorted by id, which `FlashcardRepository+API.swift` reads.
-    var values: StoredValues<Flashcard> { store.values }
-    /// The open streams of `changes()`.
-    var observers = Observers<Flashcard>()
-    /// Whether a task refreshes this reader (``init(readingFrom:)``) while ``changes()`` has a
-    /// reader.
-    var followsWriter = false
-    /// How often, in nanoseconds, an observed reader (``init(readingFrom:)``) reads what the
-    /// writer committed: a change reaches its ``changes()`` within about this long.
-    public static let otherProcessesInterval: UInt64 = 100_000_000
-    /// Whether this repository was opened with ``init(readingFrom:)``.
-    var isReader: Bool { store.isReadOnly }
-
-    /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
-    /// when there is one. A missing file is an empty store.
-    ///
-    /// - Throws: ``FlashcardRepositoryError`` when another repository holds the folder, or the file
-    ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
-    ///   save can overwrite it.
-    ///   `unreadable` also when a newer build of the app moved Flashcard to another storage
-    ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
-    ///   none of it.
+    // Workshop: the lock comes before the read, so no one writes in between; and a file that
+    // does not read throws. Read as empty, the next save would wipe it: step 0's flaw.
+    /// Opens the store in `directory` (created if missing): takes the lock, then reads the file.
+    /// A missing file is an empty store; a damaged one throws, and is never taken for empty.
     public init(directory: URL) throws {
-        // A newer build of the app that moved Flashcard to another storage left these files as
-        // `<name>.imported` (`.importing` while it imports): this build would see none of the
-        // values, and what it saved there would be imported over the newer build's.
-        try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: FlashcardRepositoryError.self)
-        store = try SnapshotStore(
-            directory: directory, file: Self.fileName, lock: Self.lockFileName)
-        fileURL = store.fileURL
-        // Again under the folder's lock: the newer build may have imported it meanwhile.
-        try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: FlashcardRepositoryError.self)
+        fileURL = directory.appendingPathComponent(Self.fileName)
+        try StoreFile.checkNotMovedAway(fileURL)
+        lock = try StoreFile.lock(directory)
+        try? FileManager.default.removeItem(at: fileURL.appendingPathExtension("tmp"))
+        let file = try StoreFile.load(fileURL, keepingUnknown: true)
+        (isOnDisk, isReader) = (true, false)
+        (values, unknownMembers) = (file.values, file.unknown)
+        // A file without a checksum is rewritten with one now, or by the next save.
+        if !file.isCurrent { try? StoreFile.store(values, unknownMembers, to: fileURL) }
     }
 
-    /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
-    /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
-    /// the disk (no folder, lock or file; its `fileURL` is `/dev/null`), and its changes are gone
-    /// with it.
+    /// Opens the store in `directory` to read only (a widget, while the app writes): no lock, no
+    /// writes; ``refresh()`` reads what the writer committed since.
+    public init(readingFrom directory: URL) throws {
+        fileURL = directory.appendingPathComponent(Self.fileName)
+        try StoreFile.checkNotMovedAway(fileURL)
+        stamp = StoreFile.stamp(fileURL)
+        (isOnDisk, isReader) = (false, true)
+        values = try StoreFile.load(fileURL, keepingUnknown: false).values
+    }
+
+    /// A repository in memory only, for previews and tests: no folder, lock or file.
     public nonisolated static func inMemory(_ values: [Flashcard] = []) -> FlashcardRepository {
         FlashcardRepository(inMemory: values)
     }
 
     private init(inMemory values: [Flashcard]) {
-        store = SnapshotStore(inMemory: values)
-        fileURL = store.fileURL
-    }
-
-    /// Opens the store in `directory` for reading only, for an app's widget or extension while
-    /// the app writes there: it takes no lock and writes nothing, so the app's repository is
-    /// never locked out, and it reads one consistent state of the files. Call ``refresh()`` to
-    /// read what the app committed since. Writes throw
-    /// ``FlashcardRepositoryError/unwritable(file:reason:)``. Missing files are an empty store.
-    ///
-    /// - Throws: ``FlashcardRepositoryError`` when a file cannot be read or is damaged.
-    ///   `unreadable` also when a newer build of the app moved Flashcard to another storage
-    ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
-    ///   none of it.
-    public init(readingFrom directory: URL) throws {
-        try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: FlashcardRepositoryError.self)
-        store = try SnapshotStore(readingFrom: directory, file: Self.fileName)
-        fileURL = store.fileURL
-    }
-
-    /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged
-    /// (``FlashcardRepositoryError/corrupt(file:offset:reason:)``), so that it opens again: call it
-    /// with no repository open on the folder, then open one. The file's checksum covers the
-    /// whole file: one flipped bit is put back from it (``StoreRecovery/repaired``); otherwise
-    /// the values that still decode are kept as read, and one of them may hold the damaged byte
-    /// (``StoreRecovery/keptUnverified``); only the values whose bytes do not decode are set
-    /// aside (the whole file when its schema version reads newer than the model's, and the
-    /// store is then empty). Either way the file is first copied beside itself as it was
-    /// (`<name>.damaged`), and never removed. A sound store is left as it is.
-    ///
-    /// - Returns: what was kept and set aside, and where the copy is.
-    /// - Throws: ``FlashcardRepositoryError`` when a repository has the folder open (`locked`), the
-    ///   file cannot be read or written, or intact values do not fit the model
-    ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change;
-    ///   `newerSchema` also for a damaged file of a newer build, whose values it would
-    ///   otherwise set aside.
-    public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
-        try StoreFiles.checkNotMovedAway(
-            [fileName], in: directory, reporting: FlashcardRepositoryError.self)
-        return try SnapshotStore<Flashcard, FlashcardRepositoryError>.recover(
-            directory: directory, file: fileName, lock: lockFileName)
+        fileURL = URL(fileURLWithPath: "/dev/null")
+        (isOnDisk, isReader) = (false, false)
+        self.values = Self.sorted(values)
     }
 
     /// Opens the store in ``defaultDirectory()``.
-    public init() throws {
-        try self.init(directory: Self.defaultDirectory())
-    }
+    public init() throws { try self.init(directory: Self.defaultDirectory()) }
 
-    /// The folder `FlashcardStore` in the user's Application Support directory: in the app's
-    /// container on Apple platforms, and `$XDG_DATA_HOME` or `~/.local/share` on Linux.
+    /// The folder `FlashcardStore` in Application Support (`~/.local/share` on Linux).
     public static func defaultDirectory() throws -> URL {
-        try FileManager.default
-            .url(
-                for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
-                create: true
-            )
-            .appendingPathComponent("FlashcardStore", isDirectory: true)
+        try FileManager.default.url(
+            for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+            create: true
+        ).appendingPathComponent("FlashcardStore", isDirectory: true)
     }
 
-    /// Releases the folder's lock, and makes later writes throw ``FlashcardRepositoryError/closed``.
-    /// Reads still answer from memory. (`async`, as in every storage: the journal's waits for
-    /// a compaction to stop.)
+    /// Releases the folder's lock; later writes throw ``FlashcardRepositoryError/closed``.
     public func close() async {
-        store.close()
+        isClosed = true
+        try? lock?.close()
     }
 
-    /// Whether ``close()`` was called.
-    var isClosed: Bool { store.isClosed }
-
-    /// The folder `FlashcardStore` in the App Group container `group` (`group.com.example.shared`),
-    /// which an app shares with its widgets and extensions: the app writes there, and they read
-    /// with ``init(readingFrom:)``. On Apple platforms every target that opens it needs the App
-    /// Groups capability with `group`; on Linux, which has no App Groups, it is the folder
-    /// `group/FlashcardStore` in ``defaultDirectory()``'s parent.
-    ///
-    /// - Throws: ``FlashcardRepositoryError/unreadable(file:reason:)`` when the target does not
-    ///   have the App Group.
-    public static func defaultDirectory(appGroup group: String) throws -> URL {
-        try StoreFiles.appGroupFolder(group, reporting: FlashcardRepositoryError.self)
-            .appendingPathComponent("FlashcardStore", isDirectory: true)
-    }
-
-    /// Releases the folder's lock and files until ``resume()``, so that iOS can suspend an app
-    /// whose store is in an App Group container (it ends an app that holds a file lock there
-    /// while suspended: `0xdead10cc`). Call it when the scene goes to the background. Reads
-    /// still answer from memory; writes throw ``FlashcardRepositoryError/suspended``. A repository
-    /// in memory, a reader and a closed repository stay as they are. It returns once the lock
-    /// is released (a compaction under way is stopped first).
-    public func suspend() async {
-        store.suspend()
-    }
-
-    /// Takes the folder's lock again after ``suspend()``. When another repository wrote the
-    /// folder meanwhile, the files are read again and what differs is published to
-    /// ``changes()``. Nothing happens when the repository is not suspended.
-    ///
-    /// - Throws: ``FlashcardRepositoryError/locked(file:)`` while another repository holds the
-    ///   folder (this one stays suspended; call it again later), or what reading throws.
-    public func resume() throws {
-        publish(try store.resume())
-    }
-
-    // Workshop: a reader in another process holds no lock, so it never blocks the writer; it
-    // learns of new writes only when it reads the files again, here.
-
-    /// For a repository opened with ``init(readingFrom:)``: reads what the writer committed
-    /// since the last read, applies it, and publishes it to ``changes()`` (and so to
-    /// view-models). Call it when the widget or extension wakes, or on a timer; nothing happens
-    /// for a repository that writes, which has every change already.
-    ///
-    /// - Throws: ``FlashcardRepositoryError`` when a file cannot be read or is damaged; the values
-    ///   read before stay.
+    /// For a reader: reads the file again when the writer replaced it, and publishes what
+    /// differs to ``changes()``. Nothing happens for a writer.
     public func refresh() throws {
-        publish(try store.refresh())
+        guard !isClosed else { throw FlashcardRepositoryError.closed }
+        guard isReader, case let now = StoreFile.stamp(fileURL), now != stamp else {
+            return
+        }
+        let read = try StoreFile.load(fileURL, keepingUnknown: false).values
+        let before = Dictionary(values.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        let kept = Set(read.map(\.id))
+        let deleted = values.map(\.id).filter { !kept.contains($0) }
+        let saved = read.filter { before[$0.id] != $0 }
+        (values, stamp) = (read, now)
+        if !deleted.isEmpty { publish(.deleted(deleted)) }
+        if !saved.isEmpty { publish(.saved(saved)) }
     }
 
-    /// Publishes changes read from the files, which the indexes were not told of one by one.
-    private func publish(_ changes: [Change]) {
-        guard !changes.isEmpty else { return }
-        for change in changes { observers.publish(change) }
+    /// Where the value with `id` is in ``values``, or where it would go.
+    func position(of id: UUID) -> (index: Int, isThere: Bool) {
+        var (low, high) = (0, values.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.precedes(values[middle].id, id) { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < values.count && values[low].id == id)
     }
 
-    // Workshop: every save encodes and writes every value, to a temporary file renamed over
-    // the old one: a crash leaves the old file or the new one, never half of one. The price is
-    // that saves get slower as the store grows. The journal store does not.
+    /// `values` sorted by id; of values with the same id, the last.
+    static func sorted(_ values: [Flashcard]) -> [Flashcard] {
+        Dictionary(values.map { ($0.id, $0) }, uniquingKeysWith: { $1 }).values
+            .sorted { precedes($0.id, $1.id) }
+    }
 
-    /// Applies `change` to a copy of the values, writes the copy to the file, and only then
-    /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
-    /// its previous contents.
+    // Workshop: memory changes only after the disk did. Step 0 changed memory first, so a
+    // failed write (a full disk) left the app showing values that were never saved.
+    /// Applies `change` to a copy of the values, writes the copy, and only then keeps it and
+    /// publishes the change: when the write fails, the store keeps what it had.
     func commit(_ change: Change) throws {
-        try store.commit(change)
-        observers.publish(change)
+        guard !isClosed else { throw FlashcardRepositoryError.closed }
+        guard !isReader else {
+            throw FlashcardRepositoryError.unwritable(file: fileURL, reason: "a reader only reads")
+        }
+        var (changed, unknown) = (values, unknownMembers)
+        switch change {
+        case .saved(let saved):
+            let ids = Set(saved.map(\.id))
+            changed = Self.sorted(changed.filter { !ids.contains($0.id) } + saved)
+        case .deleted(let ids):
+            let deleted = Set(ids)
+            changed.removeAll { deleted.contains($0.id) }
+            for id in ids { unknown[id] = nil }
+        case .removedAll: (changed, unknown) = ([], [:])
+        }
+        if isOnDisk { try StoreFile.store(changed, unknown, to: fileURL) }
+        (values, unknownMembers) = (changed, unknown)
+        publish(change)
+    }
+
+    // Workshop: each stream of `changes()` is a closure here, called after the write. The
+    // revision lets a view-model tell a change it already shows from a new one.
+    private func publish(_ change: Change) {
+        revision += 1
+        for send in observers.values { send(revision, change) }
+    }
+
+    /// A stream of the changes published from now on, each with its revision, made into an
+    /// `Element`; it ends when its reader's task is cancelled.
+    func stream<Element: Sendable>(
+        _ element: @escaping @Sendable (Int, Change) -> Element
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+        lastObserver += 1
+        let key = lastObserver
+        observers[key] = { continuation.yield(element($0, $1)) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.stopObserving(key) }
+        }
+        if isReader, !followsWriter {  // An observed reader refreshes every 0.1 s.
+            followsWriter = true
+            Task { [weak self] in
+                repeat {
+                    try? await Task.sleep(nanoseconds: 100_000_000)
+                } while await self?.refreshWhileObserved() == true
+            }
+        }
+        return stream
+    }
+
+    private func stopObserving(_ key: Int) { observers[key] = nil }
+
+    private func refreshWhileObserved() -> Bool {
+        followsWriter = !observers.isEmpty && !isClosed
+        if followsWriter { try? refresh() }  // Tried again at the next look.
+        return followsWriter
+    }
+
+    /// How many streams from ``changes()`` are open.
+    public var observerCount: Int { observers.count }
+
+    /// What ``recover(directory:)`` did: the values it kept, those it set aside (that did not
+    /// decode; with `readToTheEnd` false, all after the damage too), and the file's copy.
+    public nonisolated struct Recovery: Sendable, Equatable {
+        public let valuesKept: Int, valuesSetAside: Int, readToTheEnd: Bool, copy: URL?
+    }
+
+    // Workshop: a damaged file is never lost: opening refuses it, and this copies it aside
+    // before it writes the values that still decode.
+    /// Takes back a store that opening refuses as `.corrupt` (no repository may have it open):
+    /// it copies the file beside itself (`flashcards.json.damaged`, never removed), keeps the
+    /// values that still decode, and writes a sound file. A sound store is left as it is.
+    public nonisolated static func recover(directory: URL) throws -> Recovery {
+        let file = directory.appendingPathComponent(fileName)
+        try StoreFile.checkNotMovedAway(file)
+        let lock = try StoreFile.lock(directory)
+        defer { try? lock.close() }
+        guard let data = try StoreFile.readIfPresent(file) else {
+            return Recovery(valuesKept: 0, valuesSetAside: 0, readToTheEnd: true, copy: nil)
+        }
+        do {
+            let count = try StoreFile.load(data, of: file, keepingUnknown: false).values.count
+            return Recovery(valuesKept: count, valuesSetAside: 0, readToTheEnd: true, copy: nil)
+        } catch FlashcardRepositoryError.corrupt {
+            // Damage, which this mends. Other errors, recovering cannot mend.
+        }
+        // The JSON without its checksum line (even a damaged one), and the version it ends with.
+        let json =
+            data.suffix(20).range(of: Data("\ncrc".utf8)).map { data[..<$0.lowerBound] } ?? data
+        let end = String(decoding: json.suffix(40), as: UTF8.self)
+            .components(separatedBy: "\"schemaVersion\"")
+        if end.count > 1, let found = Int(end[end.count - 1].filter(\.isNumber)),
+            found > schemaVersion
+        {
+            throw FlashcardRepositoryError.newerSchema(
+                file: file, found: found, supported: schemaVersion)
+        }
+        var (values, unknown): ([Flashcard], [UUID: [Data]]) = ([], [:])
+        let (elements, isWhole) = StoreFile.items(in: json)
+        for element in elements {
+            guard let value = try? JSONDecoder().decode(Flashcard.self, from: Data(element))
+            else { continue }
+            (values, unknown[value.id]) = (values + [value], StoreFile.unknownMembers(of: element))
+        }
+        // The file as it was, beside it: `.damaged` (then `.damaged-2`, …: never replaced).
+        var (copy, number) = (file.appendingPathExtension("damaged"), 1)
+        while FileManager.default.fileExists(atPath: copy.path) {
+            number += 1
+            copy = file.appendingPathExtension("damaged-\(number)")
+        }
+        try StoreFile.create(copy, holding: data, flags: O_EXCL)
+        let kept = sorted(values)
+        try StoreFile.store(kept, unknown, to: file)
+        return Recovery(
+            valuesKept: kept.count, valuesSetAside: elements.count - values.count,
+            readToTheEnd: isWhole, copy: copy)
+    }
+}
+
+// Workshop: the file's format is the journal store's snapshot too, so step 2 opens step 1's
+// folder as it is (`--storage journal` imports it).
+extension FlashcardRepository {
+    /// The file, as every storage of scaffold-repo reads it: `{"fields":[…],"items":[…],
+    /// "schemaVersion":1}` (pretty-printed, sorted keys), then the line `crc32 <8 hex digits>`.
+    nonisolated enum StoreFile {
+        /// The file's JSON; a bare array is a file from before the schema version was stored.
+        private struct Contents: Codable {
+            var schemaVersion = FlashcardRepository.schemaVersion
+            // The keys this build knows; none in a file that keeps a newer build's fields.
+            var fields: [String]? = FlashcardRepository.knownKeys.sorted()
+            var items: [Flashcard]
+
+            init(items: [Flashcard]) { self.items = items }
+
+            init(from decoder: any Swift.Decoder) throws {
+                guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+                    (schemaVersion, fields, items) = (1, nil, try [Flashcard](from: decoder))
+                    return
+                }
+                schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+                guard schemaVersion <= FlashcardRepository.schemaVersion else {
+                    throw NewerSchema(found: schemaVersion)
+                }
+                fields = try container.decodeIfPresent([String].self, forKey: .fields)
+                items = try container.decode([Flashcard].self, forKey: .items)
+            }
+        }
+
+        private struct NewerSchema: Error { let found: Int }
+
+        /// Writes `values`, each with its newer build's fields, over `file`, then its checksum line.
+        static func store(_ values: [Flashcard], _ unknown: [UUID: [Data]], to file: URL) throws {
+            let encoder = JSONEncoder()
+            var json = Data(#"{"items":["#.utf8)
+            do {
+                if unknown.isEmpty {
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                    json = try encoder.encode(Contents(items: values))
+                } else {  // On one line, each value's newer fields after its own, and no `fields`.
+                    encoder.outputFormatting = [.sortedKeys]
+                    for (index, value) in values.enumerated() {
+                        let members =
+                            [try encoder.encode(value).dropLast()] + (unknown[value.id] ?? [])
+                        json += Data((index == 0 ? "" : ",").utf8)
+                        json += Data(members.joined(separator: Data(",".utf8))) + Data("}".utf8)
+                    }
+                    json += Data(#"],"schemaVersion":\#(FlashcardRepository.schemaVersion)}"#.utf8)
+                }
+            } catch {
+                throw FlashcardRepositoryError.unwritable(file: file, reason: "\(error)")
+            }
+            let crc = String(checksum(json), radix: 16)
+            let line = "\ncrc32 " + String(repeating: "0", count: 8 - crc.count) + crc + "\n"
+            try replace(file, with: json + Data(line.utf8))
+        }
+
+        /// The values of `file`, and a newer build's fields when `keepingUnknown`; `isCurrent` is
+        /// false for a file without a checksum. A missing file is an empty store.
+        static func load(_ file: URL, keepingUnknown: Bool) throws
+            -> (values: [Flashcard], unknown: [UUID: [Data]], isCurrent: Bool)
+        {
+            guard let data = try readIfPresent(file) else { return ([], [:], true) }
+            return try load(data, of: file, keepingUnknown: keepingUnknown)
+        }
+
+        static func load(_ data: Data, of file: URL, keepingUnknown: Bool) throws
+            -> (values: [Flashcard], unknown: [UUID: [Data]], isCurrent: Bool)
+        {
+            let corrupt = { FlashcardRepositoryError.corrupt(file: file, offset: 0, reason: $0) }
+            // A file without the checksum line was written before files had one.
+            var (json, isChecked) = (data, false)
+            if data.count >= 16, data.suffix(16).starts(with: Data("\ncrc32 ".utf8)),
+                data.last == 10
+            {
+                (json, isChecked) = (data.dropLast(16), true)
+                let digits = String(decoding: data.suffix(9).dropLast(), as: UTF8.self)
+                guard UInt32(digits, radix: 16) == checksum(json) else {
+                    throw corrupt("wrong checksum")
+                }
+            }
+            let stored: Contents
+            do {
+                stored = try JSONDecoder().decode(Contents.self, from: json)
+            } catch let newer as NewerSchema {
+                throw FlashcardRepositoryError.newerSchema(
+                    file: file, found: newer.found, supported: FlashcardRepository.schemaVersion)
+            } catch let error as DecodingError {
+                // Not JSON, and no checksum vouches for the bytes: damage. Else the model changed.
+                if case .dataCorrupted = error, !isChecked { throw corrupt(reason(error)) }
+                throw FlashcardRepositoryError.incompatible(file: file, reason: reason(error))
+            }
+            let values = FlashcardRepository.sorted(stored.items)
+            guard values.count == stored.items.count else { throw corrupt("an id appears twice") }
+            var unknown: [UUID: [Data]] = [:]
+            // Only a file of this version whose writer knew other keys can hold a newer build's.
+            if keepingUnknown, stored.schemaVersion == FlashcardRepository.schemaVersion,
+                stored.fields?.allSatisfy(FlashcardRepository.knownKeys.contains) != true,
+                case (let elements, true) = items(in: json), elements.count == stored.items.count
+            {
+                for (value, element) in zip(stored.items, elements) {
+                    unknown[value.id] = unknownMembers(of: element)
+                }
+            }
+            let isCurrent = isChecked && stored.schemaVersion == FlashcardRepository.schemaVersion
+            return (values, unknown, isCurrent)
+        }
+
+        /// Why JSON did not decode, in words, and where (`items.Index 3.title`).
+        private static func reason(_ error: DecodingError) -> String {
+            let path = { (keys: [any CodingKey]) in keys.map(\.stringValue).joined(separator: ".") }
+            switch error {
+            case .keyNotFound(let key, let context):
+                return "no value for \(path(context.codingPath + [key]))"
+            case .valueNotFound(_, let context), .typeMismatch(_, let context),
+                .dataCorrupted(let context):
+                return (context.codingPath.isEmpty ? "" : path(context.codingPath) + ": ")
+                    + context.debugDescription
+            @unknown default: return "\(error)"
+            }
+        }
+
+        /// The file's bytes, or nil when there is none. A folder or a link to nothing throws: taken
+        /// for an empty store, the next save would overwrite what it stands for.
+        static func readIfPresent(_ file: URL) throws -> Data? {
+            let unreadable = { FlashcardRepositoryError.unreadable(file: file, reason: $0) }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) else {
+                let link = try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)
+                if link != nil { throw unreadable("it is a link to a file that does not exist") }
+                return nil
+            }
+            if isFolder.boolValue { throw unreadable("it is a folder, not a file") }
+            do {
+                return try Data(contentsOf: file)
+            } catch {
+                throw unreadable(error.localizedDescription)
+            }
+        }
+
+        /// Refuses a folder whose values a newer build of the app moved to another storage: it
+        /// renamed this file `<name>.importing`, then `<name>.imported`. This build would see none.
+        static func checkNotMovedAway(_ file: URL) throws {
+            let exists = { FileManager.default.fileExists(atPath: file.path + $0) }
+            let isEmpty = ((try? readIfPresent(file))??.isEmpty) ?? true
+            guard exists(".importing") || isEmpty && exists(".imported") else { return }
+            let moved = file.path + (exists(".importing") ? ".importing" : ".imported")
+            throw FlashcardRepositoryError.unreadable(
+                file: URL(fileURLWithPath: moved),
+                reason: "a newer build of the app moved the values to another storage; update this "
+                    + "build. If it is the newest (generated again after destroy), remove the file")
+        }
+
+        /// What tells a file that a rename replaced from the one read before: inode, size, time.
+        static func stamp(_ file: URL) -> String? {
+            let info = try? FileManager.default.attributesOfItem(atPath: file.path)
+            guard let info else { return nil }
+            let time = (info[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(info[.systemFileNumber] ?? 0) \(info[.size] ?? 0) \(time)"
+        }
+
+        private static let table: [UInt32] = (0..<256).map { index in
+            (0..<8).reduce(UInt32(index)) { crc, _ in
+                crc & 1 == 1 ? 0xEDB8_8320 ^ crc >> 1 : crc >> 1
+            }
+        }
+
+        /// The CRC-32 of `bytes`, with the polynomial of zip and PNG.
+        static func checksum(_ bytes: Data) -> UInt32 {
+            let table = Self.table
+            return ~bytes.reduce(~0) { crc, byte in
+                table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ crc >> 8
+            }
+        }
+
+        // MARK: A damaged file's values, and a newer build's fields
+
+        /// The elements of the array `items` in `json`, and whether it reads to its end.
+        static func items(in json: Data) -> (elements: [[UInt8]], isWhole: Bool) {
+            var rest = json[...]
+            while let key = rest.range(of: Data(#""items""#.utf8)) {
+                rest = rest[key.upperBound...]
+                var reader = JSONReader(bytes: ArraySlice(rest))
+                if reader.take(":") { return reader.list("[", "]") }  // Else it was a field's name.
+            }
+            return ([], false)
+        }
+
+        /// The members (`"key":value`) of a value's JSON that this build does not know; nil for
+        /// none.
+        static func unknownMembers(of element: [UInt8]) -> [Data]? {
+            var reader = JSONReader(bytes: element[...])
+            let (members, isWhole) = reader.list("{", "}")
+            let unknown = members.map { Data($0) }.filter { member in
+                let key = member.dropFirst().prefix { $0 != UInt8(ascii: "\"") }
+                return !FlashcardRepository.knownKeys.contains(String(decoding: key, as: UTF8.self))
+            }
+            return isWhole && !unknown.isEmpty ? unknown : nil
+        }
+
+        // MARK: Durable writes, and the lock
+
+        /// Replaces `file` with `data`: written to `<file>.tmp`, synced, renamed over `file`, then
+        /// the folder synced. A crash leaves the old file or the new one; a throw, the old one.
+        private static func replace(_ file: URL, with data: Data) throws {
+            let temporary = file.appendingPathExtension("tmp")
+            try create(temporary, holding: data, flags: O_TRUNC)
+            guard rename(temporary.path, file.path) == 0 else {
+                let reason = lastError
+                unlink(temporary.path)
+                throw FlashcardRepositoryError.unwritable(file: file, reason: reason)
+            }
+            syncFolder(file.deletingLastPathComponent())
+        }
+
+        /// Writes `data` to `file` and flushes it to the drive (`F_FULLFSYNC` on Apple platforms,
+        /// where `fsync` stops at its cache); removes it when that fails.
+        static func create(_ file: URL, holding data: Data, flags: Int32) throws {
+            let descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0o644)
+            defer { if descriptor >= 0 { Foundation.close(descriptor) } }
+            guard descriptor >= 0,
+                data.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == data.count,
+                flush(descriptor)
+            else {
+                let reason = lastError
+                // On a full disk, the file would hold the space.
+                if descriptor >= 0 { unlink(file.path) }
+                throw FlashcardRepositoryError.unwritable(file: file, reason: reason)
+            }
+        }
+
+        private static func flush(_ descriptor: Int32) -> Bool {
+            #if canImport(Darwin)
+                if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+            #endif
+            return fsync(descriptor) == 0
+        }
+
+        /// Syncs `folder`, so that a file renamed or created in it stays after a crash.
+        private static func syncFolder(_ folder: URL) {
+            let descriptor = open(folder.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            _ = flush(descriptor)
+            Foundation.close(descriptor)
+        }
+
+        /// Creates `directory` when it is missing, and takes a writer's advisory lock (`flock`) on
+        /// its lock file, held until the handle is closed or gone: a second writer gets `.locked`.
+        static func lock(_ directory: URL) throws -> FileHandle {
+            try? FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true)
+            syncFolder(directory.deletingLastPathComponent())
+            let file = directory.appendingPathComponent(FlashcardRepository.lockFileName)
+            let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw FlashcardRepositoryError.unwritable(file: file, reason: lastError)
+            }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            var attempts = 0  // A child process being started holds a copy for a moment: ~100 ms.
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                if errno == EWOULDBLOCK, attempts == 50 {
+                    throw FlashcardRepositoryError.locked(file: file)
+                }
+                guard errno == EWOULDBLOCK || errno == EINTR else {
+                    throw FlashcardRepositoryError.unwritable(file: file, reason: lastError)
+                }
+                attempts += 1
+                usleep(2_000)
+            }
+            return handle
+        }
+
+        /// The error that `errno` names.
+        private static var lastError: String { String(cString: strerror(errno)) }
+
+        /// Reads JSON bytes only as far as to find where each value ends.
+        private struct JSONReader {
+            var bytes: ArraySlice<UInt8>
+            static let spaces = Set(" \n\r\t".utf8)
+            static let (opening, closing) = (Set("[{".utf8), Set("]}".utf8))
+
+            /// Skips spaces, then `byte` when it comes next.
+            mutating func take(_ byte: Unicode.Scalar) -> Bool {
+                bytes = bytes.drop { Self.spaces.contains($0) }
+                guard bytes.first == UInt8(ascii: byte) else { return false }
+                bytes.removeFirst()
+                return true
+            }
+
+            /// The value (or member, `"key":value`) that comes next, up to the `,` `]` or `}` after
+            /// it, without the spaces outside its strings; nil when damage hides where it ends.
+            mutating func value() -> [UInt8]? {
+                var (value, depth, inString, escaped) = ([UInt8](), 0, false, false)
+                let (quote, backslash) = (UInt8(ascii: "\""), UInt8(ascii: "\\"))
+                let comma = UInt8(ascii: ",")
+                while let byte = bytes.first {
+                    if inString {  // A quote ends the string, unless a backslash escapes it.
+                        inString = escaped || byte != quote
+                        escaped = !escaped && byte == backslash
+                    } else if depth == 0, byte == comma || Self.closing.contains(byte) {
+                        break
+                    } else {
+                        inString = byte == quote
+                        depth +=
+                            Self.opening.contains(byte) ? 1 : Self.closing.contains(byte) ? -1 : 0
+                    }
+                    if inString || !Self.spaces.contains(byte) { value.append(byte) }
+                    bytes.removeFirst()
+                }
+                return depth == 0 && !inString && !value.isEmpty ? value : nil
+            }
+
+            /// The elements of the array (or members of the object) that comes next, and whether it
+            /// reads to its end.
+            mutating func list(_ open: Unicode.Scalar, _ close: Unicode.Scalar)
+                -> ([[UInt8]], Bool)
+            {
+                guard take(open) else { return ([], false) }
+                if take(close) { return ([], true) }
+                var elements: [[UInt8]] = []
+                repeat {
+                    guard let element = value() else { return (elements, false) }
+                    elements.append(element)
+                } while take(",")
+                return (elements, take(close))
+            }
+        }
     }
 }

@@ -176,111 +176,6 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.count, 4)
     }
 
-    func testHalfMovedSnapshotFilesComeBackOnce() async throws {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        // The store file of the storage Label had before, as an earlier release wrote it
-        // (without a checksum line, which both stores still read), left half
-        // moved by a crash while another storage imported it.
-        let former = "labels.json"
-        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
-        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
-        try file.write(to: directory.appendingPathComponent(former + ".importing"))
-
-        let repository = try LabelRepository(directory: directory)
-        expectEqual(await repository.count, 2)
-        try await repository.delete(Support.sample(1).id)
-        await repository.close()
-        let reopened = try LabelRepository(directory: directory)
-
-        // Imported once: the deleted value does not come back.
-        expectEqual(await reopened.count, 1)
-        expectEqual(await reopened.find(by: Support.sample(2).id), Support.sample(2))
-        let kept = directory.appendingPathComponent(former + ".imported")
-        expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
-    }
-
-    func testDamagedSnapshotFilesAreRecoveredThenMoveIn() async throws {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        // The same file, with a checksum line its bytes do not match.
-        let former = "labels.json"
-        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
-        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
-        let damaged = file + Data("\ncrc32 00000000\n".utf8)
-        try damaged.write(to: directory.appendingPathComponent(former + ".importing"))
-        let error = thrownError { try LabelRepository(directory: directory) }
-        guard case .corrupt? = error as? LabelRepositoryError else {
-            fail("expected a damaged file, got \(String(describing: error))")
-            return
-        }
-
-        let recovery = try LabelRepository.recover(directory: directory)
-
-        // Its values still decode: kept as read, and its bytes copied beside it.
-        let importing = directory.appendingPathComponent(former + ".importing")
-        expectEqual(recovery.keptUnverified, [importing])
-        expectEqual(recovery.copies, [importing.appendingPathExtension("damaged")])
-        expectEqual(recovery.valuesKept, 2)
-        let reopened = try LabelRepository(directory: directory)
-        let both = [Support.sample(1), Support.sample(2)]
-        let inOrder = both.sorted { LabelRepository.precedes($0.id, $1.id) }
-        expectEqual(await reopened.loadAll(), inOrder)
-        await reopened.close()
-    }
-
-    func testValuesTheJournalStoreSavedMoveInOnce() async throws {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        // The store file of the storage Label had before, as an earlier release wrote it
-        // (without a checksum line, which both stores still read).
-        let former = "labels.snapshot.json"
-        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
-        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
-        try file.write(to: directory.appendingPathComponent(former))
-
-        let repository = try LabelRepository(directory: directory)
-        expectEqual(await repository.count, 2)
-        try await repository.delete(Support.sample(1).id)
-        await repository.close()
-        let reopened = try LabelRepository(directory: directory)
-
-        // Imported once: the deleted value does not come back.
-        expectEqual(await reopened.count, 1)
-        expectEqual(await reopened.find(by: Support.sample(2).id), Support.sample(2))
-        let kept = directory.appendingPathComponent(former + ".imported")
-        expectTrue(FileManager.default.fileExists(atPath: kept.path), "\(kept.path) should be kept")
-    }
-
-    func testDamagedJournalFilesAreRecoveredThenMoveIn() async throws {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        // The same file, with a checksum line its bytes do not match.
-        let former = "labels.snapshot.json"
-        let items = try JSONEncoder().encode([Support.sample(1), Support.sample(2)])
-        let file = Data("{\"items\":".utf8) + items + Data(",\"schemaVersion\":1}".utf8)
-        let damaged = file + Data("\ncrc32 00000000\n".utf8)
-        try damaged.write(to: directory.appendingPathComponent(former))
-        let error = thrownError { try LabelRepository(directory: directory) }
-        guard case .corrupt? = error as? LabelRepositoryError else {
-            fail("expected a damaged file, got \(String(describing: error))")
-            return
-        }
-
-        let recovery = try LabelRepository.recover(directory: directory)
-
-        // Its values still decode: kept as read, and its bytes copied beside it.
-        let importing = directory.appendingPathComponent(former + ".importing")
-        expectEqual(recovery.keptUnverified, [importing])
-        expectEqual(recovery.copies, [importing.appendingPathExtension("damaged")])
-        expectEqual(recovery.valuesKept, 2)
-        let reopened = try LabelRepository(directory: directory)
-        let both = [Support.sample(1), Support.sample(2)]
-        let inOrder = both.sorted { LabelRepository.precedes($0.id, $1.id) }
-        expectEqual(await reopened.loadAll(), inOrder)
-        await reopened.close()
-    }
-
     func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -452,29 +347,6 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         }
     }
 
-    func testASuspendedRepositoryReleasesTheFolderAndResumesWithItsChanges()
-        async throws
-    {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        let repository = try LabelRepository(directory: directory)
-        try await repository.save(Support.sample(1))
-
-        await repository.suspend()
-        expectEqual(await repository.loadAll(), [Support.sample(1)])  // From memory.
-        let error = await thrownError { try await repository.save(Support.sample(2)) }
-        expectEqual(error as? LabelRepositoryError, .suspended)
-        // The lock is free: another repository (an extension that writes) takes it meanwhile.
-        let other = try LabelRepository(directory: directory)
-        try await other.save(Support.sample(2))
-        await other.close()
-
-        try await repository.resume()
-
-        expectEqual(await repository.loadAll(), [Support.sample(1), Support.sample(2)])
-        try await repository.save(Support.sample(3))
-    }
-
     func testANewerBuildsFieldIsKeptWhenThisBuildWritesTheStoreAgain() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
@@ -504,6 +376,32 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         let reopened = try LabelRepository(directory: directory)
         expectEqual(
             Set(await reopened.loadAll()), [Support.sample(0), Support.sample(1, revision: 1)])
+    }
+
+    func testAStoreANewerBuildMovedToAnotherStorageIsRefused() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        // A newer build of the app moved Label to another storage: it imported the values
+        // there and kept this build's file as `<name>.imported`. This build, still running (an
+        // extension not updated yet), would see an empty store: its writer, its reader and its
+        // recover refuse.
+        let kept = directory.appendingPathComponent(Support.storeFileName + ".imported")
+        try Data("kept".utf8).write(to: kept)
+
+        let opens: [() throws -> Void] = [
+            { _ = try LabelRepository(directory: directory) },
+            { _ = try LabelRepository(readingFrom: directory) },
+            { _ = try LabelRepository.recover(directory: directory) },
+        ]
+        for open in opens {
+            let error = thrownError { try open() }
+            guard case .unreadable(let named, _)? = error as? LabelRepositoryError else {
+                fail("expected the move to be named, got \(String(describing: error))")
+                continue
+            }
+            expectEqual(named.lastPathComponent, kept.lastPathComponent)
+        }
+        expectEqual(try Data(contentsOf: kept), Data("kept".utf8))
     }
 
     func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {

@@ -1,26 +1,29 @@
 public import Foundation
 
 extension EntryRepository {
-    /// One committed change, as ``changes()`` publishes it once it is on disk: values
-    /// ``StoreChange/saved(_:)``, ids ``StoreChange/deleted(_:)``, or
-    /// ``StoreChange/removedAll``.
-    public typealias Change = StoreChange<Entry>
+    /// One committed change, as ``changes()`` publishes it once it is on disk.
+    public enum Change: Sendable, Hashable {
+        /// These values were stored: added, or replacing the values with their ids.
+        case saved([Entry])
+        /// The values with these ids were removed.
+        case deleted([String])
+        /// Every value was removed.
+        case removedAll
+    }
 
-    // MARK: - Reading: from memory, in id order
+    // MARK: Reading, from memory
 
     /// How many values the store holds.
     public var count: Int { values.count }
 
     /// The value with `id`, or nil when there is none.
     public func find(by id: String) -> Entry? {
-        values[id]
+        let (index, isThere) = position(of: id)
+        return isThere ? values[index] : nil
     }
 
-    /// Every value, in the order of ``precedes(_:_:)``. The store keeps them in that order, so
-    /// this is a copy, not a sort.
-    public func loadAll() -> [Entry] {
-        values.items
-    }
+    /// Every value, in the order of ``precedes(_:_:)``.
+    public func loadAll() -> [Entry] { values }
 
     /// The values that `isIncluded` accepts, in the order of ``loadAll()``.
     public func loadAll(where isIncluded: @Sendable (Entry) -> Bool) -> [Entry] {
@@ -32,32 +35,26 @@ extension EntryRepository {
         values.count(where: isIncluded)
     }
 
-    /// The order of ids in ``loadAll()`` and in the stored file, the same on every run:
-    /// `<`.
+    /// The order of ids in ``loadAll()`` and in the file, the same on every run.
     public nonisolated static func precedes(_ first: String, _ second: String) -> Bool {
         first < second
     }
 
-    // MARK: - Writing: each call is one durable write
+    // MARK: Writing: each call is one durable write
 
     /// Stores `entry`, replacing the value with the same id.
-    public func save(_ entry: Entry) throws {
-        try commit(.saved([entry]))
-    }
+    public func save(_ entry: Entry) throws { try commit(.saved([entry])) }
 
     /// Stores every value in `entries` at once; of values with the same id, the last wins.
     public func save(contentsOf entries: [Entry]) throws {
-        guard !entries.isEmpty else { return }
-        try commit(.saved(entries))
+        if !entries.isEmpty { try commit(.saved(entries)) }
     }
 
-    /// Changes the value with `id` in place and stores it, as one durable write. The id stays
-    /// what it was. Returns false, and writes nothing, when there is no value with `id`.
+    /// Changes the value with `id` in place and stores it; the id stays. Returns false, and
+    /// writes nothing, when there is no value with `id`.
     @discardableResult
-    public func update(
-        id: String, _ change: @Sendable (inout Entry) -> Void
-    ) throws -> Bool {
-        guard var value = values[id] else { return false }
+    public func update(id: String, _ change: @Sendable (inout Entry) -> Void) throws -> Bool {
+        guard var value = find(by: id) else { return false }
         change(&value)
         value.id = id
         try save(value)
@@ -65,93 +62,37 @@ extension EntryRepository {
     }
 
     /// Removes the value with `id`, if there is one.
-    public func delete(_ id: String) throws {
-        try delete(ids: [id])
-    }
+    public func delete(_ id: String) throws { try delete(ids: [id]) }
 
     /// Removes the values with these ids; ids that are not stored are ignored.
     public func delete(ids: [String]) throws {
-        let stored = ids.filter { values[$0] != nil }
-        guard !stored.isEmpty else { return }
-        try commit(.deleted(stored))
+        let stored = ids.filter { position(of: $0).isThere }
+        if !stored.isEmpty { try commit(.deleted(stored)) }
     }
 
     /// Removes every value.
     public func removeAll() throws {
-        guard !values.isEmpty else { return }
-        try commit(.removedAll)
+        if !values.isEmpty { try commit(.removedAll) }
     }
 
-    // MARK: - Observing
+    // MARK: Observing
 
-    /// The changes committed from now on, in order, each once it is on disk. Every call gives
-    /// a stream of its own; it ends when the task reading it is cancelled.
-    ///
-    /// To show the values and keep them current, call this first, then ``loadAll()``, then
-    /// read the stream: a change may then appear in both, and applying it again changes
-    /// nothing, but none is missed.
-    public func changes() -> AsyncStream<Change> {
-        followWriter()
-        return observers.changes { [weak self] key in
-            Task { await self?.stopObserving(key) }
-        }
-    }
+    /// The changes committed from now on, in order, each once it is on disk; the stream ends
+    /// when its reader's task is cancelled. Call it before ``loadAll()`` to miss none.
+    public func changes() -> AsyncStream<Change> { stream { $1 } }
 
-    /// For a repository opened with ``init(readingFrom:)``: starts a task that calls
-    /// ``refresh()`` every ``otherProcessesInterval`` while ``changes()`` has a reader, so that
-    /// observers and view-models follow the writer by themselves.
-    private func followWriter() {
-        guard isReader, !followsWriter else { return }
-        followsWriter = true
-        let interval = Self.otherProcessesInterval
-        Task { [weak self] in
-            while true {
-                try? await Task.sleep(nanoseconds: interval)
-                guard let self, await self.refreshWhileObserved() else { return }
-            }
-        }
-    }
-
-    /// Refreshes; false, ending the task, once nothing observes or the repository is closed.
-    private func refreshWhileObserved() -> Bool {
-        guard observers.count > 0, !isClosed else {
-            followsWriter = false
-            return false
-        }
-        try? refresh()  // Tried again at the next look.
-        return true
-    }
-
-    /// ``changes()`` with the revision each change made, and the values and revision as of now,
-    /// read together: a change in the stream with a revision up to that one is in the values
-    /// already. The view-model uses it to skip changes it has, and to know when it has one.
+    /// The values `isIncluded` accepts, their revision, and the changes after it with theirs:
+    /// read at once, so that none falls between.
     func valuesAndChanges(
         where isIncluded: (@Sendable (Entry) -> Bool)?
-    ) -> (values: [Entry], revision: Int, changes: AsyncStream<Revised<Entry>>) {
-        followWriter()
-        let stream = observers.revisions { [weak self] key in
-            Task { await self?.stopObserving(key) }
-        }
-        let shown = isIncluded.map { values.filter($0) } ?? values.items
-        return (shown, observers.revision, stream)
+    ) -> ([Entry], Int, AsyncStream<(Int, Change)>) {
+        (loadAll(where: isIncluded ?? { _ in true }), revision, stream { ($0, $1) })
     }
 
-    /// How many changes this instance has committed: the revision of the last one.
-    var revision: Int { observers.revision }
+    // MARK: One instance per folder
 
-    private func stopObserving(_ key: Int) {
-        observers.remove(key)
-    }
-
-    /// How many streams from ``changes()`` are open.
-    public var observerCount: Int { observers.count }
-
-    // MARK: - One instance per folder
-
-    /// The repository for `directory`, shared by every caller in this process: screens that ask
-    /// for the same folder get the same instance, where a second ``init(directory:)`` would
-    /// throw ``EntryRepositoryError/locked(file:)``. It is opened on first use (or again after
-    /// ``close()``), off the caller's actor, so the main thread never waits for the disk.
+    /// The repository for `directory`, shared by every caller in this process (a second
+    /// ``init(directory:)`` would throw `.locked`); opened on first use, and after `close()`.
     public static func shared(in directory: URL) async throws -> EntryRepository {
         try await openRepositories.repository(in: directory)
     }
@@ -161,30 +102,25 @@ extension EntryRepository {
         try await shared(in: defaultDirectory())
     }
 
-    private static let openRepositories = OpenRepositories<EntryRepository>()
-}
+    private static let openRepositories = SharedInstances()
 
-/// ``EntryRepository/shared(in:)`` keeps one open instance per folder.
-extension EntryRepository: SharedRepository {}
+    /// The repositories that ``shared(in:)`` opened, by folder, held weakly.
+    private actor SharedInstances {
+        private struct Entry { weak var repository: EntryRepository? }
+        private var entries: [String: Entry] = [:]
 
-/// How the store code that every repository in this module shares (`StoredValues.swift`)
-/// orders and reads ``Entry`` values.
-nonisolated extension Entry: StoredValue {
-    static var schemaVersion: Int { EntryRepository.schemaVersion }
-
-    /// The keys of the JSON this build knows: its fields', their former ones, and those of
-    /// fields dropped since this schema version began (their values are to go). A stored
-    /// value's others are a newer build's fields (an app extension not updated yet shares the
-    /// folder): the store writes them back as they were whenever it writes the value again.
-    static let knownKeys: Set<String>? = [
-        "body",
-        "createdAt",
-        "id",
-        "score",
-        "title",
-    ]
-
-    static func precedes(_ first: String, _ second: String) -> Bool {
-        EntryRepository.precedes(first, second)
+        func repository(in directory: URL) async throws -> EntryRepository {
+            // Made first, so that every spelling of the folder resolves to one path.
+            try? FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true)
+            let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
+            while let open = entries[key]?.repository {
+                if await !open.isClosed { return open }
+                if entries[key]?.repository === open { break }  // Else replaced meanwhile: again.
+            }
+            let repository = try EntryRepository(directory: directory)
+            entries[key] = Entry(repository: repository)
+            return repository
+        }
     }
 }

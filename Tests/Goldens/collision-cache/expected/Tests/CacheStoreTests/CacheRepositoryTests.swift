@@ -332,29 +332,6 @@ import struct CacheStore.Cache
         }
     }
 
-    @Test func testASuspendedRepositoryReleasesTheFolderAndResumesWithItsChanges()
-        async throws
-    {
-        let directory = try Support.makeDirectory()
-        defer { Support.removeDirectory(directory) }
-        let repository = try CacheRepository(directory: directory)
-        try await repository.save(Support.sample(1))
-
-        await repository.suspend()
-        expectEqual(await repository.loadAll(), [Support.sample(1)])  // From memory.
-        let error = await thrownError { try await repository.save(Support.sample(2)) }
-        expectEqual(error as? CacheRepositoryError, .suspended)
-        // The lock is free: another repository (an extension that writes) takes it meanwhile.
-        let other = try CacheRepository(directory: directory)
-        try await other.save(Support.sample(2))
-        await other.close()
-
-        try await repository.resume()
-
-        expectEqual(await repository.loadAll(), [Support.sample(1), Support.sample(2)])
-        try await repository.save(Support.sample(3))
-    }
-
     @Test func testANewerBuildsFieldIsKeptWhenThisBuildWritesTheStoreAgain() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

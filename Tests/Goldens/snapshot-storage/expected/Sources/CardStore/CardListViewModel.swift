@@ -1,173 +1,155 @@
 public import Foundation
 public import Observation
 
-/// The state of a screen that lists ``Card`` values, kept current as the store changes.
-///
-/// `@MainActor` because views read it on the main thread; `@Observable` so they update when
-/// ``cards``, ``isLoading`` or ``error`` change. The repository does the work off the
-/// main actor. After ``load()``, every change committed to the repository (by this view-model,
-/// another one, or a direct call on the repository) is applied to ``cards`` in place,
-/// at its sorted position, without reading the list again. The list itself, and how a change
-/// moves it, is `LiveList.swift`, which every view-model in this module shares.
+/// The state of a screen that lists ``Card`` values: after ``load()``, every change committed
+/// to the repository, by anyone, is applied to ``cards``.
 @MainActor
 @Observable
 public final class CardListViewModel {
-    /// How ``cards`` is sorted: `.byID` (the default), `.by(\.field)`,
-    /// `.by(\.field, descending: true)`, or any rule (see ``ListOrdering``). Values the rule
-    /// keeps equal are ordered by id, so the order is the same on every run.
-    public typealias Ordering = ListOrdering<Card>
+    /// How ``cards`` is sorted: `.byID` (the default), `.by(\.field)`, `.by(\.field,
+    /// descending: true)`, or any rule. Values the rule keeps equal are ordered by id.
+    public nonisolated struct Ordering: Sendable {
+        let rule: @Sendable (Card, Card) -> Bool
+
+        /// Sorted by `areInIncreasingOrder`, which must behave like `<`.
+        public init(_ areInIncreasingOrder: @escaping @Sendable (Card, Card) -> Bool) {
+            rule = areInIncreasingOrder
+        }
+
+        /// By id, the repository's own order: a rule that keeps every value equal.
+        public static var byID: Self { Self { _, _ in false } }
+
+        /// By `field`, smallest first, or largest first when `descending`.
+        public static func by<Field: Comparable & Sendable>(
+            _ field: KeyPath<Card, Field>, descending: Bool = false
+        ) -> Self {
+            nonisolated(unsafe) let field = field  // Immutable: safe to read anywhere.
+            return Self { first, second in
+                let (a, b) = descending ? (second, first) : (first, second)
+                return a[keyPath: field] < b[keyPath: field]
+            }
+        }
+
+        /// By an optional `field`; values without one come first, or last when `descending`.
+        public static func by<Field: Comparable & Sendable>(
+            _ field: KeyPath<Card, Field?>, descending: Bool = false
+        ) -> Self {
+            nonisolated(unsafe) let field = field
+            return Self { first, second in
+                let (a, b) = descending ? (second, first) : (first, second)
+                guard let b = b[keyPath: field] else { return false }
+                return a[keyPath: field].map { $0 < b } ?? true
+            }
+        }
+
+        /// Whether `first` comes before `second`: by the rule, then by id.
+        func precedes(_ first: Card, _ second: Card) -> Bool {
+            rule(first, second)
+                || !rule(second, first) && CardRepository.precedes(first.id, second.id)
+        }
+    }
 
     /// The values shown: those that ``filter`` accepts, sorted by ``order``.
-    public var cards: [Card] { shownList.values }
+    public private(set) var cards: [Card] = []
     /// True while ``load()`` reads the values.
     public private(set) var isLoading = false
     /// The error of the last operation that failed; the next one that succeeds clears it.
     public private(set) var error: (any Error)?
     /// How ``cards`` is sorted, chosen at `init`.
     public let order: Ordering
-    /// Which values ``cards`` shows; nil shows them all. Set it with
-    /// ``filter(by:)``.
-    public var filter: (@Sendable (Card) -> Bool)? { shownList.filter }
-    /// The filter that the next ``load()`` shows.
-    @ObservationIgnored private var loadedFilter: (@Sendable (Card) -> Bool)?
+    /// Which values ``cards`` shows; nil shows them all. Set it with ``filter(by:)``.
+    public private(set) var filter: (@Sendable (Card) -> Bool)?
 
     private let repository: CardRepository
-    /// The values shown, in order; views observe it through ``cards``, and are told
-    /// only of changes that change it.
-    private var shownList: LiveList<Card>
-    /// The revision the list shows, and the calls waiting for a later one.
-    @ObservationIgnored private var shownRevisions = ShownRevisions<Card>()
-    /// The task that applies the repository's changes; cancelled with the view-model.
+    @ObservationIgnored private var nextFilter: (@Sendable (Card) -> Bool)?
+    @ObservationIgnored private var loads = 0  // So that a load() overtaken shows nothing.
+    /// The task that applies the repository's changes, and the revision ``cards`` shows.
     @ObservationIgnored private var following: Task<Void, Never>?
-    /// Counts calls to ``load()``, so that one that an older call overtook shows nothing.
-    @ObservationIgnored private var loads = 0
+    @ObservationIgnored private var shownRevision = 0
+    /// Calls that return once ``cards`` shows their revision.
+    @ObservationIgnored
+    private var waiting: [(revision: Int, call: CheckedContinuation<Void, Never>)] = []
 
-    /// A view-model over `repository`, sorted by `order` (by id unless you choose another).
-    /// Call ``load()`` to show the values.
+    /// A view-model over `repository`, sorted by `order`. Call ``load()`` to show the values.
     public init(repository: CardRepository, order: Ordering = .byID) {
-        self.repository = repository
-        self.order = order
-        shownList = LiveList(order: order)
+        (self.repository, self.order) = (repository, order)
     }
 
-    deinit {
-        following?.cancel()
-    }
+    deinit { following?.cancel() }
 
-    /// A view-model over ``CardRepository/inMemory(_:)`` holding `values`, already showing
-    /// them, for a SwiftUI preview (which then needs no `.task { await viewModel.load() }`).
-    /// It follows the in-memory repository's changes, as ``load()`` does, a moment later.
+    /// A view-model over ``CardRepository/inMemory(_:)`` holding `values`, showing them at once,
+    /// for a SwiftUI preview; it follows the repository's changes a moment later.
     public static func preview(
         _ values: [Card], order: Ordering = .byID
     ) -> CardListViewModel {
         let viewModel = CardListViewModel(repository: .inMemory(values), order: order)
-        var stored = StoredValues<Card>()
-        stored.apply(.saved(values))
-        viewModel.shownList.show(stored.items, inIDOrder: true)
+        let unique = Dictionary(values.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        viewModel.cards = unique.values.sorted(by: order.precedes)
         Task { await viewModel.load() }
         return viewModel
     }
 
     /// Reads the values, then follows the repository: each change committed from now on, by
-    /// anyone, is applied to ``cards`` in place. The values are read, filtered,
-    /// sorted and indexed off the main actor; it only takes the finished list.
+    /// anyone, is applied to ``cards``.
     public func load() async {
         loads += 1
-        let load = loads
+        let (load, filter) = (loads, nextFilter)
         isLoading = true
-        // The values, and the changes after them, in one call on the repository: none falls
-        // between, and none is applied twice.
-        let filter = loadedFilter
         let (values, revision, changes) = await repository.valuesAndChanges(where: filter)
         guard load == loads else { return }  // A later load() shows its own values.
-        // Sorting and indexing take longer as the store grows: they are done off the main
-        // actor, which only takes the finished list, so no frame waits for them.
-        let arranged = await LiveList.arranged(values, order: order, filter: filter)
-        guard load == loads else { return }
-        isLoading = false
         stopFollowing()
-        let shown = shownList
-        shownList = arranged
-        // Freeing the list shown before takes longer than a frame at a few hundred thousand
-        // values: its last reference goes to a task off the main actor.
-        LiveList.release(consume shown)
-        shownRevisions.revision = revision
+        (isLoading, self.filter, shownRevision) = (false, filter, revision)
+        cards = values.sorted(by: order.precedes)
         following = Task { [weak self] in
-            // A stream hands out what it holds after its task is cancelled: a stream that a
-            // later load() replaced must apply nothing more over that load's list.
-            for await revised in changes where !Task.isCancelled {
-                await self?.receive(revised)
+            // A stream hands out what it holds after its task is cancelled: not applied.
+            for await (revision, change) in changes where !Task.isCancelled {
+                self?.receive(change, revision: revision)
             }
         }
     }
 
-    /// Shows only the values `isIncluded` accepts (all of them when it is nil), from now on,
-    /// and reads them again. Changes that make a value match, or stop matching, move it in or
-    /// out of the list.
+    /// Shows only the values `isIncluded` accepts (all when it is nil), and reads them again.
     public func filter(by isIncluded: (@Sendable (Card) -> Bool)?) async {
-        loadedFilter = isIncluded
+        nextFilter = isIncluded
         await load()
     }
 
     /// Saves `card`, adding or replacing it, and shows it at its place.
     public func add(_ card: Card) async {
-        await perform(.saved([card])) {
-            try await $0.save(card)
-        }
+        await perform(.saved([card])) { try await $0.save(card) }
     }
 
     /// Changes the value with `id` in place and saves it; nothing happens when there is none.
     public func update(id: UUID, _ change: @Sendable (inout Card) -> Void) async {
-        do {
-            try await repository.update(id: id, change)
-            error = nil
-        } catch {
-            self.error = error
-            return
+        await perform(nil) { _ = try await $0.update(id: id, change) }
+        if following == nil, error == nil, let card = await repository.find(by: id) {
+            show(.saved([card]))
         }
-        let value = following == nil ? await repository.find(by: id) : nil
-        await reflect(value.map { .saved([$0]) }, revision: await repository.revision)
     }
 
     /// Deletes the value with `id`.
     public func delete(_ id: UUID) async {
-        await perform(.deleted([id])) {
-            try await $0.delete(id)
-        }
+        await perform(.deleted([id])) { try await $0.delete(id) }
     }
 
-    /// Deletes the values at these positions of ``cards`` in a task, their ids taken
-    /// at once: what a SwiftUI list's `onDelete` gives (`.onDelete(perform:
-    /// model.delete(atOffsets:))`). A change from elsewhere that moves the values before the
-    /// task runs cannot turn an offset into another value's.
+    /// Deletes the values at these positions of ``cards`` in a task, their ids taken at once:
+    /// what a SwiftUI list's `onDelete` gives.
     public func delete(atOffsets offsets: IndexSet) {
-        let ids = shownIDs(atOffsets: offsets)
-        Task { await self.delete(shownIDs: ids) }
+        let ids = offsets.filter(cards.indices.contains).map { cards[$0].id }
+        Task { await perform(.deleted(ids)) { try await $0.delete(ids: ids) } }
     }
 
-    /// Deletes the values at these positions of ``cards`` as they are when it runs,
-    /// and returns once the list shows the change.
+    /// Deletes the values at these positions of ``cards``, and returns once the list shows it.
     public func delete(atOffsets offsets: IndexSet) async {
-        await delete(shownIDs: shownIDs(atOffsets: offsets))
+        let ids = offsets.filter(cards.indices.contains).map { cards[$0].id }
+        await perform(.deleted(ids)) { try await $0.delete(ids: ids) }
     }
 
-    private func shownIDs(atOffsets offsets: IndexSet) -> [UUID] {
-        let shown = cards
-        return offsets.filter { shown.indices.contains($0) }.map { shown[$0].id }
-    }
-
-    private func delete(shownIDs ids: [UUID]) async {
-        guard !ids.isEmpty else { return }
-        await perform(.deleted(ids)) {
-            try await $0.delete(ids: ids)
-        }
-    }
-
-    /// Runs `operation` on the repository and returns once the list shows its change. After
-    /// ``load()`` the change comes through `changes()`, in order with everyone else's, so a
-    /// later change made elsewhere is never overwritten by this one; before, it is applied here.
+    /// Runs `operation`, and returns once ``cards`` shows its change. After ``load()`` the
+    /// change comes through the repository's stream, in order with everyone else's, so a later
+    /// change made elsewhere is never overwritten by this one; before, `change` is shown here.
     private func perform(
-        _ change: CardRepository.Change,
+        _ change: CardRepository.Change?,
         _ operation: (CardRepository) async throws -> Void
     ) async {
         do {
@@ -177,54 +159,47 @@ public final class CardListViewModel {
             self.error = error
             return
         }
-        await reflect(change, revision: await repository.revision)
-    }
-
-    /// Shows `change`, which made `revision` or an earlier one: now, when the view-model follows
-    /// no stream; else by waiting until the stream has brought the list to `revision`.
-    private func reflect(_ change: CardRepository.Change?, revision: Int) async {
+        let revision = await repository.revision
         guard following != nil else {
             if let change { show(change) }
             return
         }
-        await withCheckedContinuation { resume in
-            shownRevisions.wait(for: revision, resume)
-        }
+        guard revision > shownRevision else { return }
+        await withCheckedContinuation { waiting.append((revision, $0)) }
     }
 
-    /// Applies a change from the stream, unless the list has it, and lets the calls waiting
-    /// for it return. A change that would take long beside the list shown (many values in a
-    /// long list) is applied to a copy off the main actor, which only takes the finished list;
-    /// the stream's next change waits for it.
-    private func receive(_ revised: Revised<Card>) async {
-        if revised.revision > shownRevisions.revision, shownList.affects(revised.change),
-            shownList.isCostly(revised.change)
-        {
-            let applied = await LiveList.applying(revised.change, to: shownList)
-            // A load() meanwhile stopped this stream and shows values of its own; the list
-            // made here is freed off the main actor too.
-            guard !Task.isCancelled else {
-                LiveList.release(consume applied)
-                return
-            }
-            let shown = shownList
-            shownList = applied
-            LiveList.release(consume shown)
-            for call in shownRevisions.receive(revised, applying: { _ in }) { call.resume() }
-            return
-        }
-        for call in shownRevisions.receive(revised, applying: { show($0) }) { call.resume() }
+    /// Applies a change from the stream, unless ``cards`` has it, and lets the calls waiting
+    /// for it return.
+    private func receive(_ change: CardRepository.Change, revision: Int) {
+        guard revision > shownRevision else { return }
+        show(change)
+        shownRevision = revision
+        for waiter in waiting where waiter.revision <= revision { waiter.call.resume() }
+        waiting.removeAll { $0.revision <= revision }
     }
 
-    /// Cancels the stream being followed and lets every waiting call return.
+    /// Stops following the stream, and lets every waiting call return.
     private func stopFollowing() {
         following?.cancel()
         following = nil
-        for call in shownRevisions.stopWaiting() { call.resume() }
+        for waiter in waiting { waiter.call.resume() }
+        waiting = []
     }
 
-    /// Applies `change` to the list, when it changes what is shown.
+    /// Applies `change` to ``cards``; views are told only when what they show changes.
     private func show(_ change: CardRepository.Change) {
-        if shownList.affects(change) { shownList.apply(change) }
+        var shown = cards
+        switch change {
+        case .saved(let saved):
+            let latest = Dictionary(saved.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            shown.removeAll { latest[$0.id] != nil }
+            shown += latest.values.filter { filter?($0) ?? true }
+            shown.sort(by: order.precedes)
+        case .deleted(let ids):
+            let deleted = Set(ids)
+            shown.removeAll { deleted.contains($0.id) }
+        case .removedAll: shown = []
+        }
+        if shown != cards { cards = shown }
     }
 }

@@ -4,8 +4,8 @@ public import Foundation
 public nonisolated enum BadgeRepositoryError: Error, Equatable, CustomStringConvertible {
     /// A file exists but cannot be read.
     case unreadable(file: URL, reason: String)
-    /// The file was read but does not hold a list of ``Badge`` values, or its checksum does
-    /// not match. It is left as it is.
+    /// A file holds something other than what the repository wrote, starting at byte `offset`.
+    /// The file is left exactly as it is.
     case corrupt(file: URL, offset: Int, reason: String)
     /// A file holds values that do not fit the current ``Badge``: the model changed in a
     /// way stored data does not follow. When the file has a checksum, its bytes are intact
@@ -36,8 +36,8 @@ public nonisolated enum BadgeRepositoryError: Error, Equatable, CustomStringConv
         switch self {
         case .unreadable(let file, let reason):
             "cannot read \(file.path): \(reason)"
-        case .corrupt(let file, _, let reason):
-            "\(file.path) is damaged and was left untouched: \(reason)"
+        case .corrupt(let file, let offset, let reason):
+            "\(file.path) is damaged at byte \(offset) and was left untouched: \(reason)"
         case .incompatible(let file, let reason):
             "\(file.path) holds Badge values that do not fit the current model and was left "
                 + "untouched: \(reason). Do not delete the file: change the model so it reads "
@@ -69,35 +69,46 @@ public nonisolated enum BadgeRepositoryError: Error, Equatable, CustomStringConv
 /// The shared file handling in `StoreFiles.swift` reports its failures in these cases.
 nonisolated extension BadgeRepositoryError: StoreFiles.Failure {}
 
-/// Stores ``Badge`` values: in memory for fast reads, in one JSON file for durability.
+/// Stores ``Badge`` values: in memory for fast reads, on disk in a snapshot and a journal.
 ///
 /// An actor runs one call at a time, so concurrent saves cannot race on the values in memory
-/// or the file. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
-/// `BadgeRepository+API.swift`; how values reach the disk is in `SnapshotStore.swift`, which
-/// every snapshot repository in this module shares. Reads come from memory; every change
-/// rewrites the whole file before the call returns, by writing a new file and renaming it over
-/// the old one, so a crash leaves either the old file or the new one, never a mix. Simple, but
-/// a save costs more as the store grows; the journal store (`--storage journal`) does not.
+/// or the files. The API callers use (reading, writing, ``changes()``, ``shared(in:)``) is in
+/// `BadgeRepository+API.swift`; how values reach the disk is in `JournalStore.swift`, which
+/// every journal repository in this module shares. Reads come from memory. Every change is
+/// appended to the journal as one record and synced before the call returns, so a save costs
+/// the same in a store of 100 values as in one of 100,000. Once the journal has grown past the
+/// snapshot (and past ``compactionFloor``), a task writes the whole store as a new snapshot
+/// while this repository goes on answering calls (``compact()``).
 ///
-/// The file, `badges.json`, ends in a CRC-32 of its values, so a damaged byte throws
-/// ``BadgeRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value.
-/// `badges.lock` holds an advisory lock while the repository is open, so that a second
-/// repository cannot overwrite this one's saves.
+/// On disk, in ``directory``: the snapshot `badges.snapshot.json` and the journal
+/// `badges.journal`, whose every line carries a CRC-32, so that a damaged byte throws
+/// ``BadgeRepositoryError/corrupt(file:offset:reason:)`` instead of being read as a value, and
+/// the file is left untouched; and `badges.lock`, whose lock keeps a second repository
+/// from writing to the folder while this one is open.
 public actor BadgeRepository {
-    /// The name of the file the repository keeps in its directory.
-    public static let fileName = "badges.json"
-    public static let lockFileName = "badges.lock"
     /// The schema version of the stored values. scaffold-repo keeps it in the manifest and
-    /// raises it with each `--migrate`; do not edit it here. A file written by an earlier
-    /// version is migrated when it opens; a higher version is refused instead of misread.
+    /// raises it with each `--migrate`; do not edit it here. Stores written by an earlier
+    /// version are migrated when they open; a higher version is refused instead of misread.
     public static let schemaVersion = 1
+    public static let snapshotFileName = "badges.snapshot.json"
+    public static let journalFileName = "badges.journal"
+    public static let lockFileName = "badges.lock"
+    /// The journal may grow to the snapshot's size or to this many bytes, whichever is larger,
+    /// before a compaction writes a new snapshot.
+    public static let compactionFloor = 64 * 1024
 
-    /// The file that holds the stored values.
-    public nonisolated let fileURL: URL
+    /// The folder that holds the repository's files.
+    public nonisolated let directory: URL
+    public nonisolated var snapshotURL: URL {
+        directory.appendingPathComponent(Self.snapshotFileName)
+    }
+    public nonisolated var journalURL: URL {
+        directory.appendingPathComponent(Self.journalFileName)
+    }
 
-    /// The values in memory and their file: `SnapshotStore.swift`, which every snapshot
+    /// The values in memory and their files: `JournalStore.swift`, which every journal
     /// repository in this module shares.
-    private var store: SnapshotStore<Badge, BadgeRepositoryError>
+    private var store: JournalStore<Badge, BadgeRepositoryError>
     /// The values, sorted by id, which `BadgeRepository+API.swift` reads.
     var values: StoredValues<Badge> { store.values }
     /// The open streams of `changes()`.
@@ -117,40 +128,43 @@ public actor BadgeRepository {
         .init("level") { AnyHashable($0.level) },
     ])
 
-    /// Opens the store in `directory` (created if missing): takes the lock, and reads the file
-    /// when there is one. A missing file is an empty store.
+    /// Opens the store in `directory` (created if missing): takes the lock, reads the snapshot,
+    /// replays the journal. Missing files are an empty store.
     ///
-    /// - Throws: ``BadgeRepositoryError`` when another repository holds the folder, or the file
-    ///   exists but cannot be read or decoded. It is never taken for an empty store, so no later
-    ///   save can overwrite it.
+    /// - Throws: ``BadgeRepositoryError`` when another repository holds the folder, or a file
+    ///   cannot be read or is damaged. Damaged files are never taken for an empty store, so no
+    ///   later save can overwrite them.
     ///   `unreadable` also when a newer build of the app moved Badge to another storage
     ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
     ///   none of it.
     public init(directory: URL) throws {
+        self.directory = directory
         // A newer build of the app that moved Badge to another storage left these files as
         // `<name>.imported` (`.importing` while it imports): this build would see none of the
         // values, and what it saved there would be imported over the newer build's.
         try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: BadgeRepositoryError.self)
-        store = try SnapshotStore(
-            directory: directory, file: Self.fileName, lock: Self.lockFileName)
-        fileURL = store.fileURL
-        // Again under the folder's lock: the newer build may have imported it meanwhile.
+            [Self.snapshotFileName, Self.journalFileName], in: directory,
+            reporting: BadgeRepositoryError.self)
+        store = try JournalStore(
+            directory: directory, snapshot: Self.snapshotFileName, journal: Self.journalFileName,
+            lock: Self.lockFileName, compactionFloor: Self.compactionFloor)
+        // Again under the folder's lock: the newer build may have imported them meanwhile.
         try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: BadgeRepositoryError.self)
+            [Self.snapshotFileName, Self.journalFileName], in: directory, removingEmpty: true,
+            reporting: BadgeRepositoryError.self)
     }
 
     /// A repository that keeps `values` in memory only, for SwiftUI previews and an app's own
     /// tests: the same API, and `changes()` and view-models work with it, but nothing touches
-    /// the disk (no folder, lock or file; its `fileURL` is `/dev/null`), and its changes are gone
+    /// the disk (no folder, lock or file; its `directory` is `/dev/null`), and its changes are gone
     /// with it.
     public nonisolated static func inMemory(_ values: [Badge] = []) -> BadgeRepository {
         BadgeRepository(inMemory: values)
     }
 
     private init(inMemory values: [Badge]) {
-        store = SnapshotStore(inMemory: values)
-        fileURL = store.fileURL
+        directory = URL(fileURLWithPath: "/dev/null")
+        store = JournalStore(inMemory: values)
     }
 
     /// Opens the store in `directory` for reading only, for an app's widget or extension while
@@ -164,33 +178,40 @@ public actor BadgeRepository {
     ///   (its files are there as `<name>.imported`, or `.importing`): this build would see
     ///   none of it.
     public init(readingFrom directory: URL) throws {
+        self.directory = directory
         try StoreFiles.checkNotMovedAway(
-            [Self.fileName], in: directory, reporting: BadgeRepositoryError.self)
-        store = try SnapshotStore(readingFrom: directory, file: Self.fileName)
-        fileURL = store.fileURL
+            [Self.snapshotFileName, Self.journalFileName], in: directory,
+            reporting: BadgeRepositoryError.self)
+        store = try JournalStore(
+            readingFrom: directory, snapshot: Self.snapshotFileName,
+            journal: Self.journalFileName)
     }
 
     /// Takes back the store in `directory` that ``init(directory:)`` refuses as damaged
-    /// (``BadgeRepositoryError/corrupt(file:offset:reason:)``), so that it opens again: call it
-    /// with no repository open on the folder, then open one. The file's checksum covers the
-    /// whole file: one flipped bit is put back from it (``StoreRecovery/repaired``); otherwise
-    /// the values that still decode are kept as read, and one of them may hold the damaged byte
-    /// (``StoreRecovery/keptUnverified``); only the values whose bytes do not decode are set
-    /// aside (the whole file when its schema version reads newer than the model's, and the
-    /// store is then empty). Either way the file is first copied beside itself as it was
-    /// (`<name>.damaged`), and never removed. A sound store is left as it is.
+    /// (``BadgeRepositoryError/corrupt(file:offset:reason:)``), keeping every value that can
+    /// still be read, so that it opens again: call it with no repository open on the folder,
+    /// then open one. Each journal record has its own checksum, and the snapshot one: one
+    /// flipped bit is put back from it (``StoreRecovery/repaired``). Otherwise a damaged record
+    /// is set aside, and what it did is undone (the values it saved are as the records before
+    /// it left them, and those it deleted are back); of a damaged snapshot, the values that
+    /// still decode are kept as read (one of them may then hold the damaged byte:
+    /// ``StoreRecovery/keptUnverified``), and only the others are set aside. The damaged files
+    /// are first copied beside them as they were (`<name>.damaged`), and never removed. A sound
+    /// store is left as it is.
     ///
-    /// - Returns: what was kept and set aside, and where the copy is.
-    /// - Throws: ``BadgeRepositoryError`` when a repository has the folder open (`locked`), the
+    /// - Returns: what was kept and set aside, and where the copies are.
+    /// - Throws: ``BadgeRepositoryError`` when a repository has the folder open (`locked`), a
     ///   file cannot be read or written, or intact values do not fit the model
     ///   (`incompatible`, `newerSchema`, `notMigrated`), which recovering does not change;
     ///   `newerSchema` also for a damaged file of a newer build, whose values it would
     ///   otherwise set aside.
     public nonisolated static func recover(directory: URL) throws -> StoreRecovery {
         try StoreFiles.checkNotMovedAway(
-            [fileName], in: directory, reporting: BadgeRepositoryError.self)
-        return try SnapshotStore<Badge, BadgeRepositoryError>.recover(
-            directory: directory, file: fileName, lock: lockFileName)
+            [snapshotFileName, journalFileName], in: directory,
+            reporting: BadgeRepositoryError.self)
+        return try JournalStore<Badge, BadgeRepositoryError>.recover(
+            directory: directory, snapshot: snapshotFileName, journal: journalFileName,
+            lock: lockFileName)
     }
 
     /// Opens the store in ``defaultDirectory()``.
@@ -209,11 +230,56 @@ public actor BadgeRepository {
             .appendingPathComponent("BadgeStore", isDirectory: true)
     }
 
-    /// Releases the folder's lock, and makes later writes throw ``BadgeRepositoryError/closed``.
-    /// Reads still answer from memory. (`async`, as in every storage: the journal's waits for
-    /// a compaction to stop.)
+    /// Writes every value to a new snapshot and empties the journal of what the snapshot
+    /// holds. Saves start this by themselves when the journal grows long; call it to do it now.
+    /// The snapshot is written off this repository's turn: reads and writes go on meanwhile,
+    /// and the journal keeps the changes they make. Returns once the new snapshot is in place.
+    ///
+    /// - Throws: ``BadgeRepositoryError/unwritable(file:reason:)`` when the snapshot cannot be
+    ///   written (a full disk, say): every change stays in the journal, and nothing is lost;
+    ///   ``BadgeRepositoryError/closed`` or ``BadgeRepositoryError/suspended`` when the
+    ///   repository was closed or suspended before the snapshot was in place.
+    public func compact() async throws {
+        // One under way holds only the values of when it began: let it end, then start anew.
+        while let running = store.runningCompaction {
+            try? await finishCompaction(running)
+        }
+        guard let compaction = try beginCompaction() else { return }
+        try await finishCompaction(compaction)
+    }
+
+    /// Starts a compaction, whose task reads the values from this repository a few hundred at
+    /// a time, each read a short turn of its own.
+    private func beginCompaction() throws
+        -> JournalStore<Badge, BadgeRepositoryError>.Compaction?
+    {
+        try store.beginCompaction(
+            from: .init(
+                values: { [weak self] id in await self?.valuesToCompact(after: id) },
+                journalEnd: { [weak self] in await self?.journalEnd }))
+    }
+
+    /// The next few hundred values after `id`, for a compaction.
+    private func valuesToCompact(after id: Int?) -> [Badge] {
+        values.values(after: id)
+    }
+
+    /// Where the journal's records end, for a compaction, which copies them up to there.
+    private var journalEnd: Int { store.journalEnd }
+
+    /// Waits for `compaction`'s snapshot to be written, then puts it in place.
+    private func finishCompaction(
+        _ compaction: JournalStore<Badge, BadgeRepositoryError>.Compaction
+    ) async throws {
+        let written = await compaction.task.result
+        try store.finishCompaction(compaction, result: written)
+    }
+
+    /// Releases the folder's lock and files. Reads still answer from memory; writes throw
+    /// ``BadgeRepositoryError/closed``. A compaction under way is stopped: this returns once it
+    /// has, and the lock is free for the next repository to open the folder.
     public func close() async {
-        store.close()
+        await store.close()?.value
     }
 
     /// Whether ``close()`` was called.
@@ -239,7 +305,8 @@ public actor BadgeRepository {
     /// in memory, a reader and a closed repository stay as they are. It returns once the lock
     /// is released (a compaction under way is stopped first).
     public func suspend() async {
-        store.suspend()
+        // A compaction under way is stopped; the lock is free once it has.
+        await store.suspend()?.value
     }
 
     /// Takes the folder's lock again after ``suspend()``. When another repository wrote the
@@ -270,9 +337,9 @@ public actor BadgeRepository {
         for change in changes { observers.publish(change) }
     }
 
-    /// Applies `change` to a copy of the values, writes the copy to the file, and only then
-    /// keeps it and publishes the change to `changes()`: when the write fails, the store keeps
-    /// its previous contents.
+    /// Appends `change` to the journal (or, for a batch as large as the store, writes a new
+    /// snapshot), applies it, and publishes it to `changes()`: the change is on disk before
+    /// memory, or any observer, shows it. When the journal has grown long, starts a compaction.
     func commit(_ change: Change) throws {
         // Closed first: a closed repository's write is `closed`, whatever it holds.
         guard !isClosed else { throw BadgeRepositoryError.closed }
@@ -283,5 +350,9 @@ public actor BadgeRepository {
         try store.commit(change)
         indexes.apply(change, replacing: replaced)
         observers.publish(change)
+        if store.needsCompaction, let compaction = try? beginCompaction() {
+            // A failure leaves every change in the journal; the next one is tried later.
+            Task { try? await finishCompaction(compaction) }
+        }
     }
 }

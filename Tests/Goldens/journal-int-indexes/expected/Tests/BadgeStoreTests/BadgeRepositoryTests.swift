@@ -1,15 +1,15 @@
 import BadgeStore
 import Foundation
 import Observation
-import XCTest
+import Testing
 
 import struct BadgeStore.Badge
 
-/// The behaviour of ``BadgeRepository`` and ``BadgeListViewModel``, in XCTest.
-nonisolated final class BadgeRepositoryXCTests: XCTestCase {
+/// The behaviour of ``BadgeRepository`` and ``BadgeListViewModel``, in Swift Testing.
+@Suite nonisolated struct BadgeRepositoryTests {
     private typealias Support = BadgeTestSupport
 
-    func testSaveThenFind() async throws {
+    @Test func testSaveThenFind() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -20,7 +20,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectNil(await repository.find(by: Support.sample(2).id))
     }
 
-    func testSaveWithSameIDReplaces() async throws {
+    @Test func testSaveWithSameIDReplaces() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -33,7 +33,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await repository.count, 1)
     }
 
-    func testDeleteRemoves() async throws {
+    @Test func testDeleteRemoves() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -45,7 +45,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await repository.loadAll(), [Support.sample(2)])
     }
 
-    func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
+    @Test func testReopeningAfterManySavesAndDeletesKeepsEverything() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -66,7 +66,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(after.count, 46)
     }
 
-    func testConcurrentSavesAllLand() async throws {
+    @Test func testConcurrentSavesAllLand() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -84,7 +84,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.count, 100)
     }
 
-    func testBatchSaveDeleteAndRemoveAll() async throws {
+    @Test func testBatchSaveDeleteAndRemoveAll() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -100,7 +100,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.count, 0)
     }
 
-    func testLoadAllIsSortedByID() async throws {
+    @Test func testLoadAllIsSortedByID() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -114,7 +114,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(ids.count, 4)
     }
 
-    func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
+    @Test func testManyValuesSavedAndDeletedInAnyOrderStayInIDOrder() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -141,7 +141,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(try await BadgeRepository(directory: directory).loadAll(), expected)
     }
 
-    func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
+    @Test func testUpdateChangesOneValueDurablyAndQueriesFilter() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -161,7 +161,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.count, 4)
     }
 
-    func testMissingFilesAreAnEmptyStore() async throws {
+    @Test func testMissingFilesAreAnEmptyStore() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
 
@@ -171,7 +171,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await repository.count, 0)
     }
 
-    func testCorruptFileThrowsAndIsKept() throws {
+    @Test func testCorruptFileThrowsAndIsKept() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
@@ -191,7 +191,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectTrue(failure.description.contains(file.lastPathComponent), failure.description)
     }
 
-    func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
+    @Test func testAFlippedByteInTheFileIsFoundByItsChecksum() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -214,7 +214,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectTrue(reason.contains("checksum"), reason)
     }
 
-    func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
+    @Test func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
@@ -231,7 +231,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.loadAll(), values)
     }
 
-    func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
+    @Test func testAFileThatIsAFolderOrABrokenLinkIsUnreadable() throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let file = directory.appendingPathComponent(Support.storeFileName)
@@ -259,7 +259,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         }
     }
 
-    func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
+    @Test func testAFailedWriteKeepsTheValuesAndALaterWriteSucceeds() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -268,7 +268,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         let blocker = try Support.blockWrites(in: directory)
 
         let error = await thrownError {
-            try await repository.save(Support.sample(3))
+            try await repository.compact()
         }
 
         switch error as? BadgeRepositoryError {
@@ -280,12 +280,145 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
 
         try FileManager.default.removeItem(at: blocker)
         try await repository.save(Support.sample(3))
+        try await repository.compact()
         await repository.close()
         let reopened = try BadgeRepository(directory: directory)
         expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
     }
 
-    func testASecondValueWithTheCodeOfAnotherIsNotSaved() async throws {
+    @Test func testCompactionKeepsEveryValueAndEmptiesTheJournal() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        for number in 0..<20 {
+            try await repository.save(Support.sample(number))
+        }
+        try await repository.delete(Support.sample(5).id)
+        let journalSize = Support.fileSize(repository.journalURL)
+        expectTrue(journalSize > 0, "journal size \(journalSize)")
+
+        try await repository.compact()
+        expectEqual(Support.fileSize(repository.journalURL), 0)
+        // A batch at least as large as the store is written as a snapshot by itself.
+        try await repository.save(contentsOf: (100..<10_100).map { Support.sample($0) })
+        expectEqual(Support.fileSize(repository.journalURL), 0)
+        let before = await repository.loadAll()
+        await repository.close()
+
+        let reopened = try BadgeRepository(directory: directory)
+
+        let after = await reopened.loadAll()
+        expectEqual(after, before)
+        expectEqual(after.count, 10_019)
+    }
+
+    @Test func testSavesAndDeletesMadeWhileACompactionRunsAreKept() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<2_000).map { Support.sample($0) })
+
+        // The snapshot is written off the repository's turn: these calls run meanwhile.
+        async let compaction: Void = repository.compact()
+        for number in 2_000..<2_050 {
+            try await repository.save(Support.sample(number))
+        }
+        try await repository.delete(Support.sample(7).id)
+        try await compaction
+        let expected = await repository.loadAll()
+        expectEqual(expected.count, 2_049)
+        await repository.close()
+
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), expected)
+    }
+
+    @Test func testATornLastRecordIsDroppedAndTheRestLoads() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        await repository.close()
+        // A crash in the middle of an append leaves a record without its newline.
+        let journal = try FileHandle(forWritingTo: repository.journalURL)
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("{\"save\":[{\"id\"".utf8))
+        try journal.close()
+
+        let reopened = try BadgeRepository(directory: directory)
+        try await reopened.save(Support.sample(3))
+        await reopened.close()
+
+        let again = try BadgeRepository(directory: directory)
+        expectEqual(await again.loadAll(), (0..<4).map { Support.sample($0) })
+    }
+
+    @Test func testADamagedJournalThrowsWithItsPositionAndIsKept() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        // A batch as large as the store goes to the snapshot; the single saves to the journal.
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        try await repository.save(Support.sample(3))
+        try await repository.save(Support.sample(4))
+        await repository.close()
+        var bytes = try Data(contentsOf: repository.journalURL)
+        let secondRecord = try unwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        bytes[secondRecord + 2] ^= 0x01
+        try bytes.write(to: repository.journalURL)
+
+        let error = thrownError { try BadgeRepository(directory: directory) }
+
+        try expectEqual(Data(contentsOf: repository.journalURL), bytes)
+        guard case .corrupt(let file, let offset, _) = error as? BadgeRepositoryError else {
+            fail("expected a corrupt-journal error, got \(String(describing: error))")
+            return
+        }
+        expectEqual(file.lastPathComponent, BadgeRepository.journalFileName)
+        expectEqual(offset, secondRecord)
+    }
+
+    @Test func testRecoverSetsADamagedRecordAsideKeepsItsBytesAndTheRestOpens() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try BadgeRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<3).map { Support.sample($0) })
+        try await repository.save(Support.sample(3))
+        try await repository.save(Support.sample(4))
+        await repository.close()
+        var bytes = try Data(contentsOf: repository.journalURL)
+        let secondRecord = try unwrap(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        // Two bits: one flipped bit alone is put back from the record's checksum.
+        bytes[secondRecord + 2] ^= 0x03
+        try bytes.write(to: repository.journalURL)
+
+        let recovery = try BadgeRepository.recover(directory: directory)
+
+        expectEqual(recovery.setAside.map(\.offset), [secondRecord])
+        expectEqual(recovery.valuesKept, 4)
+        let copy = repository.journalURL.appendingPathExtension("damaged")
+        expectEqual(recovery.copies, [copy])
+        try expectEqual(Data(contentsOf: copy), bytes)
+        let reopened = try BadgeRepository(directory: directory)
+        expectEqual(await reopened.loadAll(), (0..<4).map { Support.sample($0) })
+        await reopened.close()
+    }
+
+    @Test func testASnapshotFromANewerSchemaIsRefused() throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let newer = BadgeRepository.schemaVersion + 1
+        let file = directory.appendingPathComponent(BadgeRepository.snapshotFileName)
+        try Data("{\"items\":[],\"schemaVersion\":\(newer)}".utf8).write(to: file)
+
+        let error = thrownError { try BadgeRepository(directory: directory) }
+
+        expectEqual(
+            error as? BadgeRepositoryError,
+            .newerSchema(file: file, found: newer, supported: BadgeRepository.schemaVersion))
+    }
+
+    @Test func testASecondValueWithTheCodeOfAnotherIsNotSaved() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -307,7 +440,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await repository.find(byCode: taken), Support.sample(2))
     }
 
-    func testTheLookupByLevelFindsWhatAScanFinds() async throws {
+    @Test func testTheLookupByLevelFindsWhatAScanFinds() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -324,7 +457,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectTrue(!after.contains { $0.id == Support.sample(3).id })
     }
 
-    func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
+    @Test func testASecondOpenerIsRefusedUntilTheFirstCloses() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let first = try BadgeRepository(directory: directory)
@@ -341,7 +474,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         _ = try BadgeRepository(directory: directory)
     }
 
-    func testAReaderOpensBesideTheWriterAndRefreshesToWhatItCommitted() async throws {
+    @Test func testAReaderOpensBesideTheWriterAndRefreshesToWhatItCommitted() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let writer = try BadgeRepository(directory: directory)
@@ -371,7 +504,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         }
     }
 
-    func testASuspendedRepositoryReleasesTheFolderAndResumesWithItsChanges()
+    @Test func testASuspendedRepositoryReleasesTheFolderAndResumesWithItsChanges()
         async throws
     {
         let directory = try Support.makeDirectory()
@@ -394,7 +527,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         try await repository.save(Support.sample(3))
     }
 
-    func testANewerBuildsFieldIsKeptWhenThisBuildWritesTheStoreAgain() async throws {
+    @Test func testANewerBuildsFieldIsKeptWhenThisBuildWritesTheStoreAgain() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         // The file as a newer build of the app wrote it, with a field this build does not have:
@@ -414,6 +547,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         let repository = try BadgeRepository(directory: directory)
         try await repository.save(Support.sample(1, revision: 1))
         try await repository.delete(Support.sample(2).id)
+        try await repository.compact()
         await repository.close()
 
         // Each value kept has it still, also the one this build saved: the newer build reads
@@ -425,7 +559,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
             Set(await reopened.loadAll()), [Support.sample(0), Support.sample(1, revision: 1)])
     }
 
-    func testAStoreANewerBuildMovedToAnotherStorageIsRefused() async throws {
+    @Test func testAStoreANewerBuildMovedToAnotherStorageIsRefused() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         // A newer build of the app moved Badge to another storage: it imported the values
@@ -449,9 +583,12 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
             expectEqual(named.lastPathComponent, kept.lastPathComponent)
         }
         expectEqual(try Data(contentsOf: kept), Data("kept".utf8))
+        // A refused open makes no file of its own: an empty journal would be imported again.
+        let journal = directory.appendingPathComponent(BadgeRepository.journalFileName)
+        expectTrue(!FileManager.default.fileExists(atPath: journal.path), "\(journal.path) made")
     }
 
-    func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
+    @Test func testEveryObserverGetsEachChangeOnceItIsDurable() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -473,7 +610,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await Support.first(4, of: second), expected)
     }
 
-    func testACancelledObserverStopsAndIsForgotten() async throws {
+    @Test func testACancelledObserverStopsAndIsForgotten() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -498,7 +635,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         try await repository.save(Support.sample(2))
     }
 
-    func testSharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
+    @Test func testSharedGivesEveryCallerTheSameRepositoryPerFolder() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let first = try await BadgeRepository.shared(in: directory)
@@ -516,7 +653,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await reopened.count, 2)
     }
 
-    @MainActor func testTwoViewModelsAndADirectSaveStayInStep() async throws {
+    @Test @MainActor func testTwoViewModelsAndADirectSaveStayInStep() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -538,7 +675,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectTrue(detailCaughtUp, "\(detail.badges)")
     }
 
-    @MainActor func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
+    @Test @MainActor func testViewModelsEndAsTheStoreEndsWhateverTheInterleaving() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -572,7 +709,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectTrue(secondCaughtUp, "\(second.badges) != \(shownBySecond)")
     }
 
-    @MainActor func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
+    @Test @MainActor func testAViewModelKeepsItsOrderAsValuesArrive() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -599,7 +736,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(expected.count, 6)
     }
 
-    @MainActor func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
+    @Test @MainActor func testAFilteredViewModelShowsOnlyMatchesAsValuesChange() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -620,7 +757,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectTrue(!viewModel.isLoading)
     }
 
-    @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
+    @Test @MainActor func testAViewIsToldOnlyOfChangesToWhatItShows() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -642,7 +779,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(viewModel.badges, [1, 2, 4].map { Support.sample($0) })
     }
 
-    @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
+    @Test @MainActor func testAViewModelUpdatesAndDeletesAtOffsets() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -671,7 +808,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectEqual(await repository.loadAll(), [Support.sample(0), Support.sample(3)])
     }
 
-    @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
+    @Test @MainActor func testAnInMemoryRepositoryKeepsItsChangesWithoutAFile() async throws {
         let repository = BadgeRepository.inMemory([Support.sample(2), Support.sample(1)])
         let viewModel = BadgeListViewModel(repository: repository)
         await viewModel.load()
@@ -685,10 +822,10 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
                 viewModel.badges == [Support.sample(2), Support.sample(3)]
             })
         // Nothing can be created below /dev/null.
-        expectEqual(repository.fileURL.path, "/dev/null")
+        expectEqual(repository.directory.path, "/dev/null")
     }
 
-    @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
+    @Test @MainActor func testAPreviewViewModelShowsItsValuesAtOnceAndFollowsChanges() async {
         let viewModel = BadgeListViewModel.preview([Support.sample(2), Support.sample(1)])
         expectEqual(viewModel.badges, [Support.sample(1), Support.sample(2)])
 
@@ -699,7 +836,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectNil(viewModel.error)
     }
 
-    @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
+    @Test @MainActor func testViewModelLoadsAddsAndDeletes() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -717,7 +854,7 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
         expectNil(viewModel.error)
     }
 
-    @MainActor func testViewModelReportsAFailedSave() async throws {
+    @Test @MainActor func testViewModelReportsAFailedSave() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }
         let repository = try BadgeRepository(directory: directory)
@@ -733,55 +870,54 @@ nonisolated final class BadgeRepositoryXCTests: XCTestCase {
 
     // MARK: - Assertions
 
-    // The scenarios above assert through these helpers; the Swift Testing suite defines the same
-    // ones. Each takes the caller's file and line, so that a failure points at the scenario's line.
+    // The scenarios above assert through these helpers; the XCTest suite defines the same ones.
+    // Each takes the caller's source location, so that a failure points at the scenario's line.
 
     private func expectEqual<T: Equatable>(
-        _ actual: T, _ expected: T, file: StaticString = #filePath, line: UInt = #line
+        _ actual: T, _ expected: T, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        XCTAssertEqual(actual, expected, file: file, line: line)
+        #expect(actual == expected, sourceLocation: sourceLocation)
     }
 
     private func expectTrue(
-        _ condition: Bool, _ message: String? = nil, file: StaticString = #filePath,
-        line: UInt = #line
+        _ condition: Bool, _ message: String? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        XCTAssertTrue(condition, message ?? "", file: file, line: line)
+        #expect(
+            condition, message.map(Testing.Comment.init(rawValue:)), sourceLocation: sourceLocation)
     }
 
-    private func expectNil<T>(_ value: T?, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNil(value, file: file, line: line)
+    private func expectNil<T>(
+        _ value: T?, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        #expect(value == nil, sourceLocation: sourceLocation)
     }
 
     private func unwrap<T>(
-        _ value: T?, file: StaticString = #filePath, line: UInt = #line
+        _ value: T?, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws -> T {
-        try XCTUnwrap(value, file: file, line: line)
+        try #require(value, sourceLocation: sourceLocation)
     }
 
-    private func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTFail(message, file: file, line: line)
+    private func fail(
+        _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        Testing.Issue.record(Testing.Comment(rawValue: message), sourceLocation: sourceLocation)
     }
 
     /// The error `body` throws; nil, and a failure recorded, when it throws none.
     private func thrownError<T>(
-        _ body: () throws -> T, file: StaticString = #filePath, line: UInt = #line
+        _ body: () throws -> T, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) -> (any Error)? {
-        var thrown: (any Error)?
-        XCTAssertThrowsError(try body(), file: file, line: line) { thrown = $0 }
-        return thrown
+        #expect(throws: (any Error).self, sourceLocation: sourceLocation) { _ = try body() }
     }
 
     /// The error `body` throws; nil, and a failure recorded, when it throws none.
     private func thrownError<T>(
-        _ body: () async throws -> T, file: StaticString = #filePath, line: UInt = #line
+        _ body: () async throws -> T, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async -> (any Error)? {
-        do {
+        await #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
             _ = try await body()
-        } catch {
-            return error
         }
-        XCTFail("expected an error, but none was thrown", file: file, line: line)
-        return nil
     }
 }

@@ -36,8 +36,8 @@ nonisolated enum BadgeTestSupport {
         return (attributes?[.size] as? Int) ?? 0
     }
 
-    /// The file that holds the values.
-    static let storeFileName = BadgeRepository.fileName
+    /// The file that holds the values: the snapshot (the journal holds the changes since).
+    static let storeFileName = BadgeRepository.snapshotFileName
 
     /// The store file for `values` as schema `version` wrote it, before files had a
     /// checksum line.
@@ -53,8 +53,7 @@ nonisolated enum BadgeTestSupport {
     /// Puts a folder, with a file in it, where the next write of the store file must put its
     /// file, so that the write fails; remove the folder to let writes succeed again.
     static func blockWrites(in directory: URL) throws -> URL {
-        let blocker = directory.appendingPathComponent(storeFileName)
-        try FileManager.default.removeItem(at: blocker)
+        let blocker = directory.appendingPathComponent(storeFileName + ".tmp")
         try FileManager.default.createDirectory(
             at: blocker.appendingPathComponent("blocker"), withIntermediateDirectories: true)
         return blocker
@@ -62,7 +61,10 @@ nonisolated enum BadgeTestSupport {
 
     /// Files in `directory` that the store did not name: temporary files a write left behind.
     static func leftovers(in directory: URL) -> [String] {
-        let known = [storeFileName, BadgeRepository.lockFileName]
+        let known = [
+            storeFileName, storeFileName + ".tmp", BadgeRepository.journalFileName,
+            BadgeRepository.lockFileName,
+        ]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { !known.contains($0) }.sorted()
     }
