@@ -411,7 +411,12 @@ enum PackagePlanner {
                     + "away. Keep --storage sqlite")
         }
         // The storage it comes back to stays listed: a crash may have left its files half moved.
-        return previous.formerStorages.filter { $0 != previous.storage } + [previous.storage]
+        var moved = request
+        moved.formerStorages =
+            previous.formerStorages.filter { $0 != previous.storage } + [previous.storage]
+        // The snapshot storage imports nothing (`refuseWhatTheSnapshotStorageLeavesOut`).
+        try moved.refuseWhatTheSnapshotStorageLeavesOut()
+        return moved.formerStorages
     }
 
     /// What a run that changes a model's storage says: the new repository imports what the
@@ -429,7 +434,7 @@ enum PackagePlanner {
             previous.storage == .journal
             ? "compact(), compactionFloor, snapshotURL, journalURL, snapshotFileName, "
                 + "journalFileName"
-            : "fileURL, fileName"
+            : "fileURL, fileName, Recovery (recover(directory:) returns a StoreRecovery)"
         let viewModel =
             "the view-model takes a query instead of an order and a filter: "
             + "init(repository:query:pageSize:), preview(_:query:pageSize:) and show(_:) replace "
@@ -442,9 +447,7 @@ enum PackagePlanner {
                     + "and init(readingFrom:) go (the database is databaseURL in directory; "
                     + "recover(directory:) sets a damaged row aside and may run while it is open), "
                     + "so a widget opens it with init(directory:), as the app does"
-            case .snapshot:
-                "Its API changes with it: \(formerFiles) and directory go; its file is fileURL "
-                    + "(fileName)"
+            case .snapshot: ""  // Refused: the snapshot storage imports nothing.
             case .journal:
                 "Its API changes with it: \(formerFiles) go; its files are in directory "
                     + "(snapshotURL, journalURL, snapshotFileName, journalFileName), and compact() "

@@ -690,31 +690,50 @@ import Testing
         let folder = try TestPaths.makeTemporaryFolder()
         defer { TestPaths.removeTemporaryFolder(folder) }
         let run = { (arguments: [String]) in ScaffoldRepo.run(arguments, currentDirectory: folder) }
-        #expect(run(["Note", "id:Int", "title"]).exitCode == 0)
+        #expect(run(["Other", "id:Int", "title"]).exitCode == 0)
+        let kept = TestPaths.text(
+            folder.appendingPathComponent("OtherStore/Sources/OtherStore/OtherRepository.swift"))
+        #expect(run(["Note", "id:Int", "title", "--storage", "snapshot"]).exitCode == 0)
 
-        let snapshot = run(["Note", "id:Int", "title", "--storage", "snapshot"])
+        // The snapshot storage, for teaching, imports nothing: a journal store's values would
+        // be locked away.
+        let toSnapshot = run(["Other", "id:Int", "title", "--storage", "snapshot"])
+        let journal = run(["Note", "id:Int", "title", "--storage", "journal"])
         let sqlite = run(["Note", "id:Int", "title", "--storage", "sqlite"])
 
-        // On stdout before the next step: the app's code may have to change (the API).
-        #expect(snapshot.exitCode == 0)
+        #expect(toSnapshot.exitCode == 2)
         #expect(
-            snapshot.standardOutput.contains(
-                "note: Note moves from --storage journal to --storage snapshot: the first time "
+            toSnapshot.standardError.contains(
+                "--storage snapshot: Other keeps values in others.snapshot.json, others.journal, "
+                    + "which the snapshot storage, for teaching, does not import, so they would be "
+                    + "locked away. Keep --storage journal"),
+            "\(toSnapshot.standardError)")
+        #expect(
+            TestPaths.text(
+                folder.appendingPathComponent("OtherStore/Sources/OtherStore/OtherRepository.swift")
+            )
+                == kept)
+        // On stdout before the next step: the app's code may have to change (the API).
+        #expect(journal.exitCode == 0)
+        #expect(
+            journal.standardOutput.contains(
+                "note: Note moves from --storage snapshot to --storage journal: the first time "
                     + "its repository opens a folder, it imports the values that earlier storages "
-                    + "saved there (notes.snapshot.json, notes.journal)"),
-            "\(snapshot.standardOutput)")
-        #expect(snapshot.standardOutput.contains("journalFileName and directory go"))
+                    + "saved there (notes.json)"),
+            "\(journal.standardOutput)")
+        #expect(journal.standardOutput.contains("Recovery (recover(directory:) returns"))
         #expect(sqlite.exitCode == 0)
-        #expect(sqlite.standardOutput.contains("(notes.snapshot.json, notes.journal, notes.json)"))
-        // From the snapshot (its last storage): no compact() to lose.
-        #expect(sqlite.standardOutput.contains("filter(by:); fileURL, fileName, lockFileName"))
+        #expect(sqlite.standardOutput.contains("(notes.json, notes.snapshot.json, notes.journal)"))
+        // From the journal (its last storage): compact() goes.
+        #expect(sqlite.standardOutput.contains("filter(by:); compact(), compactionFloor"))
         let lines = sqlite.standardOutput.split(separator: "\n")
         #expect(lines.last?.hasPrefix("Next: ") == true)
         #expect(lines.dropLast().last?.hasPrefix("note: Note moves") == true)
         let record = try Manifest.load(root: folder.appendingPathComponent("NoteStore"))?
             .model(named: "Note")
-        #expect(record?.formerStorages == [.journal, .snapshot])
-        // Both former engines stay, to read what they left; the repository imports from both.
+        #expect(record?.formerStorages == [.snapshot, .journal])
+        // Both former engines are there, to read what they left; the repository imports from
+        // both.
         let sources = "NoteStore/Sources/NoteStore/"
         let repository = TestPaths.text(
             folder.appendingPathComponent(sources + "NoteRepository.swift"))
@@ -942,6 +961,50 @@ extension CommandTests {
                 "error: 'raw:Data?:unique': with --storage sqlite a Data field cannot be :unique"))
         #expect(sqlite.standardError.contains("drop the modifier"))
         #expect(journal.exitCode == 0)
+    }
+
+    /// The snapshot storage, for teaching, keeps no index and one schema version: `:unique`,
+    /// `:index` and `--migrate` are refused, naming the token and `--storage journal`, with
+    /// nothing written; so is a record of an earlier release that has them, at regen, and its
+    /// files stay as they were until the model moves to the journal, which imports its file.
+    @Test func theSnapshotStorageRefusesIndexesAndMigrationsNamingTheJournal() throws {
+        let folder = try TestPaths.makeTemporaryFolder()
+        defer { TestPaths.removeTemporaryFolder(folder) }
+        let run = { (arguments: [String]) in ScaffoldRepo.run(arguments, currentDirectory: folder) }
+        let card = ["Card", "id:UUID", "--storage", "snapshot", "--output", "Cards"]
+
+        let unique = run(card + ["code:String:unique"])
+        let index = run(card + ["level:Int:index"])
+        #expect(try TestPaths.files(below: folder).isEmpty)
+        #expect(run(card + ["title:String"]).exitCode == 0)
+        let before = try TestPaths.files(below: folder)
+        let migrate = run(card + ["title:Int", "--migrate"])
+
+        for refused in [unique, index, migrate] {
+            #expect(refused.exitCode == 2)
+            #expect(refused.standardError.contains("the snapshot storage, for teaching"))
+            #expect(refused.standardError.contains("add --storage journal"))
+        }
+        #expect(unique.standardError.hasPrefix("error: 'code:String:unique': "))
+        #expect(index.standardError.contains("drop :index"))
+        #expect(migrate.standardError.hasPrefix("error: --migrate: Card has 2 schema versions"))
+        #expect(try TestPaths.files(below: folder) == before)
+
+        // A record written by an earlier release, whose snapshot store had an index.
+        let url = folder.appendingPathComponent("Cards/\(Manifest.path)")
+        let text = try #require(TestPaths.text(url))
+        let edited = TestPaths.withoutChecksums(text).replacingOccurrences(
+            of: #""name" : "title","#, with: #""index" : "unique", "name" : "title","#)
+        #expect(edited != text)
+        try Data(edited.utf8).write(to: url)
+        let regen = run(["regen", "Cards"])
+        let journal = run(
+            ["Card", "id:UUID", "title:String:unique", "--storage", "journal", "--output", "Cards"])
+
+        #expect(regen.exitCode == 2)
+        #expect(regen.standardError.contains("'title:String:unique'"))
+        #expect(journal.exitCode == 0, "\(journal.standardError)")
+        #expect(journal.standardOutput.contains("imports the values that earlier storages saved"))
     }
 
     /// A manifest's record is held to what its storage can do, as a command line is: a sqlite

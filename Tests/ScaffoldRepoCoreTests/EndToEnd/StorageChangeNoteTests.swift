@@ -7,9 +7,10 @@ import Testing
 /// that code that used it is changed on purpose, not found by the compiler one error at a
 /// time. It is written by hand in `PackagePlanner`; these tests hold it to the generated code.
 @Suite struct StorageChangeNoteTests {
-    /// Every move a model can make (sqlite is never left).
+    /// Every move a model can make (sqlite is never left, and the snapshot storage imports
+    /// nothing, so it is never moved to).
     static let moves: [(from: Storage, to: Storage)] = [
-        (.journal, .snapshot), (.snapshot, .journal), (.journal, .sqlite), (.snapshot, .sqlite),
+        (.snapshot, .journal), (.journal, .sqlite), (.snapshot, .sqlite),
     ]
 
     @Test(arguments: 0..<moves.count)

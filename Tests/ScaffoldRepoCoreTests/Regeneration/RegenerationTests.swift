@@ -567,16 +567,13 @@ import Testing
         #expect(first.standardOutput.contains("create    \(shared)\n"))
 
         // The second model finds the file the first one wrote: known, not a stranger's file.
-        let second = run(
-            ["Tag", "id:String", "--storage", "snapshot", "--into", ".", "--target", "App"],
-            in: folder)
+        let second = run(["Tag", "id:String", "--into", ".", "--target", "App"], in: folder)
 
         #expect(second.exitCode == 0, "\(second.standardError)")
         #expect(second.standardOutput.contains("identical \(shared)\n"))
-        // The engine of each storage comes with the first model that uses it.
+        // The engine of a storage comes with the first model that uses it.
         #expect(second.standardOutput.contains("identical Sources/App/StoredValues.swift\n"))
-        #expect(second.standardOutput.contains("create    Sources/App/SnapshotStore.swift\n"))
-        #expect(!second.standardOutput.contains("JournalStore.swift"))
+        #expect(second.standardOutput.contains("identical Sources/App/JournalStore.swift\n"))
         let manifest = try #require(try Manifest.load(root: folder))
         #expect(manifest.models.map { $0.files[shared] != nil } == [true, true])
         // regen renders it for both models and plans it once.
@@ -592,8 +589,10 @@ import Testing
         let destroyItem = run(["destroy", "Item"], in: folder)
         #expect(
             destroyItem.standardOutput.contains("shared    \(shared) (kept: Tag uses it too)\n"))
-        // The journal engine goes with the last journal model; what Tag uses stays.
-        #expect(destroyItem.standardOutput.contains("delete    Sources/App/JournalStore.swift\n"))
+        // The journal engine goes with the last journal model; Tag uses it too.
+        #expect(
+            destroyItem.standardOutput.contains(
+                "shared    Sources/App/JournalStore.swift (kept: Tag uses it too)\n"))
         #expect(
             destroyItem.standardOutput.contains(
                 "shared    Sources/App/StoredValues.swift (kept: Tag uses it too)\n"))
