@@ -32,7 +32,7 @@ extension LabelRepository {
 
     /// How many values `isIncluded` accepts.
     public func count(where isIncluded: @Sendable (Label) -> Bool) -> Int {
-        values.count(where: isIncluded)
+        values.reduce(0) { isIncluded($1) ? $0 + 1 : $0 }
     }
 
     /// The order of ids in ``loadAll()`` and in the file, the same on every run.

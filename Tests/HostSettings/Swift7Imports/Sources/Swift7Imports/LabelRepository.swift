@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
 /// What can go wrong when a ``LabelRepository`` opens, reads or writes its file.
 public nonisolated enum LabelRepositoryError: Error, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read (a folder, a broken link, no permission).
