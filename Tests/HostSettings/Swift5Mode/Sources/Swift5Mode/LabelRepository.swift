@@ -501,14 +501,26 @@ extension LabelRepository {
         static func create(_ file: URL, holding data: Data, flags: Int32) throws {
             let descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0o644)
             defer { if descriptor >= 0 { Foundation.close(descriptor) } }
-            guard descriptor >= 0,
-                data.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == data.count,
-                flush(descriptor)
-            else {
+            guard descriptor >= 0, writeAll(data, to: descriptor), flush(descriptor) else {
                 let reason = lastError
                 // On a full disk, the file would hold the space.
                 if descriptor >= 0 { unlink(file.path) }
                 throw LabelRepositoryError.unwritable(file: file, reason: reason)
+            }
+        }
+
+        /// Writes every byte of `data`; false, with `errno` saying why, when the system takes no
+        /// more (a full disk takes part of it first, then refuses).
+        private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+            data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    guard written > 0 else { return false }
+                    offset += written
+                }
+                return true
             }
         }
 
