@@ -515,7 +515,8 @@ extension LabelRepository {
             data.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
-                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    let (start, rest) = (bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = write(descriptor, start, rest)
                     if written < 0, errno == EINTR { continue }
                     guard written > 0 else { return false }
                     offset += written
