@@ -369,8 +369,14 @@ extension LabelRepository {
                 throw LabelRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: LabelRepository.schemaVersion)
             } catch let error as DecodingError {
-                // Not JSON, and no checksum vouches for the bytes: damage. Else the model changed.
-                if case .dataCorrupted = error, !isChecked { throw corrupt(reason(error)) }
+                // Not JSON (an earlier release's bare NaN, even under its checksum), or a value
+                // that does not read and no checksum vouches for: damage, which `recover` takes
+                // back. Else the model changed.
+                if case .dataCorrupted(let context) = error,
+                    !isChecked || context.codingPath.isEmpty
+                {
+                    throw corrupt(reason(error))
+                }
                 throw LabelRepositoryError.incompatible(file: file, reason: reason(error))
             }
             let values = LabelRepository.sorted(stored.items)

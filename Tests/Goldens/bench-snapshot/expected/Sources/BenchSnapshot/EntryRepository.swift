@@ -371,8 +371,14 @@ extension EntryRepository {
                 throw EntryRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: EntryRepository.schemaVersion)
             } catch let error as DecodingError {
-                // Not JSON, and no checksum vouches for the bytes: damage. Else the model changed.
-                if case .dataCorrupted = error, !isChecked { throw corrupt(reason(error)) }
+                // Not JSON (an earlier release's bare NaN, even under its checksum), or a value
+                // that does not read and no checksum vouches for: damage, which `recover` takes
+                // back. Else the model changed.
+                if case .dataCorrupted(let context) = error,
+                    !isChecked || context.codingPath.isEmpty
+                {
+                    throw corrupt(reason(error))
+                }
                 throw EntryRepositoryError.incompatible(file: file, reason: reason(error))
             }
             let values = EntryRepository.sorted(stored.items)

@@ -368,8 +368,14 @@ extension ResultRepository {
                 throw ResultRepositoryError.newerSchema(
                     file: file, found: newer.found, supported: ResultRepository.schemaVersion)
             } catch let error as DecodingError {
-                // Not JSON, and no checksum vouches for the bytes: damage. Else the model changed.
-                if case .dataCorrupted = error, !isChecked { throw corrupt(reason(error)) }
+                // Not JSON (an earlier release's bare NaN, even under its checksum), or a value
+                // that does not read and no checksum vouches for: damage, which `recover` takes
+                // back. Else the model changed.
+                if case .dataCorrupted(let context) = error,
+                    !isChecked || context.codingPath.isEmpty
+                {
+                    throw corrupt(reason(error))
+                }
                 throw ResultRepositoryError.incompatible(file: file, reason: reason(error))
             }
             let values = ResultRepository.sorted(stored.items)
