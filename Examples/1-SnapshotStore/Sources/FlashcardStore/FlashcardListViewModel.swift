@@ -25,8 +25,8 @@ public final class FlashcardListViewModel {
         public static var byID: Self { Self { _, _ in false } }
 
         /// By `field`, smallest first, or largest first when `descending`.
-        public static func by<Field: Comparable & Sendable>(
-            _ field: KeyPath<Flashcard, Field>, descending: Bool = false
+        public static func by<FieldValue: Comparable & Sendable>(
+            _ field: KeyPath<Flashcard, FieldValue>, descending: Bool = false
         ) -> Self {
             nonisolated(unsafe) let field = field  // Immutable: safe to read anywhere.
             return Self { first, second in
@@ -36,8 +36,8 @@ public final class FlashcardListViewModel {
         }
 
         /// By an optional `field`; values without one come first, or last when `descending`.
-        public static func by<Field: Comparable & Sendable>(
-            _ field: KeyPath<Flashcard, Field?>, descending: Bool = false
+        public static func by<FieldValue: Comparable & Sendable>(
+            _ field: KeyPath<Flashcard, FieldValue?>, descending: Bool = false
         ) -> Self {
             nonisolated(unsafe) let field = field
             return Self { first, second in
@@ -129,8 +129,8 @@ public final class FlashcardListViewModel {
     /// Changes the value with `id` in place and saves it; nothing happens when there is none.
     public func update(id: UUID, _ change: @Sendable (inout Flashcard) -> Void) async {
         await perform(nil) { _ = try await $0.update(id: id, change) }
-        if following == nil, error == nil, let flashcard = await repository.find(by: id) {
-            show(.saved([flashcard]))
+        if following == nil, error == nil, let value = await repository.find(by: id) {
+            show(.saved([value]))
         }
     }
 

@@ -20,8 +20,8 @@ public final class LabelListViewModel {
         public static var byID: Self { Self { _, _ in false } }
 
         /// By `field`, smallest first, or largest first when `descending`.
-        public static func by<Field: Comparable & Sendable>(
-            _ field: KeyPath<Label, Field>, descending: Bool = false
+        public static func by<FieldValue: Comparable & Sendable>(
+            _ field: KeyPath<Label, FieldValue>, descending: Bool = false
         ) -> Self {
             nonisolated(unsafe) let field = field  // Immutable: safe to read anywhere.
             return Self { first, second in
@@ -31,8 +31,8 @@ public final class LabelListViewModel {
         }
 
         /// By an optional `field`; values without one come first, or last when `descending`.
-        public static func by<Field: Comparable & Sendable>(
-            _ field: KeyPath<Label, Field?>, descending: Bool = false
+        public static func by<FieldValue: Comparable & Sendable>(
+            _ field: KeyPath<Label, FieldValue?>, descending: Bool = false
         ) -> Self {
             nonisolated(unsafe) let field = field
             return Self { first, second in
@@ -122,8 +122,8 @@ public final class LabelListViewModel {
     /// Changes the value with `id` in place and saves it; nothing happens when there is none.
     public func update(id: Int, _ change: @Sendable (inout Label) -> Void) async {
         await perform(nil) { _ = try await $0.update(id: id, change) }
-        if following == nil, error == nil, let label = await repository.find(by: id) {
-            show(.saved([label]))
+        if following == nil, error == nil, let value = await repository.find(by: id) {
+            show(.saved([value]))
         }
     }
 

@@ -229,6 +229,31 @@ nonisolated final class LabelRepositoryXCTests: XCTestCase {
         expectTrue(reason.contains("checksum"), reason)
     }
 
+    func testRecoverKeepsEveryValueButTheOneADamagedByteHolds() async throws {
+        let directory = try Support.makeDirectory()
+        defer { Support.removeDirectory(directory) }
+        let repository = try LabelRepository(directory: directory)
+        try await repository.save(contentsOf: (0..<5).map { Support.sample($0) })
+        let stored = await repository.loadAll()
+        await repository.close()
+        let file = directory.appendingPathComponent(Support.storeFileName)
+        var bytes = try Data(contentsOf: file)
+        // The third value's opening brace: where that value starts can no longer be found.
+        let starts = bytes.indices.filter { bytes[$0...].starts(with: Data("\n    {".utf8)) }
+        bytes[starts[2] + 5] = UInt8(ascii: "X")
+        try bytes.write(to: file)
+        _ = thrownError { try LabelRepository(directory: directory) }
+
+        let recovery = try LabelRepository.recover(directory: directory)
+
+        expectEqual(recovery.valuesKept, 4)
+        expectEqual(recovery.stretchesSetAside, 1)
+        try expectEqual(Data(contentsOf: unwrap(recovery.copy)), bytes)
+        let reopened = try LabelRepository(directory: directory)
+        expectEqual(
+            await reopened.loadAll(), stored.enumerated().filter { $0.offset != 2 }.map(\.element))
+    }
+
     func testAFileWithoutAChecksumOpensAndIsRewrittenWithOne() async throws {
         let directory = try Support.makeDirectory()
         defer { Support.removeDirectory(directory) }

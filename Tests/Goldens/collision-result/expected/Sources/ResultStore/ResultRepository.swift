@@ -85,6 +85,7 @@ public actor ResultRepository {
         fileURL = directory.appendingPathComponent(Self.fileName)
         try StoreFile.checkNotMovedAway(fileURL)
         lock = try StoreFile.lock(directory)
+        try StoreFile.checkNotMovedAway(fileURL)  // Again: a newer build may have moved it since.
         try? FileManager.default.removeItem(at: fileURL.appendingPathExtension("tmp"))
         let file = try StoreFile.load(fileURL, keepingUnknown: true)
         (isOnDisk, isReader) = (true, false)
@@ -226,10 +227,11 @@ public actor ResultRepository {
     /// How many streams from ``changes()`` are open.
     public var observerCount: Int { observers.count }
 
-    /// What ``recover(directory:)`` did: the values it kept, those it set aside (that did not
-    /// decode; with `readToTheEnd` false, all after the damage too), and the file's copy.
+    /// What ``recover(directory:)`` did: how many values it kept; how many stretches of the file
+    /// between them did not read as values (each held one value or more: they are in the copy
+    /// only); and the file's copy.
     public nonisolated struct Recovery: Sendable, Equatable {
-        public let valuesKept: Int, valuesSetAside: Int, readToTheEnd: Bool, copy: URL?
+        public let valuesKept: Int, stretchesSetAside: Int, copy: URL?
     }
 
     /// Takes back a store that opening refuses as `.corrupt` (no repository may have it open):
@@ -240,33 +242,26 @@ public actor ResultRepository {
         try StoreFile.checkNotMovedAway(file)
         let lock = try StoreFile.lock(directory)
         defer { try? lock.close() }
+        try StoreFile.checkNotMovedAway(file)  // Again: a newer build may have moved it meanwhile.
         guard let data = try StoreFile.readIfPresent(file) else {
-            return Recovery(valuesKept: 0, valuesSetAside: 0, readToTheEnd: true, copy: nil)
+            return Recovery(valuesKept: 0, stretchesSetAside: 0, copy: nil)
         }
         do {
             let count = try StoreFile.load(data, of: file, keepingUnknown: false).values.count
-            return Recovery(valuesKept: count, valuesSetAside: 0, readToTheEnd: true, copy: nil)
+            return Recovery(valuesKept: count, stretchesSetAside: 0, copy: nil)
         } catch ResultRepositoryError.corrupt {
             // Damage, which this mends. Other errors, recovering cannot mend.
         }
-        // The JSON without its checksum line (even a damaged one), and the version it ends with.
-        let json =
-            data.suffix(20).range(of: Data("\ncrc".utf8)).map { data[..<$0.lowerBound] } ?? data
-        let end = String(decoding: json.suffix(40), as: UTF8.self)
-            .components(separatedBy: "\"schemaVersion\"")
-        if end.count > 1, let found = Int(end[end.count - 1].filter(\.isNumber)),
-            found > schemaVersion
-        {
-            throw ResultRepositoryError.newerSchema(
-                file: file, found: found, supported: schemaVersion)
+        // The version after the last `"schemaVersion"` key: a newer build's file is refused.
+        if let key = data.range(of: Data(#""schemaVersion""#.utf8), options: .backwards) {
+            let digits = data[key.upperBound...].drop { " :\n".utf8.contains($0) }
+                .prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            if let found = Int(String(decoding: digits, as: UTF8.self)), found > schemaVersion {
+                throw ResultRepositoryError.newerSchema(
+                    file: file, found: found, supported: schemaVersion)
+            }
         }
-        var (values, unknown): ([Result], [UUID: [Data]]) = ([], [:])
-        let (elements, isWhole) = StoreFile.items(in: json)
-        for element in elements {
-            guard let value = try? JSONDecoder().decode(Result.self, from: Data(element))
-            else { continue }
-            (values, unknown[value.id]) = (values + [value], StoreFile.unknownMembers(of: element))
-        }
+        let (values, unknown, stretches) = StoreFile.salvage(data)
         // The file as it was, beside it: `.damaged` (then `.damaged-2`, …: never replaced).
         var (copy, number) = (file.appendingPathExtension("damaged"), 1)
         while FileManager.default.fileExists(atPath: copy.path) {
@@ -276,9 +271,7 @@ public actor ResultRepository {
         try StoreFile.create(copy, holding: data, flags: O_EXCL)
         let kept = sorted(values)
         try StoreFile.store(kept, unknown, to: file)
-        return Recovery(
-            valuesKept: kept.count, valuesSetAside: elements.count - values.count,
-            readToTheEnd: isWhole, copy: copy)
+        return Recovery(valuesKept: kept.count, stretchesSetAside: stretches, copy: copy)
     }
 }
 
@@ -463,6 +456,42 @@ extension ResultRepository {
 
         // MARK: A damaged file's values, and a newer build's fields
 
+        /// The values of a damaged file that still decode, each with its newer build's fields,
+        /// and how many stretches between them did not read as values. From each `{` in turn,
+        /// a value that decodes is kept and read past; damage is passed over up to the next
+        /// value that decodes, so a damaged byte costs the value that holds it.
+        static func salvage(_ data: Data) -> (
+            values: [Result], unknown: [UUID: [Data]], stretches: Int
+        ) {
+            let bytes = [UInt8](data)
+            let (brace, separators) = (UInt8(ascii: "{"), Set(" \n\r\t,[".utf8))
+            var (values, unknown, stretches) = ([Result](), [UUID: [Data]](), 0)
+            // Where the array `items` starts; unknown when damage hit its key.
+            let key = data.range(of: Data(#""items""#.utf8))?.upperBound
+            var end = key.flatMap { bytes[$0...].firstIndex(of: UInt8(ascii: "[")) } ?? Int.max
+            var next = 1
+            while let start = bytes[next...].firstIndex(of: brace) {
+                var reader = JSONReader(bytes: bytes[start...])
+                guard let element = reader.value(),
+                    let value = try? JSONDecoder().decode(Result.self, from: Data(element))
+                else {
+                    next = start + 1
+                    continue
+                }
+                // What lies between the last value and this one, other than a comma, is damage.
+                if !bytes[min(end, start)..<start].allSatisfy(separators.contains) {
+                    stretches += 1
+                }
+                values.append(value)
+                unknown[value.id] = unknownMembers(of: element)
+                (next, end) = (reader.bytes.startIndex, reader.bytes.startIndex)
+            }
+            let close = bytes.lastIndex(of: UInt8(ascii: "]")) ?? end
+            if end < close, !bytes[end..<close].allSatisfy(separators.contains) { stretches += 1 }
+            if values.isEmpty, bytes.dropFirst().contains(brace) { stretches = 1 }
+            return (values, unknown, stretches)
+        }
+
         /// The elements of the array `items` in `json`, and whether it reads to its end.
         static func items(in json: Data) -> (elements: [[UInt8]], isWhole: Bool) {
             var rest = json[...]
@@ -581,7 +610,7 @@ extension ResultRepository {
             static let (opening, closing) = (Set("[{".utf8), Set("]}".utf8))
 
             /// Skips spaces, then `byte` when it comes next.
-            mutating func take(_ byte: Unicode.Scalar) -> Bool {
+            mutating func take(_ byte: Swift.Unicode.Scalar) -> Bool {
                 bytes = bytes.drop { Self.spaces.contains($0) }
                 guard bytes.first == UInt8(ascii: byte) else { return false }
                 bytes.removeFirst()
@@ -607,13 +636,15 @@ extension ResultRepository {
                     }
                     if inString || !Self.spaces.contains(byte) { value.append(byte) }
                     bytes.removeFirst()
+                    // An object or array ends with its bracket, whatever damage comes after.
+                    if depth == 0, !inString, Self.closing.contains(byte) { break }
                 }
                 return depth == 0 && !inString && !value.isEmpty ? value : nil
             }
 
             /// The elements of the array (or members of the object) that comes next, and whether it
             /// reads to its end.
-            mutating func list(_ open: Unicode.Scalar, _ close: Unicode.Scalar)
+            mutating func list(_ open: Swift.Unicode.Scalar, _ close: Swift.Unicode.Scalar)
                 -> ([[UInt8]], Bool)
             {
                 guard take(open) else { return ([], false) }

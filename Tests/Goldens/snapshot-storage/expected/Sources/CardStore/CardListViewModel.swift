@@ -20,8 +20,8 @@ public final class CardListViewModel {
         public static var byID: Self { Self { _, _ in false } }
 
         /// By `field`, smallest first, or largest first when `descending`.
-        public static func by<Field: Comparable & Sendable>(
-            _ field: KeyPath<Card, Field>, descending: Bool = false
+        public static func by<FieldValue: Comparable & Sendable>(
+            _ field: KeyPath<Card, FieldValue>, descending: Bool = false
         ) -> Self {
             nonisolated(unsafe) let field = field  // Immutable: safe to read anywhere.
             return Self { first, second in
@@ -31,8 +31,8 @@ public final class CardListViewModel {
         }
 
         /// By an optional `field`; values without one come first, or last when `descending`.
-        public static func by<Field: Comparable & Sendable>(
-            _ field: KeyPath<Card, Field?>, descending: Bool = false
+        public static func by<FieldValue: Comparable & Sendable>(
+            _ field: KeyPath<Card, FieldValue?>, descending: Bool = false
         ) -> Self {
             nonisolated(unsafe) let field = field
             return Self { first, second in
@@ -122,8 +122,8 @@ public final class CardListViewModel {
     /// Changes the value with `id` in place and saves it; nothing happens when there is none.
     public func update(id: UUID, _ change: @Sendable (inout Card) -> Void) async {
         await perform(nil) { _ = try await $0.update(id: id, change) }
-        if following == nil, error == nil, let card = await repository.find(by: id) {
-            show(.saved([card]))
+        if following == nil, error == nil, let value = await repository.find(by: id) {
+            show(.saved([value]))
         }
     }
 
