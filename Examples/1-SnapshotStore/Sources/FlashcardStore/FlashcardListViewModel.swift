@@ -152,6 +152,9 @@ public final class FlashcardListViewModel {
         await perform(.deleted(ids)) { try await $0.delete(ids: ids) }
     }
 
+    // Workshop: after `load()`, a call's own change reaches the list through the repository's
+    // stream, in the order the repository committed it; the call waits until the list shows
+    // its revision, so `await viewModel.add(x)` returns with `x` on screen.
     /// Runs `operation`, and returns once ``flashcards`` shows its change. After ``load()`` the
     /// change comes through the repository's stream, in order with everyone else's, so a later
     /// change made elsewhere is never overwritten by this one; before, `change` is shown here.

@@ -97,6 +97,8 @@ extension FlashcardRepository {
 
     // MARK: One instance per folder
 
+    // Workshop: every screen gets the same repository for a folder, so they share one copy of
+    // the values and one stream of changes (a second repository would get `.locked`).
     /// The repository for `directory`, shared by every caller in this process (a second
     /// ``init(directory:)`` would throw `.locked`); opened on first use, and after `close()`.
     public static func shared(in directory: URL) async throws -> FlashcardRepository {

@@ -140,6 +140,8 @@ public actor FlashcardRepository {
         try? lock?.close()
     }
 
+    // Workshop: a reader (a widget, while the app writes) takes no lock and never writes; it
+    // reads the file again when the writer has replaced it. Skip it on a first read.
     /// For a reader: reads the file again when the writer replaced it, and publishes what
     /// differs to ``changes()``. Nothing happens for a writer.
     public func refresh() throws {
@@ -289,8 +291,10 @@ public actor FlashcardRepository {
     }
 }
 
-// Workshop: the file's format is the journal store's snapshot too, so step 2 opens step 1's
-// folder as it is (`--storage journal` imports it).
+// Workshop: the file's format is the one every storage of scaffold-repo reads: a model moved to
+// `--storage journal` (step 2's storage) imports this file the first time it opens. The rest
+// of this file is the disk: reading and checking the file, writing it durably, the lock, and
+// taking a damaged file back (`salvage`, `JSONReader`: skip them on a first read).
 extension FlashcardRepository {
     /// The file, as every storage of scaffold-repo reads it: `{"fields":[…],"items":[…],
     /// "schemaVersion":1}` (pretty-printed, sorted keys), then the line `crc32 <8 hex digits>`.
@@ -355,6 +359,8 @@ extension FlashcardRepository {
             return try load(data, of: file, keepingUnknown: keepingUnknown)
         }
 
+        // Workshop: the checksum is checked before anything is decoded, and an id that appears
+        // twice is refused: step 0 read damage as an empty store, and trapped on a repeated id.
         static func load(_ data: Data, of file: URL, keepingUnknown: Bool) throws
             -> (values: [Flashcard], unknown: [UUID: [Data]], isCurrent: Bool)
         {
@@ -435,6 +441,8 @@ extension FlashcardRepository {
             }
         }
 
+        // Workshop: when a newer build of the app moved this model to another storage, this
+        // (older) build must not open an empty store here and save into it.
         /// Refuses a folder whose values a newer build of the app moved to another storage: it
         /// renamed this file `<name>.importing`, then `<name>.imported`. This build would see none.
         static func checkNotMovedAway(_ file: URL) throws {
@@ -533,6 +541,8 @@ extension FlashcardRepository {
 
         // MARK: Durable writes, and the lock
 
+        // Workshop: the durable write. A rename replaces a file whole, so a crash leaves the old
+        // file or the new one; `fsync` makes the bytes, then the rename, reach the drive first.
         /// Replaces `file` with `data`: written to `<file>.tmp`, synced, renamed over `file`, then
         /// the folder synced. A crash leaves the old file or the new one; a throw, the old one.
         private static func replace(_ file: URL, with data: Data) throws {
@@ -590,6 +600,8 @@ extension FlashcardRepository {
             Foundation.close(descriptor)
         }
 
+        // Workshop: one writer per folder. A second repository would overwrite this one's saves
+        // with its own copy of the values (step 0's two view-models): it gets `.locked`.
         /// Creates `directory` when it is missing, and takes a writer's advisory lock (`flock`) on
         /// its lock file, held until the handle is closed or gone: a second writer gets `.locked`.
         static func lock(_ directory: URL) throws -> FileHandle {
