@@ -253,16 +253,24 @@ public actor LabelRepository {
         } catch LabelRepositoryError.corrupt {
             // Damage, which this mends. Other errors, recovering cannot mend.
         }
-        // The version after the last `"schemaVersion"` key: a newer build's file is refused.
+        // The version after the last `"schemaVersion"` key: a newer build's file is refused,
+        // unless the checksum holds with this version there (the damage was in its digits).
+        var contents = data
         if let key = data.range(of: Data(#""schemaVersion""#.utf8), options: .backwards) {
             let digits = data[key.upperBound...].drop { " :\n".utf8.contains($0) }
                 .prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
             if let found = Int(String(decoding: digits, as: UTF8.self)), found > schemaVersion {
-                throw LabelRepositoryError.newerSchema(
-                    file: file, found: found, supported: schemaVersion)
+                let mended =
+                    data[..<digits.startIndex] + Data("\(schemaVersion)".utf8)
+                    + data[digits.endIndex...]
+                guard (try? StoreFile.load(mended, of: file, keepingUnknown: false)) != nil else {
+                    throw LabelRepositoryError.newerSchema(
+                        file: file, found: found, supported: schemaVersion)
+                }
+                contents = mended
             }
         }
-        let (values, unknown, stretches) = StoreFile.salvage(data)
+        let (values, unknown, stretches) = StoreFile.salvage(contents)
         // The file as it was, beside it: `.damaged` (then `.damaged-2`, …: never replaced).
         var (copy, number) = (file.appendingPathExtension("damaged"), 1)
         while FileManager.default.fileExists(atPath: copy.path) {
@@ -270,9 +278,8 @@ public actor LabelRepository {
             copy = file.appendingPathExtension("damaged-\(number)")
         }
         try StoreFile.create(copy, holding: data, flags: O_EXCL)
-        let kept = sorted(values)
-        try StoreFile.store(kept, unknown, to: file)
-        return Recovery(valuesKept: kept.count, stretchesSetAside: stretches, copy: copy)
+        try StoreFile.store(values, unknown, to: file)
+        return Recovery(valuesKept: values.count, stretchesSetAside: stretches, copy: copy)
     }
 }
 
@@ -457,40 +464,87 @@ extension LabelRepository {
 
         // MARK: A damaged file's values, and a newer build's fields
 
-        /// The values of a damaged file that still decode, each with its newer build's fields,
-        /// and how many stretches between them did not read as values. From each `{` in turn,
-        /// a value that decodes is kept and read past; damage is passed over up to the next
-        /// value that decodes, so a damaged byte costs the value that holds it.
+        /// The values of a damaged file that still decode, in id order, each with its newer
+        /// build's fields, and how many stretches of the file did not read as values. A value
+        /// starts at a `{` (not one after `:`) and ends before `,` or `]`; damage is passed over up
+        /// to the next value that decodes, so a damaged byte costs the value that holds it. The
+        /// file holds its values in id order: one whose (damaged) id breaks the longest run in
+        /// order is set aside too, and an id read twice sets both aside, rather than take one
+        /// value for another.
         static func salvage(_ data: Data) -> (
             values: [Label], unknown: [Int: [Data]], stretches: Int
         ) {
             let bytes = [UInt8](data)
-            let (brace, separators) = (UInt8(ascii: "{"), Set(" \n\r\t,[".utf8))
-            var (values, unknown, stretches) = ([Label](), [Int: [Data]](), 0)
+            let (brace, spaces) = (UInt8(ascii: "{"), Set(" \n\r\t".utf8))
+            let separators = spaces.union(",[]".utf8)
+            var read: [(value: Label, element: [UInt8])] = []
+            var stretches = 0
             // Where the array `items` starts; unknown when damage hit its key.
             let key = data.range(of: Data(#""items""#.utf8))?.upperBound
             var end = key.flatMap { bytes[$0...].firstIndex(of: UInt8(ascii: "[")) } ?? Int.max
-            var next = 1
+            var next = min(1, bytes.count)
             while let start = bytes[next...].firstIndex(of: brace) {
+                next = start + 1
+                // A `{` after `:` is an object inside a value, never a value of the store.
+                guard bytes[..<start].last(where: { !spaces.contains($0) }) != UInt8(ascii: ":")
+                else { continue }
                 var reader = JSONReader(bytes: bytes[start...])
                 guard let element = reader.value(),
+                    let after = reader.bytes.first(where: { !spaces.contains($0) }),
+                    after == UInt8(ascii: ",") || after == UInt8(ascii: "]"),
                     let value = try? JSONDecoder().decode(Label.self, from: Data(element))
-                else {
-                    next = start + 1
-                    continue
-                }
-                // What lies between the last value and this one, other than a comma, is damage.
+                else { continue }
+                // What lies between the last value and this one, but commas, is damage.
                 if !bytes[min(end, start)..<start].allSatisfy(separators.contains) {
                     stretches += 1
                 }
-                values.append(value)
-                unknown[value.id] = unknownMembers(of: element)
+                read.append((value, element))
                 (next, end) = (reader.bytes.startIndex, reader.bytes.startIndex)
             }
-            let close = bytes.lastIndex(of: UInt8(ascii: "]")) ?? end
-            if end < close, !bytes[end..<close].allSatisfy(separators.contains) { stretches += 1 }
-            if values.isEmpty, bytes.dropFirst().contains(brace) { stretches = 1 }
+            // After the last value: up to the schema version, only the array's end.
+            let stop =
+                data.range(of: Data(#""schemaVersion""#.utf8), options: .backwards)
+                .map { max($0.lowerBound, min(end, bytes.count)) } ?? bytes.count
+            if end < stop, !bytes[end..<stop].allSatisfy(separators.contains) { stretches += 1 }
+            // A file cut short (no schema version after its values): what followed is gone.
+            if data.first == brace, stop == bytes.count, !read.isEmpty { stretches += 1 }
+            if read.isEmpty, bytes.dropFirst().contains(brace) { stretches = 1 }
+            // An id twice: which one damage made cannot be told, so neither is kept.
+            let ids = read.map(\.value.id)
+            let repeated = Dictionary(ids.map { ($0, 1) }, uniquingKeysWith: +).filter { $1 > 1 }
+            let kept = inOrder(ids).filter { repeated[ids[$0]] == nil }
+            stretches += read.count - kept.count
+            var (values, unknown) = ([Label](), [Int: [Data]]())
+            for (position, (value, element)) in read.enumerated() where kept.contains(position) {
+                values.append(value)
+                unknown[value.id] = unknownMembers(of: element)
+            }
             return (values, unknown, stretches)
+        }
+
+        /// The positions of the longest run of `ids` in increasing order (``precedes(_:_:)``).
+        static func inOrder(_ ids: [Int]) -> Set<Int> {
+            // `ends[k]`: the position of the last id of the best run of k + 1 ids so far.
+            var (ends, previous) = ([Int](), [Int](repeating: -1, count: ids.count))
+            for (position, id) in ids.enumerated() {
+                var (low, high) = (0, ends.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if LabelRepository.precedes(ids[ends[middle]], id) {
+                        low = middle + 1
+                    } else {
+                        high = middle
+                    }
+                }
+                if low > 0 { previous[position] = ends[low - 1] }
+                if low == ends.count { ends.append(position) } else { ends[low] = position }
+            }
+            var (kept, position) = (Set<Int>(), ends.last ?? -1)
+            while position >= 0 {
+                kept.insert(position)
+                position = previous[position]
+            }
+            return kept
         }
 
         /// The elements of the array `items` in `json`, and whether it reads to its end.
