@@ -252,22 +252,29 @@ public actor ResultRepository {
         } catch ResultRepositoryError.corrupt {
             // Damage, which this mends. Other errors, recovering cannot mend.
         }
-        // The version after the last `"schemaVersion"` key: a newer build's file is refused,
-        // unless the checksum holds with this version there (the damage was in its digits).
+        // The version the file ends with: a newer build's file is refused, unless the checksum
+        // holds with one byte of its digits changed back (the damage was there).
         var contents = data
-        if let key = data.range(of: Data(#""schemaVersion""#.utf8), options: .backwards) {
-            let digits = data[key.upperBound...].drop { " :\n".utf8.contains($0) }
-                .prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-            if let found = Int(String(decoding: digits, as: UTF8.self)), found > schemaVersion {
-                let mended =
-                    data[..<digits.startIndex] + Data("\(schemaVersion)".utf8)
-                    + data[digits.endIndex...]
-                guard (try? StoreFile.load(mended, of: file, keepingUnknown: false)) != nil else {
-                    throw ResultRepositoryError.newerSchema(
-                        file: file, found: found, supported: schemaVersion)
+        if let digits = StoreFile.versionDigits(in: data),
+            let found = Int(String(decoding: data[digits], as: UTF8.self)), found > schemaVersion
+        {
+            // One byte of the digits changed back: to a digit, a space, a line break, a brace.
+            let mended = digits.flatMap { position in
+                " \n}0123456789".utf8.map { byte in
+                    var mended = data
+                    mended[position] = byte
+                    return mended
                 }
-                contents = mended
             }
+            guard
+                let sound = mended.first(where: {
+                    (try? StoreFile.load($0, of: file, keepingUnknown: false)) != nil
+                })
+            else {
+                throw ResultRepositoryError.newerSchema(
+                    file: file, found: found, supported: schemaVersion)
+            }
+            contents = sound
         }
         let (values, unknown, stretches) = StoreFile.salvage(contents)
         // The file as it was, beside it: `.damaged` (then `.damaged-2`, …: never replaced).
@@ -463,6 +470,30 @@ extension ResultRepository {
 
         // MARK: A damaged file's values, and a newer build's fields
 
+        /// Where the digits of the file's schema version are: after its last `"schemaVersion"`
+        /// key, and only when nothing but the closing brace and the checksum line follows them
+        /// (a key of that name inside a value, or a file cut short, has none; so has a file of
+        /// a release from before checksums, which no newer build writes).
+        static func versionDigits(in data: Data) -> Range<Int>? {
+            let key = #""schemaVersion""#.utf8
+            guard let found = data.range(of: Data(key), options: .backwards) else { return nil }
+            let spaces = Set(" \n\r\t".utf8)
+            var index = found.upperBound
+            while index < data.endIndex, spaces.contains(data[index]) { index += 1 }
+            guard index < data.endIndex, data[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            while index < data.endIndex, spaces.contains(data[index]) { index += 1 }
+            let start = index
+            while index < data.endIndex, (48...57).contains(data[index]) { index += 1 }
+            let end = index
+            while index < data.endIndex, spaces.contains(data[index]) { index += 1 }
+            let rest = data[index...]
+            guard start < end, rest.first == UInt8(ascii: "}") else { return nil }
+            let tail = rest.dropFirst()
+            guard tail.starts(with: Data("\ncrc".utf8)) else { return nil }
+            return start..<end
+        }
+
         /// The values of a damaged file that still decode, in id order, each with its newer
         /// build's fields, and how many stretches of the file did not read as values. A value
         /// starts at a `{` (not one after `:`) and ends before `,` or `]`; damage is passed over up
@@ -484,9 +515,15 @@ extension ResultRepository {
             var next = min(1, bytes.count)
             while let start = bytes[next...].firstIndex(of: brace) {
                 next = start + 1
-                // A `{` after `:` is an object inside a value, never a value of the store.
-                guard bytes[..<start].last(where: { !spaces.contains($0) }) != UInt8(ascii: ":")
-                else { continue }
+                // A `{` after `:` is an object inside a value, never a value of the store, but
+                // after `"items" :` (its `[` damaged).
+                let colon = bytes[..<start].lastIndex { !spaces.contains($0) }
+                if let colon, bytes[colon] == UInt8(ascii: ":"),
+                    !bytes[..<colon].reversed().drop(while: spaces.contains)
+                        .starts(with: #""items""#.utf8.reversed())
+                {
+                    continue
+                }
                 var reader = JSONReader(bytes: bytes[start...])
                 guard let element = reader.value(),
                     let after = reader.bytes.first(where: { !spaces.contains($0) }),
@@ -501,12 +538,15 @@ extension ResultRepository {
                 (next, end) = (reader.bytes.startIndex, reader.bytes.startIndex)
             }
             // After the last value: up to the schema version, only the array's end.
-            let stop =
-                data.range(of: Data(#""schemaVersion""#.utf8), options: .backwards)
-                .map { max($0.lowerBound, min(end, bytes.count)) } ?? bytes.count
+            let version = versionDigits(in: data)
+            let versionKey = version.flatMap {
+                data[..<$0.lowerBound].range(
+                    of: Data(#""schemaVersion""#.utf8), options: .backwards)
+            }
+            let stop = versionKey.map { max($0.lowerBound, min(end, bytes.count)) } ?? bytes.count
             if end < stop, !bytes[end..<stop].allSatisfy(separators.contains) { stretches += 1 }
-            // A file cut short (no schema version after its values): what followed is gone.
-            if data.first == brace, stop == bytes.count, !read.isEmpty { stretches += 1 }
+            // A file cut short (its version is not at its end): what followed is gone.
+            if data.first == brace, version == nil { stretches += 1 }
             if read.isEmpty, bytes.dropFirst().contains(brace) { stretches = 1 }
             // An id twice: which one damage made cannot be told, so neither is kept.
             let ids = read.map(\.value.id)
