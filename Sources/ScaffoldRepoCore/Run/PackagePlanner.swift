@@ -411,12 +411,9 @@ enum PackagePlanner {
                     + "away. Keep --storage sqlite")
         }
         // The storage it comes back to stays listed: a crash may have left its files half moved.
-        var moved = request
-        moved.formerStorages =
-            previous.formerStorages.filter { $0 != previous.storage } + [previous.storage]
-        // The snapshot storage imports nothing (`refuseWhatTheSnapshotStorageLeavesOut`).
-        try moved.refuseWhatTheSnapshotStorageLeavesOut()
-        return moved.formerStorages
+        // A move into the snapshot storage, which imports nothing, is refused once the request
+        // holds them (`GenerateRequest.refuseWhatTheSnapshotStorageLeavesOut()`).
+        return previous.formerStorages.filter { $0 != previous.storage } + [previous.storage]
     }
 
     /// What a run that changes a model's storage says: the new repository imports what the
